@@ -1,0 +1,33 @@
+"""Activity handlers, one per submit operation; the key is the URL segment and the schema name.
+
+A handler takes the Context and the validated ``parameters`` and returns the body that goes
+under the activity's result key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from simulator.activities import credentials, organization, policies, users, wallets
+from simulator.activities.context import Context, Json
+
+Handler = Callable[[Context, Json], Json]
+
+HANDLERS: dict[str, Handler] = {
+    "create_wallet": wallets.create_wallet,
+    "create_users": users.create_users,
+    "create_user_tag": users.create_user_tag,
+    "update_user_tag": users.update_user_tag,
+    "create_invitations": users.create_invitations,
+    "create_api_keys": credentials.create_api_keys,
+    "delete_api_keys": credentials.delete_api_keys,
+    "delete_authenticators": credentials.delete_authenticators,
+    "create_oauth2_credential": credentials.create_oauth2_credential,
+    "update_oauth2_credential": credentials.update_oauth2_credential,
+    "create_fiat_on_ramp_credential": credentials.create_fiat_on_ramp_credential,
+    "create_policy": policies.create_policy,
+    "create_policies": policies.create_policies,
+    "delete_policies": policies.delete_policies,
+    "set_organization_feature": organization.set_organization_feature,
+    "create_smart_contract_interface": organization.create_smart_contract_interface,
+}

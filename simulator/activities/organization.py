@@ -1,0 +1,40 @@
+"""Organization features and smart contract interfaces."""
+
+from __future__ import annotations
+
+from urllib.parse import urlparse
+
+from simulator.activities.context import Context, Json
+from simulator.errors import InvalidArgument, PermissionDenied
+from simulator.state.records import Record
+
+
+def set_organization_feature(ctx: Context, params: Json) -> Json:
+    """Root quorum only (policies cannot grant it); the webhook feature needs an http(s) URL."""
+    if ctx.principal is not None and not ctx.principal.is_root:
+        raise PermissionDenied(
+            "request not authorized: only the root quorum can set organization features "
+            f"(user {ctx.principal.user.user_id} is not a root user)"
+        )
+    name, value = params["name"], params["value"]
+    if name == "FEATURE_NAME_WEBHOOK":
+        check_webhook_url(value)
+    ctx.org.features[name] = value
+    return {"features": ctx.org.features_api()}
+
+
+def check_webhook_url(value: str) -> None:
+    url = urlparse(value)
+    if url.scheme not in ("http", "https") or not url.netloc:
+        raise InvalidArgument(
+            f"invalid webhook URL {value!r}: expected an absolute http(s) URL such as "
+            "http://127.0.0.1:9000/hooks",
+            error_code="INVALID_FQDN",
+        )
+
+
+def create_smart_contract_interface(ctx: Context, params: Json) -> Json:
+    sci_id = ctx.new_id()
+    fields = {"smartContractInterfaceId": sci_id, "organizationId": ctx.org.organization_id, **params}
+    ctx.org.smart_contract_interfaces[sci_id] = Record(sci_id, fields, ctx.now_ms)
+    return {"smartContractInterfaceId": sci_id}

@@ -1,0 +1,49 @@
+"""Policies: stored as given; evaluating their expressions is the consensus engine's job."""
+
+from __future__ import annotations
+
+from simulator.activities.context import Context, Json, require_unique
+from simulator.activities.users import check_limit
+from simulator.errors import NotFound
+from simulator.state.records import Policy
+
+MAX_POLICIES = 100
+
+
+def create_policy(ctx: Context, params: Json) -> Json:
+    return {"policyId": add_policies(ctx, [params])[0].policy_id}
+
+
+def create_policies(ctx: Context, params: Json) -> Json:
+    return {"policyIds": [p.policy_id for p in add_policies(ctx, params["policies"])]}
+
+
+def add_policies(ctx: Context, specs: list[Json]) -> list[Policy]:
+    check_limit(len(ctx.org.policies), len(specs), MAX_POLICIES, "policies")
+    existing = [p.name for p in ctx.org.policies.values()]
+    require_unique(existing, [s["policyName"] for s in specs], "policy label")
+    made = []
+    for spec in specs:
+        policy = Policy(
+            policy_id=ctx.new_id(),
+            name=spec["policyName"],
+            effect=spec["effect"],
+            created_ms=ctx.now_ms,
+            notes=spec.get("notes", ""),
+            condition=spec.get("condition", ""),
+            consensus=spec.get("consensus", ""),
+        )
+        ctx.org.policies[policy.policy_id] = policy
+        made.append(policy)
+    return made
+
+
+def delete_policies(ctx: Context, params: Json) -> Json:
+    ids = params["policyIds"]
+    missing = [i for i in ids if i not in ctx.org.policies]
+    if missing:
+        raise NotFound(f"policies not found in organization {ctx.org.organization_id}: {', '.join(missing)}",
+                       error_code="REQUEST_INVALID")
+    for policy_id in ids:
+        del ctx.org.policies[policy_id]
+    return {"policyIds": list(ids)}

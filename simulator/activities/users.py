@@ -1,0 +1,140 @@
+"""Users, user tags and invitations."""
+
+from __future__ import annotations
+
+import json
+
+from simulator.activities import credentials
+from simulator.activities.context import Context, Json, require_unique
+from simulator.auth.stamps import b64url_decode
+from simulator.errors import InvalidArgument, NotFound, ResourceExhausted
+from simulator.state.records import Record, Tag, User
+
+MAX_USERS = 100
+MAX_TAGS = 100
+MAX_INVITATIONS = 100
+
+
+def check_limit(have: int, adding: int, limit: int, what: str) -> None:
+    if have + adding > limit:
+        raise ResourceExhausted(f"organization has reached its limit of {limit} {what}")
+
+
+def create_users(ctx: Context, params: Json) -> Json:
+    check_limit(len(ctx.org.users), len(params["users"]), MAX_USERS, "users")
+    users = [new_user(ctx, p) for p in params["users"]]
+    return {"userIds": [u.user_id for u in users]}
+
+
+def new_user(ctx: Context, params: Json, user_id: str | None = None) -> User:
+    """Create a user with its credentials and tags (shared by create_users and scenarios)."""
+    tag_ids = list(params.get("userTags", []))
+    user_tags(ctx, tag_ids)
+    user = User(
+        user_id=user_id or ctx.new_id(),
+        name=params["userName"],
+        created_ms=ctx.now_ms,
+        email=params.get("userEmail"),
+        phone_number=params.get("userPhoneNumber"),
+        tag_ids=tag_ids,
+        oauth_providers=[oauth_provider(ctx, p) for p in params.get("oauthProviders", [])],
+    )
+    keys = [credentials.new_api_key(ctx, p) for p in params.get("apiKeys", [])]
+    auths = [credentials.new_authenticator(ctx, p) for p in params.get("authenticators", [])]
+    ctx.org.users[user.user_id] = user
+    credentials.add_api_keys(ctx, user, keys)
+    credentials.add_authenticators(ctx, user, auths)
+    return user
+
+
+def oauth_provider(ctx: Context, params: Json) -> Json:
+    claims = params.get("oidcClaims") or token_claims(params.get("oidcToken", ""))
+    missing = [c for c in ("iss", "sub", "aud") if not claims.get(c)]
+    if missing:
+        raise InvalidArgument(f"invalid OIDC token: the token must carry aud, sub and iss (missing {', '.join(missing)})",
+                              error_code="INVALID_OIDC_TOKEN")
+    aud = claims["aud"][0] if isinstance(claims["aud"], list) else claims["aud"]
+    return {
+        "providerId": ctx.new_id(),
+        "providerName": params["providerName"],
+        "issuer": claims["iss"],
+        "audience": aud,
+        "subject": claims["sub"],
+        "createdAt": _ts(ctx),
+        "updatedAt": _ts(ctx),
+    }
+
+
+def token_claims(token: str) -> Json:
+    """The payload of a JWT, unverified (registration is not nonce- or signature-bound here)."""
+    try:
+        claims = json.loads(b64url_decode(token.split(".")[1]))
+        return claims if isinstance(claims, dict) else {}
+    except (ValueError, IndexError):
+        return {}
+
+
+def _ts(ctx: Context) -> Json:
+    from simulator.state.records import timestamp
+
+    return timestamp(ctx.now_ms)
+
+
+def user_tags(ctx: Context, tag_ids: list[str]) -> list[Tag]:
+    found = [ctx.org.tags.get(t) for t in tag_ids]
+    missing = [t for t, tag in zip(tag_ids, found) if tag is None or tag.tag_type != "TAG_TYPE_USER"]
+    if missing:
+        raise NotFound(f"user tags not found in organization {ctx.org.organization_id}: {', '.join(missing)}",
+                       error_code="REQUEST_INVALID")
+    return [t for t in found if t is not None]
+
+
+def create_user_tag(ctx: Context, params: Json) -> Json:
+    users = ctx.users(params["userIds"])
+    tag = new_tag(ctx, params["userTagName"], "TAG_TYPE_USER")
+    for user in users:
+        if tag.tag_id not in user.tag_ids:
+            user.tag_ids.append(tag.tag_id)
+    return {"userTagId": tag.tag_id, "userIds": [u.user_id for u in users]}
+
+
+def new_tag(ctx: Context, name: str, tag_type: str) -> Tag:
+    check_limit(len(ctx.org.tags), 1, MAX_TAGS, "tags")
+    require_unique([t.name for t in ctx.org.tags.values() if t.tag_type == tag_type], [name], "tag name")
+    tag = Tag(ctx.new_id(), name, tag_type, ctx.now_ms)
+    ctx.org.tags[tag.tag_id] = tag
+    return tag
+
+
+def update_user_tag(ctx: Context, params: Json) -> Json:
+    tag = user_tags(ctx, [params["userTagId"]])[0]
+    adding = ctx.users(params["addUserIds"])
+    removing = ctx.users(params["removeUserIds"])
+    new_name = params.get("newUserTagName")
+    if new_name and new_name != tag.name:
+        others = [t.name for t in ctx.org.tags.values() if t.tag_type == "TAG_TYPE_USER" and t is not tag]
+        require_unique(others, [new_name], "tag name")
+        tag.name = new_name
+    for user in adding:
+        if tag.tag_id not in user.tag_ids:
+            user.tag_ids.append(tag.tag_id)
+    for user in removing:
+        if tag.tag_id in user.tag_ids:
+            user.tag_ids.remove(tag.tag_id)
+    tag.updated_ms = ctx.now_ms
+    return {"userTagId": tag.tag_id}
+
+
+def create_invitations(ctx: Context, params: Json) -> Json:
+    invitations = params["invitations"]
+    check_limit(len(ctx.org.invitations), len(invitations), MAX_INVITATIONS, "invitations")
+    for inv in invitations:
+        ctx.user(inv["senderUserId"])
+        user_tags(ctx, inv["receiverUserTags"])
+    ids = []
+    for inv in invitations:
+        inv_id = ctx.new_id()
+        fields = {"invitationId": inv_id, **inv, "status": "INVITATION_STATUS_CREATED"}
+        ctx.org.invitations[inv_id] = Record(inv_id, fields, ctx.now_ms)
+        ids.append(inv_id)
+    return {"invitationIds": ids}

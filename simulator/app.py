@@ -1,0 +1,108 @@
+"""The Flask application factory: routes, the one error renderer, path normalisation."""
+
+from __future__ import annotations
+
+import difflib
+import logging
+import traceback
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from simulator.config import Config
+from simulator.core import Simulator
+from simulator.errors import ApiError, MethodNotAllowed, NotFound, PayloadTooLarge
+
+log = logging.getLogger("simulator")
+public = Blueprint("public", __name__)
+
+
+def create_app(simulator: Simulator | None = None, config: Config | None = None) -> Flask:
+    """Build the app around ``simulator`` (or a new one from ``config``)."""
+    sim = simulator or Simulator(config)
+    app = Flask("simulator")
+    app.extensions["simulator"] = sim
+    app.config["MAX_CONTENT_LENGTH"] = sim.config.max_body_bytes
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.compact = True  # type: ignore[attr-defined]
+    app.url_map.strict_slashes = False
+    app.wsgi_app = MergeSlashes(app.wsgi_app)  # type: ignore[method-assign]
+    app.register_blueprint(public)
+    app.register_error_handler(ApiError, render_error)
+    app.register_error_handler(HTTPException, render_http_error)
+    app.register_error_handler(Exception, render_crash)
+    return app
+
+
+def get_simulator() -> Simulator:
+    return current_app.extensions["simulator"]  # type: ignore[no-any-return]
+
+
+@public.post("/public/v1/submit/<op>")
+def submit(op: str) -> Response:
+    sim = get_simulator()
+    return jsonify(sim.submit(op, request.get_data(), request.headers, request.content_type))
+
+
+@public.post("/public/v1/query/<op>")
+def query(op: str) -> Response:
+    sim = get_simulator()
+    return jsonify(sim.query(op, request.get_data(), request.headers, request.content_type))
+
+
+def render_error(error: ApiError) -> tuple[Response, int]:
+    return jsonify(error.to_body()), error.status
+
+
+def render_http_error(error: HTTPException) -> tuple[Response, int]:
+    """Werkzeug's own refusals (unknown path, wrong method, body too large) in the one shape."""
+    if error.code == 405:
+        api: ApiError = MethodNotAllowed(
+            f"method {request.method} is not allowed on {request.path}; the API takes POST with a JSON body"
+        )
+    elif error.code == 413:
+        limit = get_simulator().config.max_body_bytes
+        api = PayloadTooLarge(f"request body too large: the limit is {limit} bytes")
+    elif error.code == 404:
+        api = unknown_path(request.path)
+    else:
+        api = ApiError(f"{error.code} {error.name}: {error.description}")
+        api.status = error.code or 500
+    return render_error(api)
+
+
+def unknown_path(path: str) -> NotFound:
+    schemas = get_simulator().schemas
+    known = [f"/public/v1/{kind}/{op}" for kind in ("submit", "query") for op in schemas.operations[kind]]
+    close = difflib.get_close_matches(path, known, n=3, cutoff=0.5)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    return NotFound(
+        f"unknown path {path}{hint} (activities are POST /public/v1/submit/<name>, "
+        "queries POST /public/v1/query/<name>)",
+        details=[{"@type": "simulator/unknown-operation", "closest": close}],
+    )
+
+
+def render_crash(error: Exception) -> tuple[Response, int]:
+    """A bug in the simulator: answer 500 in the error shape and keep it for the test to see."""
+    sim = get_simulator()
+    incident = sim.source.uuid4()
+    sim.crashes.append({"id": incident, "path": request.path, "traceback": traceback.format_exc()})
+    log.error("internal error %s on %s\n%s", incident, request.path, traceback.format_exc())
+    return render_error(ApiError(f"internal server error ({incident})"))
+
+
+class MergeSlashes:
+    """Collapse ``//`` in the path: JS clients build ``base + "/public/..."`` and a base URL
+    ending in ``/`` would otherwise meet werkzeug's redirect, which ``redirect: "error"`` refuses."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        path = environ.get("PATH_INFO", "")
+        while "//" in path:
+            path = path.replace("//", "/")
+        environ["PATH_INFO"] = path
+        return self.app(environ, start_response)

@@ -1,0 +1,115 @@
+"""Who is calling: a verified stamp mapped to a user of an organization.
+
+Lookup order (service-facts.md §3.1): the target organization, then its parent; a credential
+of a sub-organization on a request that names the parent resolves to that sub-organization.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from simulator.auth import stamps
+from simulator.auth.stamps import Stamp
+from simulator.errors import NotFound, Unauthenticated
+from simulator.state.records import User
+from simulator.state.store import CredentialRef, Organization, Store
+
+_SCHEME_TYPES = {
+    stamps.SECP256K1: ("CREDENTIAL_TYPE_API_KEY_SECP256K1",),
+    stamps.SECP256K1_EIP191: ("CREDENTIAL_TYPE_API_KEY_SECP256K1",),
+    stamps.ED25519: ("CREDENTIAL_TYPE_API_KEY_ED25519",),
+}
+
+
+@dataclass(frozen=True)
+class Principal:
+    """The caller: the organization its credential belongs to, the user, and the stamp."""
+
+    organization: Organization
+    user: User
+    stamp: Stamp | None
+    credential_id: str | None = None
+
+    @property
+    def is_root(self) -> bool:
+        return self.user.user_id in self.organization.root_user_ids
+
+
+def check_stamp(headers: Mapping[str, str], body: bytes) -> Stamp:
+    """What can be checked before the body is read: the header, and an API key's signature."""
+    stamp = stamps.read_stamp(headers)
+    if stamp.webauthn is None:
+        stamps.verify_api_key_stamp(stamp, body)
+    return stamp
+
+
+def authenticate(store: Store, stamp: Stamp, body: bytes, target_org_id: str, now_ms: int) -> Principal:
+    """Find the credential of a checked stamp (and verify a passkey's assertion), or raise 401/404."""
+    ref = locate(store, stamp, target_org_id)
+    org = store.orgs[ref.organization_id]
+    user = org.users[ref.user_id]
+    if stamp.webauthn is not None:
+        stamps.verify_webauthn_stamp(stamp, body, user.authenticators[ref.credential_id].public_key)
+    else:
+        check_api_key(user, ref, stamp, now_ms)
+    return Principal(org, user, stamp, ref.credential_id)
+
+
+def trust_without_verifying(store: Store, headers: Mapping[str, str], target_org_id: str) -> Principal:
+    """``--auth off``: take the stamp's credential if it is known, else the first root user."""
+    target = store.org(target_org_id)
+    try:
+        stamp = stamps.read_stamp(headers)
+        ref = locate(store, stamp, target_org_id)
+        org = store.orgs[ref.organization_id]
+        return Principal(org, org.users[ref.user_id], stamp, ref.credential_id)
+    except (Unauthenticated, NotFound):
+        user_id = (target.root_user_ids or list(target.users))[0]
+        return Principal(target, target.users[user_id], None)
+
+
+def locate(store: Store, stamp: Stamp, target_org_id: str) -> CredentialRef:
+    target = store.org(target_org_id)
+    refs = store.credential_refs(stamp.handle)
+    for org_id in (target.organization_id, target.parent_id):
+        match = [r for r in refs if org_id and r.organization_id == org_id]
+        if match:
+            return match[0]
+    below = {o.organization_id for o in store.descendants(target.organization_id)}
+    match = [r for r in refs if r.organization_id in below]
+    if len({r.organization_id for r in match}) > 1:
+        what = "credential ID" if stamp.webauthn else "public key"
+        raise Unauthenticated(f"more than one suborg associated with a {what}", error_code="CREDENTIAL_CONFLICT")
+    if match:
+        return match[0]
+    if stamp.webauthn is not None:
+        raise NotFound(
+            f"webauthn authenticator not found in organization or parent organization "
+            f"(credential id {stamp.handle}, organization {target_org_id})",
+            error_code="CREDENTIAL_NOT_FOUND",
+        )
+    raise Unauthenticated(
+        f"could not find public key in organization or its parent organization "
+        f"(public key {stamp.handle}, organization {target_org_id})",
+        error_code="PUBLIC_KEY_NOT_FOUND",
+    )
+
+
+def check_api_key(user: User, ref: CredentialRef, stamp: Stamp, now_ms: int) -> None:
+    key = user.api_keys[ref.credential_id]
+    allowed = _SCHEME_TYPES.get(stamp.scheme)
+    p256_key = key.credential_type not in ("CREDENTIAL_TYPE_API_KEY_SECP256K1", "CREDENTIAL_TYPE_API_KEY_ED25519")
+    if (allowed and key.credential_type not in allowed) or (allowed is None and not p256_key):
+        raise Unauthenticated(
+            f"could not verify api key signature: scheme {stamp.scheme} does not fit the "
+            f"registered key's type {key.credential_type}",
+            error_code="SIGNATURE_INVALID",
+        )
+    expires = key.expires_at_ms()
+    if expires is not None and now_ms >= expires:
+        # The "rpc error ... desc =" wording is what @turnkey/core matches to SESSION_EXPIRED.
+        raise Unauthenticated(
+            f"rpc error: code = Unauthenticated desc = expired api key publicKey: {key.public_key}",
+            error_code="API_KEY_EXPIRED",
+        )

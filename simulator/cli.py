@@ -1,0 +1,101 @@
+"""The ``wallet-simulator`` command: ``serve`` a simulator, ``check`` scenario files."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from simulator.config import TEN_MINUTES_MS, Config
+from simulator.scenario import ScenarioError, load_scenario
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    return int(args.run(args))
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="wallet-simulator", description="A local simulator of Turnkey's public API.")
+    commands = top.add_subparsers(required=True, metavar="COMMAND")
+    serve = commands.add_parser("serve", help="serve the main interface (and, later, the auth proxy)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8080, help="main interface port (0 picks a free one)")
+    serve.add_argument("--proxy-port", type=int, default=8081, help="auth proxy port (reserved; the proxy is not served yet)")
+    serve.add_argument("--scenario", action="append", type=Path, default=[], metavar="FILE",
+                       help="scenario YAML to load (repeatable); default: the embedded default scenario")
+    serve.add_argument("--seed", type=int, help="seed for ids, keys, mnemonics and names (random when absent)")
+    serve.add_argument("--auth", choices=("verify", "off"), default="verify", help="verify stamps, or trust every request")
+    serve.add_argument("--allow-unknown-fields", action="store_true", help="accept body fields the schemas do not know")
+    serve.add_argument("--timestamp-window", type=float, default=TEN_MINUTES_MS / 1000, metavar="SECONDS",
+                       help="how far timestampMs may be from the simulator clock; 0 turns the check off")
+    serve.add_argument("--frozen-clock", type=int, metavar="MS", help="freeze the simulator clock at this epoch ms")
+    serve.set_defaults(run=serve_command)
+    check = commands.add_parser("check", help="check scenario files and report every problem with its line")
+    check.add_argument("files", nargs="+", type=Path)
+    check.set_defaults(run=check_command)
+    return top
+
+
+def config_from(args: argparse.Namespace) -> Config:
+    window = int(args.timestamp_window * 1000) or None
+    return Config(seed=args.seed, scenarios=tuple(args.scenario), auth=args.auth,
+                  allow_unknown_fields=args.allow_unknown_fields, timestamp_window_ms=window,
+                  frozen_clock_ms=args.frozen_clock)
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    from simulator.server import SimulatorServer
+
+    try:
+        server = SimulatorServer(host=args.host, port=args.port, config=config_from(args))
+    except ScenarioError as exc:
+        print(f"wallet-simulator: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"wallet-simulator: cannot listen on {args.host}:{args.port}: {exc.strerror}", file=sys.stderr)
+        return 2
+    print(json.dumps(ready_line(server)), flush=True)
+    logging.getLogger("simulator").info("serving on %s (seed %s); Ctrl-C stops", server.url, server.simulator.source.seed)
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        logging.getLogger("simulator").info("stopped")
+    finally:
+        server.stop()
+    return 0
+
+
+def ready_line(server: Any) -> dict[str, Any]:
+    sim = server.simulator
+    creds = sim.default_credentials()
+    return {
+        "url": server.url,
+        "organizationId": creds["organizationId"],
+        "userId": creds["userId"],
+        "apiPublicKey": creds["apiPublicKey"],
+        "apiPrivateKey": creds["apiPrivateKey"],
+        "seed": sim.source.seed,
+    }
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def check_command(args: argparse.Namespace) -> int:
+    failed = 0
+    for path in args.files:
+        try:
+            load_scenario(path)
+            print(f"{path}: ok")
+        except ScenarioError as exc:
+            failed += 1
+            print(exc, file=sys.stderr)
+    return 1 if failed else 0

@@ -1,0 +1,105 @@
+"""The simulator's one clock and one seeded random source."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+import uuid
+from typing import Any
+
+
+class Clock:
+    """Wall time plus an offset, or a frozen instant; tests move it with ``advance``.
+
+    Following real time by default keeps the official clients' ``timestampMs`` inside the
+    liveness window; freezing (``Clock(frozen_at_ms=...)`` or ``freeze()``) makes every
+    timestamp repeat exactly.
+    """
+
+    def __init__(self, frozen_at_ms: int | None = None) -> None:
+        self._offset_ms = 0
+        self._frozen_ms = frozen_at_ms
+        self._lock = threading.Lock()
+
+    def now_ms(self) -> int:
+        with self._lock:
+            if self._frozen_ms is not None:
+                return self._frozen_ms
+            return int(time.time() * 1000) + self._offset_ms
+
+    def advance(self, seconds: float) -> int:
+        """Move the clock forward (or back, with a negative value); returns the new time."""
+        with self._lock:
+            delta = int(seconds * 1000)
+            if self._frozen_ms is not None:
+                self._frozen_ms += delta
+            else:
+                self._offset_ms += delta
+        return self.now_ms()
+
+    def freeze(self, at_ms: int | None = None) -> None:
+        """Stop the clock at ``at_ms`` (default: now)."""
+        current = self.now_ms()
+        with self._lock:
+            self._frozen_ms = current if at_ms is None else at_ms
+
+    def unfreeze(self) -> None:
+        """Follow wall time again, keeping the current reading as the starting point."""
+        current = self.now_ms()
+        with self._lock:
+            self._frozen_ms = None
+            self._offset_ms = current - int(time.time() * 1000)
+
+    def state(self) -> tuple[int, int | None]:
+        with self._lock:
+            return self._offset_ms, self._frozen_ms
+
+    def restore(self, state: tuple[int, int | None]) -> None:
+        with self._lock:
+            self._offset_ms, self._frozen_ms = state
+
+
+class Source:
+    """Every id, key, mnemonic and generated name comes from here, so a seed replays a run."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
+        self._random = random.Random(self.seed)
+        self._faker: Any = None
+        self._lock = threading.Lock()
+
+    def bytes(self, n: int) -> bytes:
+        with self._lock:
+            return self._random.getrandbits(8 * n).to_bytes(n, "big")
+
+    def randbelow(self, n: int) -> int:
+        with self._lock:
+            return self._random.randrange(n)
+
+    def uuid4(self) -> str:
+        return str(uuid.UUID(bytes=self.bytes(16), version=4))
+
+    def uuid7(self, now_ms: int) -> str:
+        """A UUIDv7 (time-ordered, as the service's activity ids are) from the clock's reading."""
+        tail = bytearray(self.bytes(10))
+        tail[0] = 0x70 | (tail[0] & 0x0F)
+        tail[2] = 0x80 | (tail[2] & 0x3F)
+        return str(uuid.UUID(bytes=now_ms.to_bytes(6, "big") + bytes(tail)))
+
+    def faker(self) -> Any:
+        """A Faker seeded from this source (imported lazily: Faker costs ~150 ms to load)."""
+        if self._faker is None:
+            from faker import Faker
+
+            self._faker = Faker()
+        self._faker.seed_instance(self.randbelow(2**32))
+        return self._faker
+
+    def state(self) -> object:
+        with self._lock:
+            return self._random.getstate()
+
+    def restore(self, state: Any) -> None:
+        with self._lock:
+            self._random.setstate(state)

@@ -1,0 +1,96 @@
+"""The Simulator: the one object that owns state, clock, random source, schemas and scenarios."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from simulator import auth, dispatch
+from simulator.clock import Clock, Source
+from simulator.config import Config
+from simulator.paths import data_dir
+from simulator.scenario import load_scenario, seed
+from simulator.state.store import Store
+from simulator.validation import Schemas
+
+Json = dict[str, Any]
+
+
+class Simulator:
+    """A complete simulated service. Thread-safe: one lock guards the store.
+
+    ``reset()`` restores the state right after the scenarios were loaded, including the
+    random source and the clock, so a seeded run repeats exactly after every reset.
+    """
+
+    def __init__(self, config: Config | None = None, *, schemas: Schemas | None = None) -> None:
+        self.config = config or Config()
+        self.clock = Clock(self.config.frozen_clock_ms)
+        self.source = Source(self.config.seed)
+        self.schemas = schemas or Schemas(allow_unknown_fields=self.config.allow_unknown_fields)
+        self.lock = threading.RLock()
+        self.store = Store()
+        self.credentials: list[Json] = []
+        self.crashes: list[Json] = []  # internal errors, kept so a test can surface them
+        paths = self.config.scenarios or (data_dir("scenarios") / "default.yaml",)
+        for path in paths:
+            self.load(Path(path))
+        self._baseline = self._capture()
+
+    # scenarios and reset -------------------------------------------------------------------
+    def load(self, path: Path) -> list[Json]:
+        """Add a scenario file's organizations; returns the key pairs it generated or declared."""
+        scenario = load_scenario(path)
+        with self.lock:
+            made = seed.apply(scenario, self.store, self.source, self.clock.now_ms())
+            self.credentials.extend(made)
+        return made
+
+    def reset(self) -> None:
+        with self.lock:
+            self._restore(self._baseline)
+
+    def snapshot(self) -> object:
+        with self.lock:
+            return self._capture()
+
+    def restore(self, snapshot: object) -> None:
+        with self.lock:
+            self._restore(snapshot)
+
+    def _capture(self) -> tuple[Store, object, tuple[int, int | None], list[Json]]:
+        return self.store.snapshot(), self.source.state(), self.clock.state(), list(self.credentials)
+
+    def _restore(self, snapshot: Any) -> None:
+        store, source_state, clock_state, credentials = snapshot
+        self.store = store.snapshot()
+        self.source.restore(source_state)
+        self.clock.restore(clock_state)
+        self.credentials = list(credentials)
+
+    # requests ------------------------------------------------------------------------------
+    def submit(self, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None = "application/json") -> Json:
+        return dispatch.submit(self, op, raw, headers, content_type)
+
+    def query(self, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None = "application/json") -> Json:
+        return dispatch.query(self, op, raw, headers, content_type)
+
+    def check_stamp(self, headers: Mapping[str, str], raw: bytes) -> auth.Stamp | None:
+        """The stamp, checked as far as it can be before the body is validated (None: auth off)."""
+        return None if self.config.auth == "off" else auth.check_stamp(headers, raw)
+
+    def authenticate(self, stamp: auth.Stamp | None, headers: Mapping[str, str], raw: bytes, org_id: str,
+                     now_ms: int) -> auth.Principal:
+        if stamp is None:
+            return auth.trust_without_verifying(self.store, headers, org_id)
+        return auth.authenticate(self.store, stamp, raw, org_id, now_ms)
+
+    # conveniences for tests and the CLI ----------------------------------------------------
+    def default_credentials(self) -> Json:
+        """The first declared key pair with its private key: what the ready line prints."""
+        with_private = [c for c in self.credentials if c.get("apiPrivateKey")]
+        if not with_private:
+            raise LookupError("no scenario declared an API key with its private key")
+        return with_private[0]

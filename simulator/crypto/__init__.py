@@ -1,0 +1,1 @@
+"""Keys, HD derivation and address formats."""

@@ -1,0 +1,48 @@
+"""Key pairs drawn from the seeded source, and their hex encodings as stamps carry them."""
+
+from __future__ import annotations
+
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+from simulator.clock import Source
+
+_ORDERS = {
+    "p256": (ec.SECP256R1, 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551),
+    "secp256k1": (ec.SECP256K1, 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141),
+}
+
+
+def new_ec_key(source: Source, curve: str) -> ec.EllipticCurvePrivateKey:
+    """A P-256 or secp256k1 key whose scalar comes from the seeded source."""
+    curve_cls, order = _ORDERS[curve]
+    scalar = int.from_bytes(source.bytes(32), "big") % (order - 1) + 1
+    return ec.derive_private_key(scalar, curve_cls())
+
+
+def ec_key_from_hex(curve: str, private_hex: str) -> ec.EllipticCurvePrivateKey:
+    return ec.derive_private_key(int(private_hex, 16), _ORDERS[curve][0]())
+
+
+def public_key_for(curve: str, secret: bytes) -> bytes:
+    """The public key of a raw secret: compressed SEC1 for EC curves, 32 raw bytes for Ed25519."""
+    if curve == "CURVE_ED25519":
+        public = ed25519.Ed25519PrivateKey.from_private_bytes(secret).public_key()
+        return public.public_bytes(Encoding.Raw, PublicFormat.Raw)
+    name = "p256" if curve == "CURVE_P256" else "secp256k1"
+    key = ec.derive_private_key(int.from_bytes(secret, "big"), _ORDERS[name][0]())
+    return bytes.fromhex(compressed_hex(key))
+
+
+def private_hex(key: ec.EllipticCurvePrivateKey) -> str:
+    return f"{key.private_numbers().private_value:064x}"
+
+
+def compressed_hex(key: ec.EllipticCurvePrivateKey | ec.EllipticCurvePublicKey) -> str:
+    public = key.public_key() if isinstance(key, ec.EllipticCurvePrivateKey) else key
+    return public.public_bytes(Encoding.X962, PublicFormat.CompressedPoint).hex()
+
+
+def uncompressed(key: ec.EllipticCurvePrivateKey | ec.EllipticCurvePublicKey) -> bytes:
+    public = key.public_key() if isinstance(key, ec.EllipticCurvePrivateKey) else key
+    return public.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)

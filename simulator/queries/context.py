@@ -1,0 +1,34 @@
+"""What a query handler gets."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from simulator.errors import NotFound
+from simulator.state.store import Organization, Store
+
+if TYPE_CHECKING:
+    from simulator.auth import Principal
+
+Json = dict[str, Any]
+T = TypeVar("T")
+
+
+@dataclass
+class QueryContext:
+    store: Store
+    org: Organization  # whose data is read: the target, or the caller's sub-organization
+    principal: Principal
+    now_ms: int
+    target: Organization  # the organization the body names
+
+    def find(self, table: Mapping[str, T], item_id: str, what: str) -> T:
+        try:
+            return table[item_id]
+        except KeyError:
+            raise NotFound(
+                f"{what} {item_id} not found in organization {self.org.organization_id}",
+                error_code="REQUEST_INVALID",
+            ) from None

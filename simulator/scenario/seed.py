@@ -1,0 +1,155 @@
+"""Turning a checked scenario into organizations, users, credentials, wallets and the rest."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from simulator.activities import credentials, policies, wallets
+from simulator.activities.context import Context, Json
+from simulator.clock import Source
+from simulator.crypto import addresses, keys
+from simulator.errors import ApiError
+from simulator.scenario import Scenario
+from simulator.state.records import PrivateKey, Tag, User
+from simulator.state.store import Organization, Store
+
+Path = tuple[str | int, ...]
+
+
+def apply(scenario: Scenario, store: Store, source: Source, now_ms: int) -> list[Json]:
+    """Create everything the scenario declares; returns the key pairs it reported."""
+    made: list[Json] = []
+    for i, spec in enumerate(scenario.data["organizations"]):
+        Seeder(scenario, store, source, now_ms, made).organization(("organizations", i), spec, None)
+    return made
+
+
+class Seeder:
+    def __init__(self, scenario: Scenario, store: Store, source: Source, now_ms: int, made: list[Json]) -> None:
+        self.sc, self.store, self.source, self.now, self.made = scenario, store, source, now_ms, made
+
+    def organization(self, path: Path, spec: Json, parent_id: str | None) -> None:
+        org_id = spec.get("id") or self.source.uuid4()
+        if org_id in self.store.orgs:
+            raise self.sc.error(path + ("id",), f"organization id {org_id} is used twice")
+        name = spec.get("name") or f"{self.source.faker().company()} (simulated)"
+        org = self.store.add_org(Organization(org_id, name, self.now, parent_id))
+        org.balances_access = spec.get("balancesAccess", True)
+        ctx = Context(self.store, self.source, self.now, org)
+        users = {u.get("ref", u.get("name", str(j))): self.user(ctx, path + ("users", j), u)
+                 for j, u in enumerate(spec.get("users", []))}
+        self.quorum(ctx, path, spec.get("rootQuorum"), users)
+        org.features = {f["name"]: f.get("value", "") for f in spec.get("features", [])}
+        self.resources(ctx, path, spec)
+        for k, child in enumerate(spec.get("subOrganizations", [])):
+            self.organization(path + ("subOrganizations", k), child, org_id)
+
+    def resources(self, ctx: Context, path: Path, spec: Json) -> None:
+        for j, w in enumerate(spec.get("wallets", [])):
+            self.guard(path + ("wallets", j), lambda w=w: wallets.new_wallet(
+                ctx, w["name"], w.get("accounts", []), mnemonic=w.get("mnemonic"),
+                mnemonic_length=w.get("mnemonicLength", 12), wallet_id=w.get("id")))
+        for j, k in enumerate(spec.get("privateKeys", [])):
+            self.guard(path + ("privateKeys", j), lambda k=k: self.private_key(ctx, k))
+        self.guard(path + ("policies",), lambda: policies.add_policies(ctx, [policy_params(p) for p in spec.get("policies", [])]))
+        for c in spec.get("oauth2Credentials", []):
+            credentials.create_oauth2_credential(ctx, c)
+        for c in spec.get("fiatOnRampCredentials", []):
+            credentials.create_fiat_on_ramp_credential(ctx, c)
+        for b in spec.get("balances", []):
+            ctx.org.balances[(b["address"], b["caip2"])] = [dict(a) for a in b.get("assets", [])]
+
+    def guard(self, path: Path, action: Any) -> None:
+        try:
+            action()
+        except (ApiError, ValueError) as exc:
+            raise self.sc.error(path, getattr(exc, "message", str(exc))) from None
+
+    def user(self, ctx: Context, path: Path, spec: Json) -> User:
+        user = User(spec.get("id") or ctx.new_id(), spec.get("name") or self.source.faker().name(), self.now,
+                    email=spec.get("email"), phone_number=spec.get("phoneNumber"))
+        user.tag_ids = [self.tag(ctx, name, "TAG_TYPE_USER").tag_id for name in spec.get("tags", [])]
+        ctx.org.users[user.user_id] = user
+        for j, k in enumerate(spec.get("apiKeys", [])):
+            self.guard(path + ("apiKeys", j), lambda k=k: self.api_key(ctx, user, k))
+        for j, a in enumerate(spec.get("authenticators", [])):
+            self.guard(path + ("authenticators", j), lambda a=a: self.authenticator(ctx, user, a))
+        return user
+
+    def api_key(self, ctx: Context, user: User, spec: Json) -> None:
+        curve = spec.get("curve", "API_KEY_CURVE_P256")
+        public, private = spec.get("publicKey"), spec.get("privateKey")
+        if public is None:
+            public, private = self.key_pair(curve, private)
+        params = {"apiKeyName": spec.get("name", "API key"), "publicKey": public, "curveType": curve,
+                  "expirationSeconds": spec.get("expirationSeconds")}
+        key = credentials.new_api_key(ctx, params)
+        credentials.add_api_keys(ctx, user, [key])
+        self.made.append({"organizationId": ctx.org.organization_id, "userId": user.user_id,
+                          "userName": user.name, "apiKeyId": key.api_key_id, "curve": curve,
+                          "apiPublicKey": key.public_key, "apiPrivateKey": private})
+
+    def key_pair(self, curve: str, private: str | None) -> tuple[str, str]:
+        if curve == "API_KEY_CURVE_ED25519":
+            secret = bytes.fromhex(private) if private else self.source.bytes(32)
+            return keys.public_key_for("CURVE_ED25519", secret).hex(), secret.hex()
+        name = "p256" if curve == "API_KEY_CURVE_P256" else "secp256k1"
+        key = keys.ec_key_from_hex(name, private) if private else keys.new_ec_key(self.source, name)
+        return keys.compressed_hex(key), keys.private_hex(key)
+
+    def authenticator(self, ctx: Context, user: User, spec: Json) -> None:
+        private = spec.get("privateKey")
+        if spec.get("publicKey"):
+            point = bytes.fromhex(spec["publicKey"])
+            ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
+        else:
+            key = keys.ec_key_from_hex("p256", private) if private else keys.new_ec_key(self.source, "p256")
+            point, private = keys.uncompressed(key), keys.private_hex(key)
+        cred_id = spec.get("credentialId") or credentials.b64url_encode(self.source.bytes(16))
+        auth = credentials.authenticator_record(ctx, spec.get("name", "Passkey"), cred_id, point,
+                                                spec.get("transports", ["AUTHENTICATOR_TRANSPORT_INTERNAL"]))
+        credentials.add_authenticators(ctx, user, [auth])
+        self.made.append({"organizationId": ctx.org.organization_id, "userId": user.user_id,
+                          "userName": user.name, "authenticatorId": auth.authenticator_id,
+                          "credentialId": cred_id, "authenticatorPrivateKey": private})
+
+    def quorum(self, ctx: Context, path: Path, spec: Json | None, users: dict[str, User]) -> None:
+        if spec is None:
+            ctx.org.root_user_ids = [next(iter(users.values())).user_id] if users else []
+            return
+        unknown = [r for r in spec["users"] if r not in users]
+        if unknown:
+            raise self.sc.error(path + ("rootQuorum", "users"),
+                                f"unknown user refs {unknown}; declared users: {sorted(users)}")
+        if not 1 <= spec.get("threshold", 1) <= len(spec["users"]):
+            raise self.sc.error(path + ("rootQuorum", "threshold"),
+                                "quorum threshold must be between 1 and the number of quorum users")
+        ctx.org.root_user_ids = [users[r].user_id for r in spec["users"]]
+        ctx.org.root_threshold = spec.get("threshold", 1)
+
+    def tag(self, ctx: Context, name: str, tag_type: str) -> Tag:
+        for tag in ctx.org.tags.values():
+            if tag.name == name and tag.tag_type == tag_type:
+                return tag
+        tag = Tag(ctx.new_id(), name, tag_type, self.now)
+        ctx.org.tags[tag.tag_id] = tag
+        return tag
+
+    def private_key(self, ctx: Context, spec: Json) -> None:
+        curve = spec["curve"]
+        secret = bytes.fromhex(spec["privateKey"]) if spec.get("privateKey") else ctx.source.bytes(32)
+        public = keys.public_key_for(curve, secret)
+        formats = spec.get("addressFormats", [])
+        found = [{"format": f, "address": addresses.address_for(f, curve, public)} for f in formats]
+        tag_ids = [self.tag(ctx, name, "TAG_TYPE_PRIVATE_KEY").tag_id for name in spec.get("tags", [])]
+        key = PrivateKey(spec.get("id") or ctx.new_id(), spec["name"], curve, secret,
+                         addresses.public_key_hex(curve, public), found, self.now, tag_ids)
+        ctx.org.private_keys[key.private_key_id] = key
+
+
+def policy_params(spec: Json) -> Json:
+    return {"policyName": spec["name"], "effect": spec["effect"], "notes": spec.get("notes", ""),
+            "condition": spec.get("condition", ""), "consensus": spec.get("consensus", "")}
+

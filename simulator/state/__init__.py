@@ -1,0 +1,1 @@
+"""State: plain records and the store that holds them."""

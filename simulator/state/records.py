@@ -1,0 +1,243 @@
+"""Plain records of the simulator's state; each knows its wire shape (``to_api``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+Json = dict[str, Any]
+
+
+def timestamp(ms: int) -> Json:
+    """The service's timestamp object; both members are strings (the Python client insists)."""
+    return {"seconds": str(ms // 1000), "nanos": str((ms % 1000) * 1_000_000)}
+
+
+@dataclass
+class ApiKey:
+    api_key_id: str
+    name: str
+    public_key: str  # hex as the stamp carries it (compressed for EC keys)
+    credential_type: str  # CREDENTIAL_TYPE_API_KEY_P256, ..._SECP256K1, ..._ED25519, session types
+    created_ms: int
+    expiration_seconds: int | None = None
+
+    def expires_at_ms(self) -> int | None:
+        if self.expiration_seconds is None:
+            return None
+        return self.created_ms + self.expiration_seconds * 1000
+
+    def to_api(self) -> Json:
+        out: Json = {
+            "credential": {"publicKey": self.public_key, "type": self.credential_type},
+            "apiKeyId": self.api_key_id,
+            "apiKeyName": self.name,
+            "createdAt": timestamp(self.created_ms),
+            "updatedAt": timestamp(self.created_ms),
+        }
+        if self.expiration_seconds is not None:
+            out["expirationSeconds"] = str(self.expiration_seconds)
+        return out
+
+
+@dataclass
+class Authenticator:
+    authenticator_id: str
+    name: str
+    credential_id: str  # base64url, as WebAuthn stamps name it
+    public_key: bytes  # uncompressed P-256 point (65 bytes), the key stamps are checked against
+    cose_public_key: str  # base64url COSE_Key, as the service shows it
+    created_ms: int
+    transports: list[str] = field(default_factory=lambda: ["AUTHENTICATOR_TRANSPORT_INTERNAL"])
+    attestation_type: str = "none"
+    aaguid: str = "00000000-0000-0000-0000-000000000000"
+    model: str = "Simulated passkey"
+
+    def to_api(self) -> Json:
+        return {
+            "transports": list(self.transports),
+            "attestationType": self.attestation_type,
+            "aaguid": self.aaguid,
+            "credentialId": self.credential_id,
+            "model": self.model,
+            "credential": {
+                "publicKey": self.cose_public_key,
+                "type": "CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR",
+            },
+            "authenticatorId": self.authenticator_id,
+            "authenticatorName": self.name,
+            "createdAt": timestamp(self.created_ms),
+            "updatedAt": timestamp(self.created_ms),
+        }
+
+
+@dataclass
+class User:
+    user_id: str
+    name: str
+    created_ms: int
+    email: str | None = None
+    phone_number: str | None = None
+    api_keys: dict[str, ApiKey] = field(default_factory=dict)
+    authenticators: dict[str, Authenticator] = field(default_factory=dict)
+    tag_ids: list[str] = field(default_factory=list)
+    oauth_providers: list[Json] = field(default_factory=list)
+    updated_ms: int = 0
+
+    def to_api(self) -> Json:
+        out: Json = {
+            "userId": self.user_id,
+            "userName": self.name,
+            "authenticators": [a.to_api() for a in self.authenticators.values()],
+            "apiKeys": [k.to_api() for k in self.api_keys.values()],
+            "userTags": list(self.tag_ids),
+            "oauthProviders": list(self.oauth_providers),
+            "createdAt": timestamp(self.created_ms),
+            "updatedAt": timestamp(self.updated_ms or self.created_ms),
+            "mfaPolicies": [],
+        }
+        if self.email is not None:
+            out["userEmail"] = self.email
+        if self.phone_number is not None:
+            out["userPhoneNumber"] = self.phone_number
+        return out
+
+
+@dataclass
+class Tag:
+    tag_id: str
+    name: str
+    tag_type: str  # TAG_TYPE_USER or TAG_TYPE_PRIVATE_KEY
+    created_ms: int
+    updated_ms: int = 0
+
+    def to_api(self) -> Json:
+        return {
+            "tagId": self.tag_id,
+            "tagName": self.name,
+            "tagType": self.tag_type,
+            "createdAt": timestamp(self.created_ms),
+            "updatedAt": timestamp(self.updated_ms or self.created_ms),
+        }
+
+
+@dataclass
+class WalletAccount:
+    account_id: str
+    organization_id: str
+    wallet_id: str
+    curve: str
+    path: str
+    address_format: str
+    address: str
+    public_key: str
+    created_ms: int
+    name: str | None = None
+    path_format: str = "PATH_FORMAT_BIP32"
+
+    def to_api(self) -> Json:
+        out: Json = {
+            "walletAccountId": self.account_id,
+            "organizationId": self.organization_id,
+            "walletId": self.wallet_id,
+            "curve": self.curve,
+            "pathFormat": self.path_format,
+            "path": self.path,
+            "addressFormat": self.address_format,
+            "address": self.address,
+            "createdAt": timestamp(self.created_ms),
+            "updatedAt": timestamp(self.created_ms),
+            "publicKey": self.public_key,
+        }
+        if self.name is not None:
+            out["name"] = self.name
+        return out
+
+
+@dataclass
+class Wallet:
+    wallet_id: str
+    name: str
+    mnemonic: str
+    created_ms: int
+    accounts: list[WalletAccount] = field(default_factory=list)
+    exported: bool = False
+    imported: bool = False
+
+    def to_api(self) -> Json:
+        return {
+            "walletId": self.wallet_id,
+            "walletName": self.name,
+            "createdAt": timestamp(self.created_ms),
+            "updatedAt": timestamp(self.created_ms),
+            "exported": self.exported,
+            "imported": self.imported,
+        }
+
+
+@dataclass
+class PrivateKey:
+    private_key_id: str
+    name: str
+    curve: str
+    secret: bytes
+    public_key: str
+    addresses: list[Json]
+    created_ms: int
+    tag_ids: list[str] = field(default_factory=list)
+    exported: bool = False
+    imported: bool = False
+
+    def to_api(self) -> Json:
+        return {
+            "privateKeyId": self.private_key_id,
+            "publicKey": self.public_key,
+            "privateKeyName": self.name,
+            "curve": self.curve,
+            "addresses": [dict(a) for a in self.addresses],
+            "privateKeyTags": list(self.tag_ids),
+            "createdAt": timestamp(self.created_ms),
+            "updatedAt": timestamp(self.created_ms),
+            "exported": self.exported,
+            "imported": self.imported,
+        }
+
+
+@dataclass
+class Policy:
+    policy_id: str
+    name: str
+    effect: str
+    created_ms: int
+    notes: str = ""
+    condition: str = ""
+    consensus: str = ""
+
+    def to_api(self) -> Json:
+        return {
+            "policyId": self.policy_id,
+            "policyName": self.name,
+            "effect": self.effect,
+            "createdAt": timestamp(self.created_ms),
+            "updatedAt": timestamp(self.created_ms),
+            "notes": self.notes,
+            "consensus": self.consensus,
+            "condition": self.condition,
+        }
+
+
+@dataclass
+class Record:
+    """A stored resource whose wire shape is its fields plus timestamps (credentials, invitations...)."""
+
+    record_id: str
+    fields: Json
+    created_ms: int
+    updated_ms: int = 0
+
+    def to_api(self) -> Json:
+        return {
+            **self.fields,
+            "createdAt": timestamp(self.created_ms),
+            "updatedAt": timestamp(self.updated_ms or self.created_ms),
+        }

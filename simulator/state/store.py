@@ -1,0 +1,200 @@
+"""The in-memory store: organizations (with sub-organizations), their resources and activities."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from simulator.errors import NotFound
+from simulator.state.records import (
+    ApiKey,
+    Authenticator,
+    Json,
+    Policy,
+    PrivateKey,
+    Record,
+    Tag,
+    User,
+    Wallet,
+    timestamp,
+)
+
+
+@dataclass
+class Activity:
+    activity_id: str
+    organization_id: str
+    activity_type: str
+    intent: Json
+    fingerprint: str
+    timestamp_ms: str
+    created_ms: int
+    requester_id: str | None
+    status: str = "ACTIVITY_STATUS_COMPLETED"
+    result: Json = field(default_factory=dict)
+    votes: list[Json] = field(default_factory=list)
+    app_proofs: list[Json] = field(default_factory=list)
+    failure: Json | None = None
+    updated_ms: int = 0
+
+    def to_api(self, viewer_id: str | None = None) -> Json:
+        """The wire activity, with the service's extras (timestampMs, result.activity)."""
+        core = self._core(viewer_id)
+        core["result"] = {**self.result, "activity": self._core(viewer_id)} if self.result else {}
+        return core
+
+    def _core(self, viewer_id: str | None) -> Json:
+        mine = viewer_id is not None and viewer_id == self.requester_id
+        out: Json = {
+            "id": self.activity_id,
+            "organizationId": self.organization_id,
+            "status": self.status,
+            "type": self.activity_type,
+            "intent": self.intent,
+            "result": dict(self.result),
+            "votes": self.votes,
+            "fingerprint": self.fingerprint,
+            # The service shows the requester of a finished activity canApprove false and
+            # canReject true (real fixture in the reference notes); others can do neither.
+            "canApprove": False,
+            "canReject": mine,
+            "createdAt": timestamp(self.created_ms),
+            "updatedAt": timestamp(self.updated_ms or self.created_ms),
+            "failure": self.failure,
+            "timestampMs": self.timestamp_ms,
+        }
+        if self.app_proofs:
+            out["appProofs"] = self.app_proofs
+        return out
+
+
+@dataclass
+class Organization:
+    organization_id: str
+    name: str
+    created_ms: int
+    parent_id: str | None = None
+    children: list[str] = field(default_factory=list)
+    users: dict[str, User] = field(default_factory=dict)
+    root_user_ids: list[str] = field(default_factory=list)
+    root_threshold: int = 1
+    features: dict[str, str] = field(default_factory=dict)
+    tags: dict[str, Tag] = field(default_factory=dict)
+    wallets: dict[str, Wallet] = field(default_factory=dict)
+    private_keys: dict[str, PrivateKey] = field(default_factory=dict)
+    policies: dict[str, Policy] = field(default_factory=dict)
+    invitations: dict[str, Record] = field(default_factory=dict)
+    smart_contract_interfaces: dict[str, Record] = field(default_factory=dict)
+    oauth2_credentials: dict[str, Record] = field(default_factory=dict)
+    fiat_credentials: dict[str, Record] = field(default_factory=dict)
+    balances: dict[tuple[str, str], list[Json]] = field(default_factory=dict)
+    balances_access: bool = True
+    activities: dict[str, Activity] = field(default_factory=dict)
+
+    def user(self, user_id: str) -> User:
+        try:
+            return self.users[user_id]
+        except KeyError:
+            raise NotFound(
+                f"user {user_id} not found in organization {self.organization_id}",
+                error_code="REQUEST_INVALID",
+            ) from None
+
+    def features_api(self) -> list[Json]:
+        return [{"name": name, "value": value} for name, value in self.features.items()]
+
+
+@dataclass(frozen=True)
+class CredentialRef:
+    """Where a stamping credential lives."""
+
+    organization_id: str
+    user_id: str
+    credential_id: str  # apiKeyId or authenticatorId
+
+
+class Store:
+    """Every organization and activity, with indexes for stamps and fingerprints."""
+
+    def __init__(self) -> None:
+        self.orgs: dict[str, Organization] = {}
+        self.activities: dict[str, Activity] = {}
+        self.fingerprints: dict[str, str] = {}
+        self.evaluations: dict[str, list[Json]] = {}
+        self._credentials: dict[str, list[CredentialRef]] = {}
+
+    # organizations -------------------------------------------------------------------------
+    def add_org(self, org: Organization) -> Organization:
+        self.orgs[org.organization_id] = org
+        if org.parent_id:
+            self.org(org.parent_id).children.append(org.organization_id)
+        return org
+
+    def org(self, organization_id: str) -> Organization:
+        try:
+            return self.orgs[organization_id]
+        except KeyError:
+            raise NotFound(
+                f"no organization found with the given ID: {organization_id}",
+                error_code="ORGANIZATION_NOT_FOUND",
+            ) from None
+
+    def descendants(self, organization_id: str) -> list[Organization]:
+        out: list[Organization] = []
+        for child_id in self.org(organization_id).children:
+            out.append(self.orgs[child_id])
+            out.extend(self.descendants(child_id))
+        return out
+
+    # credentials ---------------------------------------------------------------------------
+    def add_api_key(self, org: Organization, user: User, key: ApiKey) -> None:
+        user.api_keys[key.api_key_id] = key
+        ref = CredentialRef(org.organization_id, user.user_id, key.api_key_id)
+        self._credentials.setdefault(key.public_key.lower(), []).append(ref)
+
+    def remove_api_key(self, org: Organization, user: User, api_key_id: str) -> None:
+        key = user.api_keys.pop(api_key_id)
+        self._drop_ref(key.public_key.lower(), api_key_id)
+
+    def add_authenticator(self, org: Organization, user: User, auth: Authenticator) -> None:
+        user.authenticators[auth.authenticator_id] = auth
+        ref = CredentialRef(org.organization_id, user.user_id, auth.authenticator_id)
+        self._credentials.setdefault(auth.credential_id, []).append(ref)
+
+    def remove_authenticator(self, org: Organization, user: User, authenticator_id: str) -> None:
+        auth = user.authenticators.pop(authenticator_id)
+        self._drop_ref(auth.credential_id, authenticator_id)
+
+    def remove_user_credentials(self, user: User) -> None:
+        for key_id in list(user.api_keys):
+            self._drop_ref(user.api_keys[key_id].public_key.lower(), key_id)
+        for auth_id in list(user.authenticators):
+            self._drop_ref(user.authenticators[auth_id].credential_id, auth_id)
+
+    def credential_refs(self, handle: str) -> list[CredentialRef]:
+        """Every place a public key (hex) or WebAuthn credential id is registered."""
+        return list(self._credentials.get(handle, ()))
+
+    def _drop_ref(self, handle: str, credential_id: str) -> None:
+        refs = [r for r in self._credentials.get(handle, []) if r.credential_id != credential_id]
+        if refs:
+            self._credentials[handle] = refs
+        else:
+            self._credentials.pop(handle, None)
+
+    # activities ----------------------------------------------------------------------------
+    def add_activity(self, activity: Activity) -> None:
+        self.activities[activity.activity_id] = activity
+        self.fingerprints[activity.fingerprint] = activity.activity_id
+        self.org(activity.organization_id).activities[activity.activity_id] = activity
+
+    def activity_by_fingerprint(self, fingerprint: str) -> Activity | None:
+        activity_id = self.fingerprints.get(fingerprint)
+        return self.activities.get(activity_id) if activity_id else None
+
+    def snapshot(self) -> Store:
+        return copy.deepcopy(self)
+
+    def counts(self) -> dict[str, Any]:
+        return {"organizations": len(self.orgs), "activities": len(self.activities)}

@@ -1,0 +1,111 @@
+"""Helpers for tests: stamping requests as the official clients do, and a small HTTP client.
+
+These produce real stamps (the simulator verifies them), so they also serve tests of other
+servers that speak the same protocol.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http.client
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519
+
+from simulator.auth import stamps
+from simulator.crypto import keys
+
+Json = dict[str, Any]
+_SCHEMES = {"p256": stamps.P256, "secp256k1": stamps.SECP256K1, "ed25519": stamps.ED25519}
+
+
+@dataclass(frozen=True)
+class ApiKeyStamper:
+    """X-Stamp for an API key: base64url JSON of the DER signature over the exact body."""
+
+    private_key: str  # hex
+    curve: str = "p256"  # p256, secp256k1 or ed25519
+
+    @property
+    def public_key(self) -> str:
+        curve = {"p256": "CURVE_P256", "secp256k1": "CURVE_SECP256K1"}.get(self.curve, "CURVE_ED25519")
+        return keys.public_key_for(curve, bytes.fromhex(self.private_key)).hex()
+
+    def stamp(self, body: bytes) -> tuple[str, str]:
+        if self.curve == "ed25519":
+            signature = ed25519.Ed25519PrivateKey.from_private_bytes(bytes.fromhex(self.private_key)).sign(body)
+        else:
+            key = keys.ec_key_from_hex(self.curve, self.private_key)
+            signature = key.sign(body, ec.ECDSA(hashes.SHA256()))
+        fields = {"publicKey": self.public_key, "scheme": _SCHEMES[self.curve], "signature": signature.hex()}
+        return "X-Stamp", stamps.b64url_encode(json.dumps(fields).encode())
+
+
+@dataclass(frozen=True)
+class PasskeyStamper:
+    """X-Stamp-WebAuthn as a browser passkey makes it: challenge = hex SHA-256 of the body."""
+
+    credential_id: str
+    private_key: str  # hex P-256 scalar
+    origin: str = "http://localhost"
+
+    def stamp(self, body: bytes) -> tuple[str, str]:
+        challenge = stamps.b64url_encode(hashlib.sha256(body).hexdigest().encode())
+        client_data = json.dumps({"type": "webauthn.get", "challenge": challenge, "origin": self.origin}).encode()
+        auth_data = hashlib.sha256(b"localhost").digest() + b"\x05" + (1).to_bytes(4, "big")
+        key = keys.ec_key_from_hex("p256", self.private_key)
+        signature = key.sign(auth_data + hashlib.sha256(client_data).digest(), ec.ECDSA(hashes.SHA256()))
+        fields = {
+            "authenticatorData": stamps.b64url_encode(auth_data),
+            "clientDataJson": stamps.b64url_encode(client_data),
+            "credentialId": self.credential_id,
+            "signature": stamps.b64url_encode(signature),
+        }
+        return "X-Stamp-WebAuthn", json.dumps(fields)
+
+
+@dataclass
+class Response:
+    status: int
+    body: Any
+    headers: dict[str, str]
+
+
+class SimulatorClient:
+    """A minimal stamped client over http.client: ``submit`` activities, ``query`` reads."""
+
+    def __init__(self, base_url: str, stamper: ApiKeyStamper | PasskeyStamper | None, organization_id: str) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.stamper = stamper
+        self.organization_id = organization_id
+
+    def submit(self, op: str, activity_type: str, parameters: Json, **extra: Any) -> Response:
+        body = {"parameters": parameters, "organizationId": extra.pop("organizationId", self.organization_id),
+                "timestampMs": extra.pop("timestampMs", str(int(time.time() * 1000))), "type": activity_type, **extra}
+        return self.post(f"/public/v1/submit/{op}", json.dumps(body).encode())
+
+    def query(self, op: str, **fields: Any) -> Response:
+        body = {"organizationId": fields.pop("organizationId", self.organization_id), **fields}
+        return self.post(f"/public/v1/query/{op}", json.dumps(body).encode())
+
+    def post(self, path: str, raw: bytes, headers: dict[str, str] | None = None, method: str = "POST") -> Response:
+        all_headers = {"Content-Type": "application/json", **(headers or {})}
+        if self.stamper is not None:
+            name, value = self.stamper.stamp(raw)
+            all_headers.setdefault(name, value)
+        url = urlsplit(self.base_url)
+        conn = http.client.HTTPConnection(url.hostname or "127.0.0.1", url.port or 80, timeout=30)
+        try:
+            conn.request(method, url.path + path, body=raw, headers=all_headers)
+            reply = conn.getresponse()
+            data = reply.read()
+            headers_out = {k.lower(): v for k, v in reply.getheaders()}
+        finally:
+            conn.close()
+        parsed = json.loads(data) if data and headers_out.get("content-type", "").startswith("application/json") else data
+        return Response(reply.status, parsed, headers_out)

@@ -1,0 +1,137 @@
+"""Request bodies checked against the JSON Schemas in schemas/, every problem reported at once."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft7Validator
+from jsonschema.exceptions import ValidationError
+
+from simulator.errors import NotFound, ValidationFailed
+from simulator.paths import data_dir
+
+_ACTUAL_LIMIT = 200
+
+
+class Schemas:
+    """Every endpoint schema, loaded once; one cached validator per schema."""
+
+    def __init__(self, root: Path | None = None, *, allow_unknown_fields: bool = False) -> None:
+        self.root = root or data_dir("schemas")
+        self.allow_unknown_fields = allow_unknown_fields
+        self.operations = {
+            kind: sorted(p.stem for p in (self.root / kind).glob("*.json"))
+            for kind in ("submit", "query", "proxy")
+        }
+        self._validators: dict[str, Draft7Validator] = {}
+        self._lock = threading.Lock()
+
+    def schema(self, kind: str, op: str) -> dict[str, Any]:
+        return self.validator(kind, op).schema  # type: ignore[no-any-return]
+
+    def validator(self, kind: str, op: str) -> Draft7Validator:
+        key = f"{kind}/{op}"
+        found = self._validators.get(key)
+        if found is not None:
+            return found
+        if op not in self.operations.get(kind, ()):
+            raise self.unknown_operation(kind, op)
+        schema = json.loads((self.root / kind / f"{op}.json").read_text())
+        Draft7Validator.check_schema(schema)
+        with self._lock:
+            return self._validators.setdefault(key, Draft7Validator(schema))
+
+    def unknown_operation(self, kind: str, op: str) -> NotFound:
+        known = self.operations.get(kind, [])
+        everything = [f"{k}/{o}" for k, ops in self.operations.items() for o in ops]
+        close = difflib.get_close_matches(op, known, n=3) or [
+            m.split("/", 1)[1] for m in difflib.get_close_matches(f"{kind}/{op}", everything, n=3)
+        ]
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        return NotFound(
+            f"unknown operation {kind}/{op}{hint}",
+            details=[{"@type": "simulator/unknown-operation", "closest": close}],
+        )
+
+    def validate(self, kind: str, op: str, body: Any) -> dict[str, Any]:
+        """Return the body with nulls dropped (protojson reads null as unset), or raise."""
+        validator = self.validator(kind, op)
+        cleaned = drop_nulls(body)
+        violations = [v for e in validator.iter_errors(cleaned) for v in self._violations(e)]
+        if violations:
+            violations.sort(key=lambda v: v["field"])
+            raise ValidationFailed(f"{kind}/{op}.json", violations)
+        return cleaned  # type: ignore[no-any-return]
+
+    def _violations(self, error: ValidationError) -> list[dict[str, Any]]:
+        if error.validator == "additionalProperties":
+            if self.allow_unknown_fields:
+                return []
+            return unknown_field_violations(error)
+        return [violation(error)]
+
+
+def drop_nulls(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: drop_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [drop_nulls(v) for v in value]
+    return value
+
+
+def violation(error: ValidationError) -> dict[str, Any]:
+    """One problem: where, what was expected, what came."""
+    field = error.json_path
+    expected: Any = error.validator_value
+    if error.validator == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        field = f"{error.json_path}.{missing}"
+        expected, actual = "a value (required field)", "nothing"
+    elif error.validator == "type":
+        actual = type_name(error.instance)
+    else:
+        actual = shorten(error.instance)
+    return {
+        "field": field,
+        "description": describe(error),
+        "validator": error.validator,
+        "expected": expected,
+        "actual": actual,
+    }
+
+
+def unknown_field_violations(error: ValidationError) -> list[dict[str, Any]]:
+    allowed = sorted(error.schema.get("properties", {}))
+    extra = [k for k in error.instance if k not in error.schema.get("properties", {})]
+    return [
+        {
+            "field": f"{error.json_path}.{name}",
+            "description": f"unknown field '{name}'; allowed fields here: {', '.join(allowed)}",
+            "validator": "additionalProperties",
+            "expected": allowed,
+            "actual": name,
+        }
+        for name in extra
+    ]
+
+
+def describe(error: ValidationError) -> str:
+    if error.validator == "enum":
+        return f"{shorten(error.instance)!r} is not one of {error.validator_value}"
+    if error.validator == "type":
+        return f"expected {error.validator_value}, got {type_name(error.instance)}"
+    return str(error.message)
+
+
+def type_name(value: Any) -> str:
+    names = {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}
+    return names.get(type(value), "number")
+
+
+def shorten(value: Any) -> Any:
+    text = json.dumps(value)
+    return value if len(text) <= _ACTUAL_LIMIT else text[:_ACTUAL_LIMIT] + "..."

@@ -1,0 +1,436 @@
+#!/usr/bin/env python3
+"""Derive the request-body JSON Schemas in schemas/submit/ and schemas/query/ from the swagger.
+
+Run from the repository root:
+
+    /work/venv/bin/python tools/derive_schemas.py \
+        --swagger ../shared/reference/public_api.swagger.json \
+        --digest ../shared/reference/swagger-activities.md
+
+One Draft-7 schema is written per POST path: /public/v1/submit/<op> -> schemas/submit/<op>.json and
+/public/v1/query/<op> -> schemas/query/<op>.json. Every swagger $ref is inlined, so each file is
+self-contained. Submit schemas accept every activity-type version that the official clients send
+on that URL (the swagger's type plus the rows of the digest's Appendix table) and carry the custom
+keyword "x-activity-types" ({type: {intentKey, resultKey}}), which the simulator reads for the
+envelope keys. OVERRIDES below applies what the interface document states where it differs from,
+or is stricter than, the swagger. Output is deterministic (sorted keys, indent 2, newline at end).
+
+This is a build tool: the simulator never imports it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any, NamedTuple
+
+Json = dict[str, Any]
+
+DRAFT7 = "http://json-schema.org/draft-07/schema#"
+SUBMIT_PREFIX = "/public/v1/submit/"
+QUERY_PREFIX = "/public/v1/query/"
+INT64_FORMATS = ("int64", "uint64")
+MAX_REF_DEPTH = 24  # the swagger has no recursive refs on these paths; deeper refs become open objects
+ROOT = Path(__file__).resolve().parent.parent
+
+# Interface "Organization configs": Feature name enum (the swagger adds SOLANA_RENT_PREFUND_ENABLED,
+# SWAP_CONFIG and EARN_CONFIG, which the interface does not list).
+FEATURE_NAMES = [
+    "FEATURE_NAME_ROOT_USER_EMAIL_RECOVERY", "FEATURE_NAME_WEBAUTHN_ORIGINS", "FEATURE_NAME_EMAIL_AUTH",
+    "FEATURE_NAME_EMAIL_RECOVERY", "FEATURE_NAME_WEBHOOK", "FEATURE_NAME_SMS_AUTH",
+    "FEATURE_NAME_OTP_EMAIL_AUTH", "FEATURE_NAME_AUTH_PROXY",
+]
+
+# Interface "Private key": Address format enum (the swagger adds SPARK_MAINNET and SPARK_REGTEST).
+ADDRESS_FORMATS = [
+    "ADDRESS_FORMAT_UNCOMPRESSED", "ADDRESS_FORMAT_COMPRESSED", "ADDRESS_FORMAT_ETHEREUM",
+    "ADDRESS_FORMAT_SOLANA", "ADDRESS_FORMAT_COSMOS", "ADDRESS_FORMAT_TRON", "ADDRESS_FORMAT_SUI",
+    "ADDRESS_FORMAT_APTOS",
+] + [
+    f"ADDRESS_FORMAT_BITCOIN_{network}_{form}"
+    for network in ("MAINNET", "TESTNET", "SIGNET", "REGTEST")
+    for form in ("P2PKH", "P2SH", "P2WPKH", "P2WSH", "P2TR")
+] + [
+    "ADDRESS_FORMAT_SEI", "ADDRESS_FORMAT_XLM", "ADDRESS_FORMAT_DOGE_MAINNET", "ADDRESS_FORMAT_DOGE_TESTNET",
+    "ADDRESS_FORMAT_TON_V3R2", "ADDRESS_FORMAT_TON_V4R2", "ADDRESS_FORMAT_TON_V5R1", "ADDRESS_FORMAT_XRP",
+]
+
+# Interface "Queries" + "Limits": only these six networks for get_wallet_address_balances.
+BALANCE_NETWORKS = ["eip155:1", "eip155:11155111", "eip155:8453", "eip155:84532", "eip155:137", "eip155:80002"]
+
+# Overrides from /work/shared/spec/interface.md, keyed "submit/<op>" or "query/<op>".
+# Each maps a location to keywords that replace the derived ones. A location is a dotted path of
+# property names ("" = the root; "name[]" = the items of array property "name"). For submit files
+# the root is the `parameters` schema of every accepted type; for query files it is the body.
+OVERRIDES: dict[str, dict[str, Json]] = {
+    # Activities table, R/O flags: exactly the R fields are required (nonce is O, the swagger requires it).
+    "submit/oauth2_authenticate": {"": {"required": ["oauth2CredentialId", "authCode", "redirectUri", "codeVerifier"]}},
+    # Activities table, R/O flags.
+    "submit/otp_auth": {"": {"required": ["otpId", "otpCode", "targetPublicKey"]}},
+    # Activities table, R/O flags.
+    "submit/oauth_login": {"": {"required": ["oidcToken", "publicKey"]}},
+    # Activities table, R/O flags.
+    "submit/delete_policies": {"": {"required": ["policyIds"]}},
+    # Activities table: the five invitation fields and the access-type enum.
+    "submit/create_invitations": {
+        "invitations[]": {"required": ["receiverUserName", "receiverUserEmail", "receiverUserTags", "accessType",
+                                       "senderUserId"]},
+        "invitations[].accessType": {"enum": ["ACCESS_TYPE_WEB", "ACCESS_TYPE_API", "ACCESS_TYPE_ALL"]},
+    },
+    # Activities table + Limits: ABI/IDL at most 400kb; the two interface types.
+    "submit/create_smart_contract_interface": {
+        "smartContractInterface": {"maxLength": 400000},
+        "type": {"enum": ["SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM", "SMART_CONTRACT_INTERFACE_TYPE_SOLANA"]},
+    },
+    # Activities table ("a feature name from the enum") + Organization configs: Feature name enum.
+    "submit/set_organization_feature": {"name": {"enum": FEATURE_NAMES}},
+    # Activities table (create_wallet accounts use the address-format enum) + Private key section.
+    "submit/create_wallet": {"accounts[].addressFormat": {"enum": ADDRESS_FORMATS}},
+    # Queries table: all listed fields are required.
+    "query/get_authenticator": {"": {"required": ["organizationId", "authenticatorId"]}},
+    "query/list_private_keys": {"": {"required": ["organizationId"]}},
+    "query/list_private_key_tags": {"": {"required": ["organizationId"]}},
+    "query/list_fiat_on_ramp_credentials": {"": {"required": ["organizationId"]}},
+    "query/get_oauth2_credential": {"": {"required": ["organizationId", "oauth2CredentialId"]}},
+    "query/get_policy_evaluations": {"": {"required": ["organizationId", "activityId"]}},
+    "query/get_organization_configs": {"": {"required": ["organizationId"]}},
+    "query/whoami": {"": {"required": ["organizationId"]}},
+    # Queries table (all listed fields required) + Limits: only the six listed caip2 networks.
+    "query/get_wallet_address_balances": {
+        "": {"required": ["organizationId", "address", "caip2"]},
+        "caip2": {"enum": BALANCE_NETWORKS},
+    },
+}
+
+
+class TypeRow(NamedTuple):
+    """One row of the digest's Appendix table: an activity type the SDKs send on a path."""
+
+    activity_type: str
+    intent_key: str
+    result_key: str | None
+
+
+# ---------------------------------------------------------------------------------------------
+# Inputs
+
+
+def read_appendix(digest: Path) -> dict[str, list[TypeRow]]:
+    """Path -> rows of the table "activity type -> intent key / result key as used by the SDKs"."""
+    text = digest.read_text(encoding="utf-8")
+    table = text.split("## Appendix", 1)[1]
+    row = re.compile(r"^\| `(ACTIVITY_TYPE_\w+)` \| `(/public/v1/submit/\w+)` \| `(\w+)` \| `([^`]+)` \|", re.M)
+    rows: dict[str, list[TypeRow]] = {}
+    for activity_type, path, intent_key, result_key in row.findall(table):
+        result = None if result_key in ("—", "-") else result_key
+        rows.setdefault(path, []).append(TypeRow(activity_type, intent_key, result))
+    if not rows:
+        raise SystemExit(f"no Appendix rows found in {digest}")
+    return rows
+
+
+def request_definition(operation: Json) -> str:
+    """Name of the definition behind the body parameter of a swagger operation."""
+    bodies = [p for p in operation.get("parameters", []) if p.get("in") == "body"]
+    if len(bodies) != 1:
+        raise SystemExit(f"{operation.get('operationId')}: expected one body parameter")
+    return ref_name(bodies[0]["schema"]["$ref"])
+
+
+def op_name(path: str) -> str:
+    """'/public/v1/submit/create_wallet' -> 'create_wallet'."""
+    return path.rsplit("/", 1)[-1]
+
+
+def ref_name(ref: str) -> str:
+    """'#/definitions/v1Foo' -> 'v1Foo'."""
+    return ref.rsplit("/", 1)[-1]
+
+
+# ---------------------------------------------------------------------------------------------
+# Swagger node -> JSON Schema (Draft 7), refs inlined
+
+
+class Inliner:
+    """Turns swagger schema nodes into self-contained Draft-7 schemas."""
+
+    def __init__(self, definitions: Json) -> None:
+        self.definitions = definitions
+        self.notes: list[str] = []
+
+    def definition(self, name: str) -> Json:
+        """The schema of a named definition, fully inlined."""
+        return self.convert({"$ref": f"#/definitions/{name}"}, ())
+
+    def convert(self, node: Json, stack: tuple[str, ...]) -> Json:
+        if "$ref" in node:
+            return self.resolve(node, stack)
+        if node.get("format") in INT64_FORMATS:
+            out: Json = {"type": ["string", "integer"], "pattern": "^-?[0-9]+$"}
+        elif node.get("type") == "array":
+            out = {"type": "array", "items": self.convert(node.get("items", {}), stack)}
+        elif node.get("type") == "object" or "properties" in node:
+            out = self.convert_object(node, stack)
+        elif "type" in node:
+            out = {"type": node["type"]}
+        else:
+            out = {}
+        if "enum" in node:
+            out["enum"] = list(node["enum"])
+        if node.get("x-nullable"):
+            allow_null(out)
+        if node.get("description"):
+            out["description"] = node["description"]
+        return out
+
+    def resolve(self, node: Json, stack: tuple[str, ...]) -> Json:
+        """Inline a $ref; sibling keys of the ref (description) win over the definition's."""
+        name = ref_name(node["$ref"])
+        if name in stack or len(stack) >= MAX_REF_DEPTH:
+            self.notes.append(f"recursive or too deep $ref {' > '.join(stack + (name,))}: left open")
+            out: Json = {"type": "object"}
+        else:
+            out = self.convert(self.definitions[name], stack + (name,))
+        if node.get("description"):
+            out["description"] = node["description"]
+        return out
+
+    def convert_object(self, node: Json, stack: tuple[str, ...]) -> Json:
+        """Objects with declared properties are closed; objects without stay open (maps keep their value schema)."""
+        out: Json = {"type": "object"}
+        properties = node.get("properties") or {}
+        if properties:
+            out["properties"] = {k: self.convert(v, stack) for k, v in properties.items()}
+            out["additionalProperties"] = False
+        elif isinstance(node.get("additionalProperties"), dict) and node["additionalProperties"]:
+            out["additionalProperties"] = self.convert(node["additionalProperties"], stack)
+        if node.get("required"):
+            out["required"] = list(node["required"])
+        return out
+
+
+def allow_null(schema: Json) -> None:
+    """Let a swagger x-nullable field also be JSON null."""
+    if isinstance(schema.get("type"), str):
+        schema["type"] = [schema["type"], "null"]
+    if "enum" in schema:
+        schema["enum"] = schema["enum"] + [None]
+
+
+# ---------------------------------------------------------------------------------------------
+# Activity types of a submit path
+
+
+def intent_key_for_definition(definitions: Json, intent_definition: str) -> str:
+    """The v1Intent property whose $ref is the given intent definition."""
+    intents = definitions["v1Intent"]["properties"]
+    keys = [k for k, v in intents.items() if ref_name(v.get("$ref", "")) == intent_definition]
+    if len(keys) != 1:
+        raise SystemExit(f"no single v1Intent property refers to {intent_definition}: {keys}")
+    return keys[0]
+
+
+def result_key_by_name(definitions: Json, intent_key: str) -> str | None:
+    """For types the Appendix does not list: the v1Result property named like the intent, or None."""
+    results = definitions["v1Result"]["properties"]
+    candidate = intent_key.replace("Intent", "Result")
+    unversioned = re.sub(r"V\d+$", "", candidate)
+    for name in (candidate, unversioned):
+        if name in results:
+            return name
+    return None
+
+
+def swagger_types(request: Json) -> list[str]:
+    """The `type` values of a submit request definition: its enum, else ACTIVITY_TYPE_* in its description."""
+    field = request["properties"]["type"]
+    if field.get("enum"):
+        return list(field["enum"])
+    return re.findall(r"ACTIVITY_TYPE_[A-Z0-9_]+", field.get("description", ""))
+
+
+def activity_types(swagger: Json, path: str, appendix: dict[str, list[TypeRow]]) -> dict[str, TypeRow]:
+    """Every type accepted on a submit path with its intent and result keys (Appendix first)."""
+    definitions = swagger["definitions"]
+    request = definitions[request_definition(swagger["paths"][path]["post"])]
+    rows = {row.activity_type: row for row in appendix.get(path, [])}
+    params_definition = ref_name(request["properties"]["parameters"]["$ref"])
+    for activity_type in swagger_types(request):
+        if activity_type not in rows:
+            intent_key = intent_key_for_definition(definitions, params_definition)
+            rows[activity_type] = TypeRow(activity_type, intent_key, result_key_by_name(definitions, intent_key))
+    if not rows:
+        raise SystemExit(f"{path}: could not determine any activity type")
+    return dict(sorted(rows.items()))
+
+
+def intent_definition(definitions: Json, intent_key: str) -> str:
+    """The definition behind v1Intent.properties[intent_key]."""
+    entry = definitions["v1Intent"]["properties"].get(intent_key)
+    if entry is None:
+        raise SystemExit(f"intent key {intent_key} is not a v1Intent property")
+    return ref_name(entry["$ref"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Schema files
+
+
+def submit_schema(swagger: Json, path: str, types: dict[str, TypeRow], inliner: Inliner) -> Json:
+    """The envelope schema of one submit path, with one if/then branch per accepted type."""
+    operation = swagger["paths"][path]["post"]
+    op = op_name(path)
+    request = swagger["definitions"][request_definition(operation)]
+    branches = [submit_branch(swagger, op, row, inliner) for row in types.values()]
+    return {
+        **file_header("submit", op, operation),
+        "type": "object",
+        "required": ["type", "timestampMs", "organizationId", "parameters"],
+        "properties": envelope_properties(request, list(types)),
+        "additionalProperties": False,
+        "allOf": branches,
+        "x-activity-types": {t: {"intentKey": r.intent_key, "resultKey": r.result_key} for t, r in types.items()},
+    }
+
+
+def envelope_properties(request: Json, types: list[str]) -> Json:
+    """The five envelope fields; `parameters` is narrowed per type by the allOf branches."""
+    described = request["properties"]
+    properties: Json = {
+        "type": {"enum": types},
+        "timestampMs": {"type": "string", "pattern": "^[0-9]+$"},
+        "organizationId": {"type": "string", "minLength": 1},
+        "parameters": {"type": "object"},
+        "generateAppProofs": {"type": "boolean"},
+    }
+    for name, schema in properties.items():
+        if described.get(name, {}).get("description"):
+            schema["description"] = described[name]["description"]
+    return properties
+
+
+def submit_branch(swagger: Json, op: str, row: TypeRow, inliner: Inliner) -> Json:
+    """`if type == T then parameters must match T's intent definition` (with interface overrides)."""
+    parameters = inliner.definition(intent_definition(swagger["definitions"], row.intent_key))
+    apply_overrides(parameters, f"submit/{op}")
+    return {
+        "if": {"properties": {"type": {"const": row.activity_type}}, "required": ["type"]},
+        "then": {"properties": {"parameters": parameters}},
+    }
+
+
+def query_schema(swagger: Json, path: str, inliner: Inliner) -> Json:
+    """The body schema of one query path; organizationId is always required."""
+    operation = swagger["paths"][path]["post"]
+    op = op_name(path)
+    body = inliner.definition(request_definition(operation))
+    body.pop("description", None)
+    required = body.setdefault("required", [])
+    if "organizationId" not in required:
+        required.insert(0, "organizationId")
+    apply_overrides(body, f"query/{op}")
+    return {**file_header("query", op, operation), **body}
+
+
+def file_header(kind: str, op: str, operation: Json) -> Json:
+    """$schema, $id, title (the swagger summary) and the swagger description when there is one."""
+    header: Json = {"$schema": DRAFT7, "$id": f"{kind}/{op}.json", "title": operation.get("summary", op)}
+    if operation.get("description"):
+        header["description"] = operation["description"]
+    return header
+
+
+# ---------------------------------------------------------------------------------------------
+# Overrides
+
+
+APPLIED: dict[str, str] = {}  # "file location" -> "changed" / "already in swagger"
+
+
+def apply_overrides(root: Json, key: str) -> None:
+    """Replace keywords at the locations OVERRIDES lists for this file."""
+    for location, keywords in OVERRIDES.get(key, {}).items():
+        target = locate(root, location, key)
+        before = copy.deepcopy(target)
+        target.update(copy.deepcopy(keywords))
+        check_required(target, f"{key} {location!r}")
+        label = f"{key} {location or '<root>'} {sorted(keywords)}"
+        if APPLIED.get(label) != "changed":
+            APPLIED[label] = "changed" if target != before else "already in swagger"
+
+
+def locate(root: Json, location: str, key: str) -> Json:
+    """Follow a dotted location ('a[].b') through properties/items."""
+    node = root
+    for part in filter(None, location.split(".")):
+        name = part.removesuffix("[]")
+        node = node.get("properties", {}).get(name)
+        if node is None:
+            raise SystemExit(f"override {key}: no property {name!r} on the way to {location!r}")
+        if part.endswith("[]"):
+            node = node["items"]
+    return node
+
+
+def check_required(schema: Json, where: str) -> None:
+    """Every required name must be a declared property."""
+    missing = [n for n in schema.get("required", []) if n not in schema.get("properties", {})]
+    if missing:
+        raise SystemExit(f"override {where}: required {missing} are not properties")
+
+
+# ---------------------------------------------------------------------------------------------
+# Main
+
+
+def write_json(path: Path, data: Json) -> None:
+    """Deterministic JSON: sorted keys, indent 2, newline at the end."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def post_paths(swagger: Json, prefix: str) -> list[str]:
+    """Paths under a prefix that have a POST operation, sorted."""
+    return sorted(p for p, ops in swagger["paths"].items() if p.startswith(prefix) and "post" in ops)
+
+
+def generate(swagger: Json, appendix: dict[str, list[TypeRow]], out: Path) -> tuple[int, int, list[str]]:
+    """Write every submit and query schema; return the counts and notes on workarounds."""
+    inliner = Inliner(swagger["definitions"])
+    submits, queries = post_paths(swagger, SUBMIT_PREFIX), post_paths(swagger, QUERY_PREFIX)
+    notes = [f"Appendix path not in the swagger: {p}" for p in sorted(set(appendix) - set(submits))]
+    enum = set(swagger["definitions"]["v1ActivityType"]["enum"])
+    for path in submits:
+        types = activity_types(swagger, path, appendix)
+        unknown = [t for t in types if t not in enum]
+        notes += [f"{path}: {t} is not a v1ActivityType value (accepted: an SDK sends it)" for t in unknown]
+        write_json(out / "submit" / f"{op_name(path)}.json", submit_schema(swagger, path, types, inliner))
+    for path in queries:
+        write_json(out / "query" / f"{op_name(path)}.json", query_schema(swagger, path, inliner))
+    written = {f"submit/{op_name(p)}" for p in submits} | {f"query/{op_name(p)}" for p in queries}
+    notes += [f"override for a path not in the swagger: {key}" for key in sorted(set(OVERRIDES) - written)]
+    return len(submits), len(queries), notes + sorted(set(inliner.notes))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--swagger", type=Path, required=True, help="public_api.swagger.json (swagger 2.0)")
+    parser.add_argument("--digest", type=Path, required=True, help="swagger-activities.md (its Appendix table)")
+    parser.add_argument("--out", type=Path, default=ROOT / "schemas", help="output folder (default: schemas/)")
+    args = parser.parse_args(argv)
+    swagger = json.loads(args.swagger.read_text(encoding="utf-8"))
+    submits, queries, notes = generate(swagger, read_appendix(args.digest), args.out)
+    print(f"wrote {submits} submit and {queries} query schemas to {args.out}", file=sys.stderr)
+    for label, state in sorted(APPLIED.items()):
+        print(f"override {label}: {state}", file=sys.stderr)
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
