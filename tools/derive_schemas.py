@@ -3,7 +3,7 @@
 
 Run from the repository root:
 
-    /work/venv/bin/python tools/derive_schemas.py \
+    python tools/derive_schemas.py \
         --swagger ../shared/reference/public_api.swagger.json \
         --digest ../shared/reference/swagger-activities.md
 
@@ -62,7 +62,7 @@ ADDRESS_FORMATS = [
 # Interface "Queries" + "Limits": only these six networks for get_wallet_address_balances.
 BALANCE_NETWORKS = ["eip155:1", "eip155:11155111", "eip155:8453", "eip155:84532", "eip155:137", "eip155:80002"]
 
-# Overrides from /work/shared/spec/interface.md, keyed "submit/<op>" or "query/<op>".
+# Overrides from ../shared/spec/interface.md, keyed "submit/<op>" or "query/<op>".
 # Each maps a location to keywords that replace the derived ones. A location is a dotted path of
 # property names ("" = the root; "name[]" = the items of array property "name"). For submit files
 # the root is the `parameters` schema of every accepted type; for query files it is the body.
