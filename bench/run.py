@@ -114,8 +114,11 @@ def startup() -> None:
         proc.terminate()
         proc.wait()
         proc.stdout.close()
+    import logging
+
     from simulator import SimulatorServer
 
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
     warm = []
     for _ in range(5):
         start = time.perf_counter()

@@ -6,6 +6,7 @@ Prints the URL on stdout when ready.
 
 from __future__ import annotations
 
+import logging
 import sys
 from pathlib import Path
 
@@ -27,6 +28,7 @@ def echo_app() -> Flask:
 
 
 def main() -> None:
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one log line per request would be measured too
     scenario = Path(sys.argv[1])
     app = create_app(Simulator(Config(seed=1, scenarios=(scenario,))))
     both = DispatcherMiddleware(app, {"/echo": echo_app()})

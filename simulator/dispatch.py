@@ -7,11 +7,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from simulator import auth
-from simulator.activities import HANDLERS, envelope
+from simulator.activities import HANDLERS, PREPARERS, Handler, envelope
 from simulator.activities.context import Context, Json
 from simulator.errors import InvalidArgument, PermissionDenied, Unimplemented
 from simulator.queries import QUERIES, QueryContext
-from simulator.state.store import Organization
+from simulator.state.store import Activity, Organization
 
 if TYPE_CHECKING:
     from simulator.core import Simulator
@@ -41,27 +41,38 @@ def submit(sim: Simulator, op: str, raw: bytes, headers: Mapping[str, str], cont
     stamp = sim.check_stamp(headers, raw)
     body = sim.schemas.validate("submit", op, parsed)
     keys = sim.schemas.schema("submit", op)["x-activity-types"][body["type"]]
+    fingerprint = envelope.fingerprint_of(raw)
     now = sim.clock.now_ms()
     with sim.lock:
         principal = sim.authenticate(stamp, headers, raw, body["organizationId"], now)
-        viewer = principal.user.user_id
-        existing = sim.store.activity_by_fingerprint(envelope.fingerprint_of(raw))
+        existing = sim.store.activity_by_fingerprint(fingerprint)
         if existing is not None:
-            return {"activity": existing.to_api(viewer)}
+            return {"activity": existing.to_api(principal.user.user_id)}
         check_liveness(body["timestampMs"], now, sim.config.timestamp_window_ms)
         handler = HANDLERS.get(op)
         if handler is None:
             raise Unimplemented(f"activity {op} is part of the public API but not simulated yet")
         org = writable_org(sim, principal, body["organizationId"])
-        ctx = Context(sim.store, sim.source, now, org, principal, body["type"])
-        activity = envelope.new_activity(ctx, body, raw, keys)
-        result = handler(ctx, body["parameters"])
-        envelope.complete(activity, keys["resultKey"], result, now)
-        envelope.record_evaluation(ctx, activity, [{"outcome": "OUTCOME_ALLOW"}])
-        if body.get("generateAppProofs"):
-            activity.app_proofs.append(envelope.app_proof(sim.source, activity, result))
-        sim.store.add_activity(activity)
-        return {"activity": activity.to_api(viewer)}
+    prepare = PREPARERS.get(op)
+    prepared = prepare(sim.source, body["parameters"]) if prepare else None
+    with sim.lock:
+        existing = sim.store.activity_by_fingerprint(fingerprint)  # an identical body may have won the race
+        if existing is not None:
+            return {"activity": existing.to_api(principal.user.user_id)}
+        ctx = Context(sim.store, sim.source, now, org, principal, body["type"], prepared)
+        return {"activity": run_activity(sim, ctx, handler, body, raw, keys).to_api(principal.user.user_id)}
+
+
+def run_activity(sim: Simulator, ctx: Context, handler: Handler, body: Json, raw: bytes, keys: Json) -> Activity:
+    """Run the handler and keep the completed activity with its evaluation (and app proofs)."""
+    activity = envelope.new_activity(ctx, body, raw, keys)
+    result = handler(ctx, body["parameters"])
+    envelope.complete(activity, keys["resultKey"], result, ctx.now_ms)
+    envelope.record_evaluation(ctx, activity, [{"outcome": "OUTCOME_ALLOW"}])
+    if body.get("generateAppProofs"):
+        activity.app_proofs.append(envelope.app_proof(sim.source, activity, result))
+    sim.store.add_activity(activity)
+    return activity
 
 
 def query(sim: Simulator, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None) -> Json:

@@ -7,11 +7,14 @@ under the activity's result key.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from simulator.activities import credentials, organization, policies, users, wallets
 from simulator.activities.context import Context, Json
+from simulator.clock import Source
 
 Handler = Callable[[Context, Json], Json]
+Preparer = Callable[[Source, Json], Any]
 
 HANDLERS: dict[str, Handler] = {
     "create_wallet": wallets.create_wallet,
@@ -30,4 +33,10 @@ HANDLERS: dict[str, Handler] = {
     "delete_policies": policies.delete_policies,
     "set_organization_feature": organization.set_organization_feature,
     "create_smart_contract_interface": organization.create_smart_contract_interface,
+}
+
+# Costly work that needs no state (key derivation), run before the store lock is taken so
+# that concurrent requests overlap; the handler finds its result in ``ctx.prepared``.
+PREPARERS: dict[str, Preparer] = {
+    "create_wallet": wallets.prepare_wallet,
 }

@@ -24,6 +24,7 @@ class Context:
     org: Organization
     principal: Principal | None = None
     activity_type: str = ""
+    prepared: Any = None  # what the operation's preparer computed outside the lock, if any
 
     def new_id(self) -> str:
         return self.source.uuid4()

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from simulator.activities.context import Context, Json
 from simulator.activities.users import check_limit
+from simulator.clock import Source
 from simulator.crypto import addresses, hd
 from simulator.errors import InvalidArgument, Unimplemented
 from simulator.state.records import Wallet, WalletAccount
@@ -12,10 +15,35 @@ MAX_WALLETS = 100
 DEFAULT_MNEMONIC_LENGTH = 12
 
 
+@dataclass
+class PreparedWallet:
+    """The costly, state-free part of a new wallet, computed outside the store lock."""
+
+    mnemonic: str
+    seed: bytes
+    keys: dict[tuple[str, str], hd.DerivedKey] = field(default_factory=dict)
+
+
+def prepare_wallet(source: Source, params: Json) -> PreparedWallet | None:
+    """Draw the mnemonic and run BIP-39's 2048 PBKDF2 rounds and the derivations (GIL-free C)."""
+    length = params.get("mnemonicLength", DEFAULT_MNEMONIC_LENGTH)
+    if length not in hd.MNEMONIC_LENGTHS:
+        return None
+    mnemonic = hd.generate_mnemonic(source.bytes(hd.MNEMONIC_LENGTHS[length]))
+    prepared = PreparedWallet(mnemonic, hd.mnemonic_to_seed(mnemonic))
+    for spec in params["accounts"]:
+        try:
+            prepared.keys[(spec["curve"], spec["path"])] = hd.derive(prepared.seed, spec["curve"], spec["path"])
+        except hd.DerivationError:
+            pass  # refused later, inside the activity, with the service's message
+    return prepared
+
+
 def create_wallet(ctx: Context, params: Json) -> Json:
     check_limit(len(ctx.org.wallets), 1, MAX_WALLETS, "wallets")
     length = params.get("mnemonicLength", DEFAULT_MNEMONIC_LENGTH)
-    wallet = new_wallet(ctx, params["walletName"], params["accounts"], mnemonic_length=length)
+    prepared = ctx.prepared if isinstance(ctx.prepared, PreparedWallet) else None
+    wallet = new_wallet(ctx, params["walletName"], params["accounts"], mnemonic_length=length, prepared=prepared)
     return {"walletId": wallet.wallet_id, "addresses": [a.address for a in wallet.accounts]}
 
 
@@ -27,14 +55,25 @@ def new_wallet(
     mnemonic: str | None = None,
     mnemonic_length: int = DEFAULT_MNEMONIC_LENGTH,
     wallet_id: str | None = None,
+    prepared: PreparedWallet | None = None,
 ) -> Wallet:
     """Make a wallet (shared by create_wallet and scenarios); nothing is stored on failure."""
     if any(w.name == name for w in ctx.org.wallets.values()):
         raise InvalidArgument(f"wallet name must be unique: {name!r} already used")
-    wallet = Wallet(wallet_id or ctx.new_id(), name, mnemonic or new_mnemonic(ctx, mnemonic_length), ctx.now_ms)
-    add_accounts(ctx, wallet, accounts)
+    if prepared is None:
+        words = mnemonic or new_mnemonic(ctx, mnemonic_length)
+        prepared = PreparedWallet(words, seed_of(words))
+    wallet = Wallet(wallet_id or ctx.new_id(), name, prepared.mnemonic, ctx.now_ms)
+    add_accounts(ctx, wallet, accounts, prepared)
     ctx.org.wallets[wallet.wallet_id] = wallet
     return wallet
+
+
+def seed_of(mnemonic: str) -> bytes:
+    try:
+        return hd.mnemonic_to_seed(mnemonic)
+    except hd.DerivationError as exc:
+        raise InvalidArgument(str(exc)) from None
 
 
 def new_mnemonic(ctx: Context, length: int) -> str:
@@ -43,10 +82,9 @@ def new_mnemonic(ctx: Context, length: int) -> str:
     return hd.generate_mnemonic(ctx.source.bytes(hd.MNEMONIC_LENGTHS[length]))
 
 
-def add_accounts(ctx: Context, wallet: Wallet, accounts: list[Json]) -> list[WalletAccount]:
+def add_accounts(ctx: Context, wallet: Wallet, accounts: list[Json], prepared: PreparedWallet) -> list[WalletAccount]:
     """Derive each requested account; a path may be used once per wallet."""
     used = {a.path for a in wallet.accounts}
-    seed = hd.mnemonic_to_seed(wallet.mnemonic)
     made = []
     for spec in accounts:
         if spec["path"] in used:
@@ -54,15 +92,15 @@ def add_accounts(ctx: Context, wallet: Wallet, accounts: list[Json]) -> list[Wal
                 f"invalid path {spec['path']!r}: paths cannot be reused within the same HD wallet"
             )
         used.add(spec["path"])
-        made.append(derive_account(ctx, wallet.wallet_id, seed, spec))
+        made.append(derive_account(ctx, wallet.wallet_id, prepared, spec))
     wallet.accounts.extend(made)
     return made
 
 
-def derive_account(ctx: Context, wallet_id: str, seed: bytes, spec: Json) -> WalletAccount:
+def derive_account(ctx: Context, wallet_id: str, prepared: PreparedWallet, spec: Json) -> WalletAccount:
     curve, fmt = spec["curve"], spec["addressFormat"]
     try:
-        key = hd.derive(seed, curve, spec["path"])
+        key = prepared.keys.get((curve, spec["path"])) or hd.derive(prepared.seed, curve, spec["path"])
         address = addresses.address_for(fmt, curve, key.public_key)
     except addresses.UnsupportedAddressFormat as exc:
         raise Unimplemented(str(exc)) from None

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import base58
+import coincurve
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
@@ -45,6 +46,8 @@ def keccak256(data: bytes) -> bytes:
 
 
 def uncompressed(curve: str, public_key: bytes) -> bytes:
+    if curve == "CURVE_SECP256K1":
+        return bytes(coincurve.PublicKey(public_key).format(compressed=False))
     point = ec.EllipticCurvePublicKey.from_encoded_point(_EC_CLASSES[curve](), public_key)
     return point.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from cryptography.hazmat.primitives.asymmetric import ec, ed25519
+from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from simulator.clock import Source
+from simulator.crypto import hd
 
 _ORDERS = {
     "p256": (ec.SECP256R1, 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551),
@@ -26,12 +27,7 @@ def ec_key_from_hex(curve: str, private_hex: str) -> ec.EllipticCurvePrivateKey:
 
 def public_key_for(curve: str, secret: bytes) -> bytes:
     """The public key of a raw secret: compressed SEC1 for EC curves, 32 raw bytes for Ed25519."""
-    if curve == "CURVE_ED25519":
-        public = ed25519.Ed25519PrivateKey.from_private_bytes(secret).public_key()
-        return public.public_bytes(Encoding.Raw, PublicFormat.Raw)
-    name = "p256" if curve == "CURVE_P256" else "secp256k1"
-    key = ec.derive_private_key(int.from_bytes(secret, "big"), _ORDERS[name][0]())
-    return bytes.fromhex(compressed_hex(key))
+    return hd.public_key_of(curve, secret)
 
 
 def private_hex(key: ec.EllipticCurvePrivateKey) -> str:
