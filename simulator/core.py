@@ -16,6 +16,7 @@ from simulator.state.store import Store
 from simulator.validation import Schemas
 
 Json = dict[str, Any]
+DEFAULT_SCENARIO = data_dir("scenarios") / "default.yaml"
 
 
 class Simulator:
@@ -34,15 +35,14 @@ class Simulator:
         self.store = Store()
         self.credentials: list[Json] = []
         self.crashes: list[Json] = []  # internal errors, kept so a test can surface them
-        paths = self.config.scenarios or (data_dir("scenarios") / "default.yaml",)
-        for path in paths:
+        for path in self.config.scenarios or (DEFAULT_SCENARIO,):
             self.load(Path(path))
         self._baseline = self._capture()
 
     # scenarios and reset -------------------------------------------------------------------
     def load(self, path: Path) -> list[Json]:
         """Add a scenario file's organizations; returns the key pairs it generated or declared."""
-        scenario = load_scenario(path)
+        scenario = load_scenario(path, trusted=path == DEFAULT_SCENARIO)
         with self.lock:
             made = seed.apply(scenario, self.store, self.source, self.clock.now_ms())
             self.credentials.extend(made)
