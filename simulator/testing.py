@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+import cbor2
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519
 
@@ -67,6 +68,21 @@ class PasskeyStamper:
             "signature": stamps.b64url_encode(signature),
         }
         return "X-Stamp-WebAuthn", json.dumps(fields)
+
+    def attestation(self, challenge: str = "") -> Json:
+        """A registration (``attestation`` of create_users' authenticators) for this passkey."""
+        point = keys.uncompressed(keys.ec_key_from_hex("p256", self.private_key))
+        cose = cbor2.dumps({1: 2, 3: -7, -1: 1, -2: point[1:33], -3: point[33:]})
+        cred = stamps.b64url_decode(self.credential_id)
+        auth_data = (hashlib.sha256(b"localhost").digest() + b"\x45" + (0).to_bytes(4, "big") + bytes(16)
+                     + len(cred).to_bytes(2, "big") + cred + cose)
+        client_data = json.dumps({"type": "webauthn.create", "challenge": challenge, "origin": self.origin}).encode()
+        return {
+            "credentialId": self.credential_id,
+            "clientDataJson": stamps.b64url_encode(client_data),
+            "attestationObject": stamps.b64url_encode(cbor2.dumps({"fmt": "none", "attStmt": {}, "authData": auth_data})),
+            "transports": ["AUTHENTICATOR_TRANSPORT_INTERNAL"],
+        }
 
 
 @dataclass

@@ -181,3 +181,40 @@ def test_every_activity_records_its_policy_evaluation(client):
     assert len(evaluations) == 1
     assert evaluations[0]["voteId"] == activity["votes"][0]["id"]
     assert evaluations[0]["policyEvaluations"] == [{"outcome": "OUTCOME_ALLOW"}]
+
+
+def test_create_users_registers_passkeys_and_oauth_providers(client, simulator):
+    """A passkey registered from its attestation stamps requests; OIDC claims become a provider."""
+    from simulator.auth.stamps import b64url_encode
+    from simulator.testing import PasskeyStamper, SimulatorClient
+
+    passkey = PasskeyStamper("bmV3LXBhc3NrZXk", "4e" * 32)
+    claims = {"iss": "https://accounts.example.com", "sub": "user-42", "aud": "client-1"}
+    token = ".".join(b64url_encode(json.dumps(part).encode()) for part in ({"alg": "none"}, claims)) + "."
+    user = {"userName": "Dana", "userEmail": "dana@example.com", "apiKeys": [], "userTags": [],
+            "authenticators": [{"authenticatorName": "phone", "challenge": "c", "attestation": passkey.attestation("c")}],
+            "oauthProviders": [{"providerName": "Example", "oidcToken": token}]}
+    user_id = result_of(client.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V3", {"users": [user]}),
+                        "createUsersResult")["userIds"][0]
+    stored = ok(client.query("get_user", userId=user_id))["user"]
+    assert stored["authenticators"][0]["credentialId"] == passkey.credential_id
+    assert {k: stored["oauthProviders"][0][k] for k in ("issuer", "subject", "audience")} == {
+        "issuer": claims["iss"], "subject": claims["sub"], "audience": claims["aud"]}
+    as_dana = SimulatorClient(simulator.url, passkey, DEFAULTS["organizationId"])
+    assert ok(as_dana.query("whoami"))["userId"] == user_id
+
+
+def test_create_users_v4_takes_oidc_claims(client):
+    user = {"userName": "Eve", "apiKeys": [], "authenticators": [], "userTags": [],
+            "oauthProviders": [{"providerName": "X", "oidcClaims": {"iss": "https://x.example", "sub": "x:1", "aud": "c"}}]}
+    user_id = result_of(client.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V4", {"users": [user]}),
+                        "createUsersResult")["userIds"][0]
+    assert ok(client.query("get_user", userId=user_id))["user"]["oauthProviders"][0]["subject"] == "x:1"
+
+
+def test_a_failed_create_users_stores_nothing(client):
+    good = {"userName": "Ok", "apiKeys": [], "authenticators": [], "oauthProviders": [], "userTags": []}
+    bad = {**good, "userName": "Bad", "userTags": ["no-such-tag"]}
+    response = client.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V3", {"users": [good, bad]})
+    assert response.status == 404
+    assert [u["userName"] for u in ok(client.query("list_users"))["users"]] == [DEFAULTS["userName"]]

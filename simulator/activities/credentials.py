@@ -58,21 +58,27 @@ def new_api_key(ctx: Context, params: Json, credential_type: str | None = None) 
 
 
 def add_api_keys(ctx: Context, user: User, keys: list[ApiKey]) -> None:
+    check_api_keys(user, keys)
+    for key in keys:
+        ctx.store.add_api_key(ctx.org, user, key)
+
+
+def check_api_keys(user: User, keys: list[ApiKey]) -> None:
+    """Refuse keys over the per-user limits, or already registered for the user."""
     for expiring in (True, False):
         have = sum((k.expiration_seconds is not None) == expiring for k in user.api_keys.values())
         adding = sum((k.expiration_seconds is not None) == expiring for k in keys)
         if have + adding > MAX_KEYS_PER_KIND:
             kind = "short-lived" if expiring else "long-lived"
             raise ResourceExhausted(f"user has exceeded maximum {kind} api keys ({MAX_KEYS_PER_KIND})")
-    known = {k.public_key for k in user.api_keys.values()}
-    dupes = [k.public_key for k in keys if k.public_key in known]
-    if dupes:
-        raise InvalidArgument(
-            f"api key with public key {dupes[0]} already exists for user {user.user_id}",
-            error_code="CREDENTIAL_CONFLICT",
-        )
+    seen = {k.public_key for k in user.api_keys.values()}
     for key in keys:
-        ctx.store.add_api_key(ctx.org, user, key)
+        if key.public_key in seen:
+            raise InvalidArgument(
+                f"api key with public key {key.public_key} already exists for user {user.user_id}",
+                error_code="CREDENTIAL_CONFLICT",
+            )
+        seen.add(key.public_key)
 
 
 def new_authenticator(ctx: Context, params: Json) -> Authenticator:
@@ -112,10 +118,14 @@ def cose_key(point: bytes) -> str:
 
 
 def add_authenticators(ctx: Context, user: User, auths: list[Authenticator]) -> None:
-    if len(user.authenticators) + len(auths) > MAX_AUTHENTICATORS:
-        raise ResourceExhausted(f"user has exceeded maximum authenticators ({MAX_AUTHENTICATORS})")
+    check_authenticators(user, auths)
     for auth in auths:
         ctx.store.add_authenticator(ctx.org, user, auth)
+
+
+def check_authenticators(user: User, auths: list[Authenticator]) -> None:
+    if len(user.authenticators) + len(auths) > MAX_AUTHENTICATORS:
+        raise ResourceExhausted(f"user has exceeded maximum authenticators ({MAX_AUTHENTICATORS})")
 
 
 def create_api_keys(ctx: Context, params: Json) -> Json:

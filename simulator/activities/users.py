@@ -8,7 +8,7 @@ from simulator.activities import credentials
 from simulator.activities.context import Context, Json, require_unique
 from simulator.auth.stamps import b64url_decode
 from simulator.errors import InvalidArgument, NotFound, ResourceExhausted
-from simulator.state.records import Record, Tag, User
+from simulator.state.records import ApiKey, Authenticator, Record, Tag, User
 
 MAX_USERS = 100
 MAX_TAGS = 100
@@ -22,16 +22,21 @@ def check_limit(have: int, adding: int, limit: int, what: str) -> None:
 
 def create_users(ctx: Context, params: Json) -> Json:
     check_limit(len(ctx.org.users), len(params["users"]), MAX_USERS, "users")
-    users = [new_user(ctx, p) for p in params["users"]]
-    return {"userIds": [u.user_id for u in users]}
+    built = [build_user(ctx, p) for p in params["users"]]  # every check before anything is stored
+    for user, keys, auths in built:
+        store_user(ctx, user, keys, auths)
+    return {"userIds": [user.user_id for user, _, _ in built]}
 
 
-def new_user(ctx: Context, params: Json, user_id: str | None = None) -> User:
-    """Create a user with its credentials and tags (shared by create_users and scenarios)."""
+Built = tuple[User, list[ApiKey], list[Authenticator]]
+
+
+def build_user(ctx: Context, params: Json) -> Built:
+    """A user with its credentials and tags, checked but not yet stored."""
     tag_ids = list(params.get("userTags", []))
     user_tags(ctx, tag_ids)
     user = User(
-        user_id=user_id or ctx.new_id(),
+        user_id=ctx.new_id(),
         name=params["userName"],
         created_ms=ctx.now_ms,
         email=params.get("userEmail"),
@@ -41,10 +46,17 @@ def new_user(ctx: Context, params: Json, user_id: str | None = None) -> User:
     )
     keys = [credentials.new_api_key(ctx, p) for p in params.get("apiKeys", [])]
     auths = [credentials.new_authenticator(ctx, p) for p in params.get("authenticators", [])]
+    credentials.check_api_keys(user, keys)
+    credentials.check_authenticators(user, auths)
+    return user, keys, auths
+
+
+def store_user(ctx: Context, user: User, keys: list[ApiKey], auths: list[Authenticator]) -> None:
     ctx.org.users[user.user_id] = user
-    credentials.add_api_keys(ctx, user, keys)
-    credentials.add_authenticators(ctx, user, auths)
-    return user
+    for key in keys:
+        ctx.store.add_api_key(ctx.org, user, key)
+    for auth in auths:
+        ctx.store.add_authenticator(ctx.org, user, auth)
 
 
 def oauth_provider(ctx: Context, params: Json) -> Json:
