@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from simulator.activities import credentials, organization, policies, users, wallets
+from simulator.activities import credentials, organization, policies, private_keys, signing, users, wallets
 from simulator.activities.context import Context, Json
 from simulator.clock import Source
 
@@ -18,6 +18,11 @@ Preparer = Callable[[Source, Json], Any]
 
 HANDLERS: dict[str, Handler] = {
     "create_wallet": wallets.create_wallet,
+    "create_wallet_accounts": wallets.create_wallet_accounts,
+    "create_private_keys": private_keys.create_private_keys,
+    "create_private_key_tag": private_keys.create_private_key_tag,
+    "sign_raw_payload": signing.sign_raw_payload,
+    "sign_raw_payloads": signing.sign_raw_payloads,
     "create_users": users.create_users,
     "create_user_tag": users.create_user_tag,
     "update_user_tag": users.update_user_tag,

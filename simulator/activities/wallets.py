@@ -8,7 +8,7 @@ from simulator.activities.context import Context, Json
 from simulator.activities.users import check_limit
 from simulator.clock import Source
 from simulator.crypto import addresses, hd
-from simulator.errors import InvalidArgument, Unimplemented
+from simulator.errors import InvalidArgument, NotFound, Unimplemented
 from simulator.state.records import Wallet, WalletAccount
 
 MAX_WALLETS = 100
@@ -63,7 +63,7 @@ def new_wallet(
     if prepared is None:
         words = mnemonic or new_mnemonic(ctx, mnemonic_length)
         prepared = PreparedWallet(words, seed_of(words))
-    wallet = Wallet(wallet_id or ctx.new_id(), name, prepared.mnemonic, ctx.now_ms)
+    wallet = Wallet(wallet_id or ctx.new_id(), name, prepared.mnemonic, ctx.now_ms, prepared.seed)
     add_accounts(ctx, wallet, accounts, prepared)
     ctx.org.wallets[wallet.wallet_id] = wallet
     return wallet
@@ -82,7 +82,19 @@ def new_mnemonic(ctx: Context, length: int) -> str:
     return hd.generate_mnemonic(ctx.source.bytes(hd.MNEMONIC_LENGTHS[length]))
 
 
-def add_accounts(ctx: Context, wallet: Wallet, accounts: list[Json], prepared: PreparedWallet) -> list[WalletAccount]:
+def create_wallet_accounts(ctx: Context, params: Json) -> Json:
+    """More accounts for an existing wallet; ``persist: false`` only shows their addresses."""
+    wallet = ctx.org.wallets.get(params["walletId"])
+    if wallet is None:
+        raise NotFound(f"wallet {params['walletId']} not found in organization {ctx.org.organization_id}",
+                       error_code="REQUEST_INVALID")
+    prepared = PreparedWallet(wallet.mnemonic, wallet.seed or seed_of(wallet.mnemonic))
+    made = add_accounts(ctx, wallet, params["accounts"], prepared, persist=params.get("persist", True))
+    return {"addresses": [a.address for a in made]}
+
+
+def add_accounts(ctx: Context, wallet: Wallet, accounts: list[Json], prepared: PreparedWallet,
+                 persist: bool = True) -> list[WalletAccount]:
     """Derive each requested account; a path may be used once per wallet."""
     used = {a.path for a in wallet.accounts}
     made = []
@@ -93,19 +105,14 @@ def add_accounts(ctx: Context, wallet: Wallet, accounts: list[Json], prepared: P
             )
         used.add(spec["path"])
         made.append(derive_account(ctx, wallet.wallet_id, prepared, spec))
-    wallet.accounts.extend(made)
+    if persist:
+        wallet.accounts.extend(made)
     return made
 
 
 def derive_account(ctx: Context, wallet_id: str, prepared: PreparedWallet, spec: Json) -> WalletAccount:
     curve, fmt = spec["curve"], spec["addressFormat"]
-    try:
-        key = prepared.keys.get((curve, spec["path"])) or hd.derive(prepared.seed, curve, spec["path"])
-        address = addresses.address_for(fmt, curve, key.public_key)
-    except addresses.UnsupportedAddressFormat as exc:
-        raise Unimplemented(str(exc)) from None
-    except hd.DerivationError as exc:
-        raise InvalidArgument(str(exc)) from None
+    key = prepared.keys.get((curve, spec["path"])) or derive(prepared.seed, curve, spec["path"])
     return WalletAccount(
         account_id=ctx.new_id(),
         organization_id=ctx.org.organization_id,
@@ -113,8 +120,25 @@ def derive_account(ctx: Context, wallet_id: str, prepared: PreparedWallet, spec:
         curve=curve,
         path=spec["path"],
         address_format=fmt,
-        address=address,
+        address=address_of(fmt, curve, key.public_key),
         public_key=addresses.public_key_hex(curve, key.public_key),
         created_ms=ctx.now_ms,
         name=spec.get("name"),
     )
+
+
+def derive(seed: bytes, curve: str, path: str) -> hd.DerivedKey:
+    try:
+        return hd.derive(seed, curve, path)
+    except hd.DerivationError as exc:
+        raise InvalidArgument(str(exc)) from None
+
+
+def address_of(address_format: str, curve: str, public_key: bytes) -> str:
+    """The address, or the service's refusal (an unsimulated format is 501, never a fake)."""
+    try:
+        return addresses.address_for(address_format, curve, public_key)
+    except addresses.UnsupportedAddressFormat as exc:
+        raise Unimplemented(str(exc)) from None
+    except hd.DerivationError as exc:
+        raise InvalidArgument(str(exc)) from None

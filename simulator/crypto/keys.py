@@ -16,9 +16,20 @@ _ORDERS = {
 
 def new_ec_key(source: Source, curve: str) -> ec.EllipticCurvePrivateKey:
     """A P-256 or secp256k1 key whose scalar comes from the seeded source."""
-    curve_cls, order = _ORDERS[curve]
-    scalar = int.from_bytes(source.bytes(32), "big") % (order - 1) + 1
-    return ec.derive_private_key(scalar, curve_cls())
+    return ec.derive_private_key(_scalar(source, curve), _ORDERS[curve][0]())
+
+
+def _scalar(source: Source, curve: str) -> int:
+    order = _ORDERS[curve][1]
+    return int.from_bytes(source.bytes(32), "big") % (order - 1) + 1
+
+
+def new_secret(source: Source, curve: str) -> bytes:
+    """A private key for ``curve`` from the seeded source (a valid scalar for EC curves)."""
+    if curve == "CURVE_ED25519":
+        return source.bytes(32)
+    name = "p256" if curve == "CURVE_P256" else "secp256k1"
+    return _scalar(source, name).to_bytes(32, "big")
 
 
 def ec_key_from_hex(curve: str, private_hex: str) -> ec.EllipticCurvePrivateKey:

@@ -6,13 +6,13 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from simulator.activities import credentials, policies, wallets
+from simulator.activities import credentials, policies, private_keys, wallets
 from simulator.activities.context import Context, Json
 from simulator.clock import Source
-from simulator.crypto import addresses, keys
+from simulator.crypto import keys
 from simulator.errors import ApiError
 from simulator.scenario import Scenario
-from simulator.state.records import PrivateKey, Tag, User
+from simulator.state.records import Tag, User
 from simulator.state.store import Organization, Store
 
 Path = tuple[str | int, ...]
@@ -138,14 +138,10 @@ class Seeder:
         return tag
 
     def private_key(self, ctx: Context, spec: Json) -> None:
-        curve = spec["curve"]
-        secret = bytes.fromhex(spec["privateKey"]) if spec.get("privateKey") else ctx.source.bytes(32)
-        public = keys.public_key_for(curve, secret)
-        formats = spec.get("addressFormats", [])
-        found = [{"format": f, "address": addresses.address_for(f, curve, public)} for f in formats]
+        secret = bytes.fromhex(spec["privateKey"]) if spec.get("privateKey") else None
         tag_ids = [self.tag(ctx, name, "TAG_TYPE_PRIVATE_KEY").tag_id for name in spec.get("tags", [])]
-        key = PrivateKey(spec.get("id") or ctx.new_id(), spec["name"], curve, secret,
-                         addresses.public_key_hex(curve, public), found, self.now, tag_ids)
+        key = private_keys.new_private_key(ctx, spec["name"], spec["curve"], spec.get("addressFormats", []), tag_ids,
+                                           secret=secret, key_id=spec.get("id"))
         ctx.org.private_keys[key.private_key_id] = key
 
 

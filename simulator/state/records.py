@@ -160,6 +160,7 @@ class Wallet:
     name: str
     mnemonic: str
     created_ms: int
+    seed: bytes = b""  # BIP-39 seed of the mnemonic, kept to derive accounts and sign
     accounts: list[WalletAccount] = field(default_factory=list)
     exported: bool = False
     imported: bool = False

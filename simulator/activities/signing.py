@@ -1,0 +1,96 @@
+"""Signing raw payloads with the real keys behind wallet accounts and private keys.
+
+Signatures are deterministic (RFC 6979 for ECDSA, Ed25519 by construction), so a seeded run
+repeats them. secp256k1 signatures are low-S with ``v`` the recovery id ("00"/"01"), as
+Ethereum expects; Ed25519 splits the 64-byte signature into ``r`` and ``s`` with ``v`` "00";
+P-256 has ``v`` "00" (its recovery id is not computed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import coincurve
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519
+from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, decode_dss_signature
+
+from simulator.activities.context import Context, Json
+from simulator.activities.wallets import derive
+from simulator.crypto.addresses import keccak256
+from simulator.errors import InvalidArgument, NotFound, Unimplemented
+
+HASHES = {
+    "HASH_FUNCTION_KECCAK256": keccak256,
+    "HASH_FUNCTION_SHA256": lambda data: hashlib.sha256(data).digest(),
+    "HASH_FUNCTION_NO_OP": lambda data: data,
+    "HASH_FUNCTION_NOT_APPLICABLE": lambda data: data,
+}
+
+
+def sign_raw_payload(ctx: Context, params: Json) -> Json:
+    curve, secret = signing_key(ctx, params["signWith"])
+    return sign(curve, secret, params["payload"], params["encoding"], params["hashFunction"])
+
+
+def sign_raw_payloads(ctx: Context, params: Json) -> Json:
+    curve, secret = signing_key(ctx, params["signWith"])
+    return {"signatures": [sign(curve, secret, p, params["encoding"], params["hashFunction"])
+                           for p in params["payloads"]]}
+
+
+def signing_key(ctx: Context, sign_with: str) -> tuple[str, bytes]:
+    """The curve and private key behind a wallet account address, a private key id or its address."""
+    wanted = sign_with.lower()
+    for wallet in ctx.org.wallets.values():
+        for account in wallet.accounts:
+            if account.address.lower() == wanted:
+                return account.curve, derive(wallet.seed, account.curve, account.path).private_key
+    for key in ctx.org.private_keys.values():
+        if key.private_key_id == sign_with or any(a["address"].lower() == wanted for a in key.addresses):
+            return key.curve, key.secret
+    raise NotFound(
+        f"could not find a wallet account or private key {sign_with!r} to sign with in organization "
+        f"{ctx.org.organization_id}",
+        error_code="REQUEST_INVALID",
+    )
+
+
+def sign(curve: str, secret: bytes, payload: str, encoding: str, hash_function: str) -> Json:
+    message = payload_bytes(payload, encoding)
+    if curve == "CURVE_ED25519":
+        if hash_function not in ("HASH_FUNCTION_NOT_APPLICABLE", "HASH_FUNCTION_NO_OP"):
+            raise InvalidArgument(f"invalid hash function {hash_function}: Ed25519 signs the payload itself; "
+                                  "use HASH_FUNCTION_NOT_APPLICABLE")
+        signature = ed25519.Ed25519PrivateKey.from_private_bytes(secret).sign(message)
+        return {"r": signature[:32].hex(), "s": signature[32:].hex(), "v": "00"}
+    if hash_function == "HASH_FUNCTION_NOT_APPLICABLE":
+        raise InvalidArgument(f"invalid hash function {hash_function}: it is for Ed25519 keys; ECDSA keys sign a "
+                              "digest (HASH_FUNCTION_KECCAK256, HASH_FUNCTION_SHA256 or HASH_FUNCTION_NO_OP)")
+    digest = HASHES[hash_function](message)
+    if len(digest) != 32:
+        raise InvalidArgument(f"invalid payload: with {hash_function} the payload must be a 32-byte digest, "
+                              f"got {len(digest)} bytes")
+    return ecdsa(curve, secret, digest)
+
+
+def ecdsa(curve: str, secret: bytes, digest: bytes) -> Json:
+    if curve == "CURVE_SECP256K1":
+        signature = coincurve.PrivateKey(secret).sign_recoverable(digest, hasher=None)
+        return {"r": signature[:32].hex(), "s": signature[32:64].hex(), "v": f"{signature[64]:02x}"}
+    key = ec.derive_private_key(int.from_bytes(secret, "big"), ec.SECP256R1())
+    der = key.sign(digest, ec.ECDSA(Prehashed(hashes.SHA256()), deterministic_signing=True))
+    r, s = decode_dss_signature(der)
+    return {"r": f"{r:064x}", "s": f"{s:064x}", "v": "00"}
+
+
+def payload_bytes(payload: str, encoding: str) -> bytes:
+    if encoding == "PAYLOAD_ENCODING_TEXT_UTF8":
+        return payload.encode()
+    if encoding == "PAYLOAD_ENCODING_HEXADECIMAL":
+        text = payload[2:] if payload.lower().startswith("0x") else payload
+        try:
+            return bytes.fromhex(text)
+        except ValueError:
+            raise InvalidArgument(f"invalid payload encoding: {payload[:80]!r} is not hexadecimal") from None
+    raise Unimplemented(f"payload encoding {encoding} is not supported by the simulator yet")
