@@ -10,6 +10,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from simulator import control
 from simulator.config import Config
 from simulator.core import Simulator
 from simulator.errors import ApiError, MethodNotAllowed, NotFound, PayloadTooLarge
@@ -29,6 +30,7 @@ def create_app(simulator: Simulator | None = None, config: Config | None = None)
     app.url_map.strict_slashes = False
     app.wsgi_app = MergeSlashes(app.wsgi_app)  # type: ignore[method-assign]
     app.register_blueprint(public)
+    app.register_blueprint(control.blueprint)
     app.register_error_handler(ApiError, render_error)
     app.register_error_handler(HTTPException, render_http_error)
     app.register_error_handler(Exception, render_crash)

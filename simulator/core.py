@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from simulator import auth, dispatch
+from simulator import auth, control, dispatch
 from simulator.clock import Clock, Source
 from simulator.config import Config
 from simulator.paths import data_dir
 from simulator.scenario import load_scenario, seed
+from simulator.state.activity import Activity
 from simulator.state.store import Store
 from simulator.validation import Schemas
 
@@ -34,7 +35,9 @@ class Simulator:
         self.lock = threading.RLock()
         self.store = Store()
         self.credentials: list[Json] = []
+        self.rules: list[Json] = []  # scripted outcomes, from every loaded scenario, first match wins
         self.crashes: list[Json] = []  # internal errors, kept so a test can surface them
+        self.listeners: list[Callable[[Activity, str], None]] = []  # told of "created" and "status" events
         for path in self.config.scenarios or (DEFAULT_SCENARIO,):
             self.load(Path(path))
         self._baseline = self._capture()
@@ -45,6 +48,7 @@ class Simulator:
         scenario = load_scenario(path, trusted=path == DEFAULT_SCENARIO)
         with self.lock:
             made = seed.apply(scenario, self.store, self.source, self.clock.now_ms())
+            self.rules.extend(seed.rules(scenario, self.rules))
             self.credentials.extend(made)
         return made
 
@@ -60,15 +64,15 @@ class Simulator:
         with self.lock:
             self._restore(snapshot)
 
-    def _capture(self) -> tuple[Store, object, tuple[int, int | None], list[Json]]:
-        return self.store.snapshot(), self.source.state(), self.clock.state(), list(self.credentials)
+    def _capture(self) -> tuple[Store, object, tuple[int, int | None], list[Json], list[Json]]:
+        return self.store.snapshot(), self.source.state(), self.clock.state(), list(self.credentials), list(self.rules)
 
     def _restore(self, snapshot: Any) -> None:
-        store, source_state, clock_state, credentials = snapshot
+        store, source_state, clock_state, credentials, rules = snapshot
         self.store = store.snapshot()
         self.source.restore(source_state)
         self.clock.restore(clock_state)
-        self.credentials = list(credentials)
+        self.credentials, self.rules = list(credentials), list(rules)
 
     # requests ------------------------------------------------------------------------------
     def submit(self, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None = "application/json") -> Json:
@@ -86,6 +90,24 @@ class Simulator:
         if stamp is None:
             return auth.trust_without_verifying(self.store, headers, org_id)
         return auth.authenticate(self.store, stamp, raw, org_id, now_ms)
+
+    def notify(self, activity: Activity, event: str) -> None:
+        """An activity was requested ("created", also for a repeated request) or changed status."""
+        for listener in list(self.listeners):
+            listener(activity, event)
+
+    # driving consensus from tests -----------------------------------------------------------
+    def approve(self, activity_id: str, user_id: str) -> Json:
+        """Approve as ``user_id`` without building a stamp; returns the activity."""
+        return control.vote(self, activity_id, user_id, "VOTE_SELECTION_APPROVED")
+
+    def reject(self, activity_id: str, user_id: str) -> Json:
+        """Reject as ``user_id`` without building a stamp; returns the activity."""
+        return control.vote(self, activity_id, user_id, "VOTE_SELECTION_REJECTED")
+
+    def explain(self, activity_id: str) -> Json:
+        """Why the activity is where it is: the rule or policies that decided, the votes, the steps."""
+        return control.explain(self, activity_id)
 
     # conveniences for tests and the CLI ----------------------------------------------------
     def default_credentials(self) -> Json:

@@ -7,14 +7,18 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from simulator import auth
-from simulator.activities import HANDLERS, PREPARERS, Handler, envelope
+from simulator.activities import HANDLERS, PREPARERS, envelope
 from simulator.activities.context import Context, Json
-from simulator.errors import InvalidArgument, PermissionDenied, Unimplemented
+from simulator.consensus import engine, lifecycle, rules
+from simulator.errors import InvalidArgument, NotFound, PermissionDenied, Unimplemented
 from simulator.queries import QUERIES, QueryContext
-from simulator.state.store import Activity, Organization
+from simulator.state.activity import Activity, Pending
+from simulator.state.store import Organization
 
 if TYPE_CHECKING:
     from simulator.core import Simulator
+
+VOTES = {"approve_activity": "VOTE_SELECTION_APPROVED", "reject_activity": "VOTE_SELECTION_REJECTED"}
 
 
 def parse_body(raw: bytes, content_type: str | None) -> Any:
@@ -47,10 +51,12 @@ def submit(sim: Simulator, op: str, raw: bytes, headers: Mapping[str, str], cont
         principal = sim.authenticate(stamp, headers, raw, body["organizationId"], now)
         existing = sim.store.activity_by_fingerprint(fingerprint)
         if existing is not None:
+            sim.notify(existing, "created")  # a repeated request is a new request, as the interface says
             return {"activity": existing.to_api(principal.user.user_id)}
         check_liveness(body["timestampMs"], now, sim.config.timestamp_window_ms)
-        handler = HANDLERS.get(op)
-        if handler is None:
+        if op in VOTES:
+            return vote(sim, principal, body, raw, VOTES[op], now)
+        if op not in HANDLERS:
             raise Unimplemented(f"activity {op} is part of the public API but not simulated yet")
         org = writable_org(sim, principal, body["organizationId"])
     prepare = PREPARERS.get(op)
@@ -59,20 +65,39 @@ def submit(sim: Simulator, op: str, raw: bytes, headers: Mapping[str, str], cont
         existing = sim.store.activity_by_fingerprint(fingerprint)  # an identical body may have won the race
         if existing is not None:
             return {"activity": existing.to_api(principal.user.user_id)}
-        ctx = Context(sim.store, sim.source, now, org, principal, body["type"], prepared)
-        return {"activity": run_activity(sim, ctx, handler, body, raw, keys).to_api(principal.user.user_id)}
+        ctx = Context(sim.store, sim.source, now, org, principal, body["type"], prepared, sim.notify)
+        activity = start_activity(sim, ctx, op, body, raw, keys)
+        return {"activity": activity.to_api(principal.user.user_id)}
 
 
-def run_activity(sim: Simulator, ctx: Context, handler: Handler, body: Json, raw: bytes, keys: Json) -> Activity:
-    """Run the handler and keep the completed activity with its evaluation (and app proofs)."""
+def start_activity(sim: Simulator, ctx: Context, op: str, body: Json, raw: bytes, keys: Json) -> Activity:
+    """Decide (scripted rule, else quorum and policies), then complete, wait, or refuse."""
+    assert ctx.principal is not None
+    params = body["parameters"]
+    user = ctx.principal.user
+    decision = rules.scripted(sim.rules, sim.store, sim.source, ctx.org, user, body["type"], params) or \
+        engine.decide(ctx.org, user, body["type"], params, lifecycle.credentials_of(ctx.principal))
     activity = envelope.new_activity(ctx, body, raw, keys)
-    result = handler(ctx, body["parameters"])
-    envelope.complete(activity, keys["resultKey"], result, ctx.now_ms)
-    envelope.record_evaluation(ctx, activity, [{"outcome": "OUTCOME_ALLOW"}])
-    if body.get("generateAppProofs"):
-        activity.app_proofs.append(envelope.app_proof(sim.source, activity, result))
+    pending = Pending(op, params, keys["resultKey"], ctx.prepared)
+    lifecycle.begin(ctx, activity, decision, pending, bool(body.get("generateAppProofs")))
     sim.store.add_activity(activity)
     return activity
+
+
+def vote(sim: Simulator, principal: auth.Principal, body: Json, raw: bytes, selection: str, now: int) -> Json:
+    """approve_activity / reject_activity: a vote on the activity the fingerprint names."""
+    target = sim.store.activity_by_fingerprint(body["parameters"]["fingerprint"])
+    if target is None:
+        raise NotFound("No activity found with fingerprint. Consensus activities must target an existing "
+                       "activity by fingerprint", error_code="REQUEST_INVALID")
+    if body["organizationId"] != target.organization_id:
+        raise InvalidArgument(
+            f"organization mismatch: request is targeting organization ({body['organizationId']}), but the "
+            f"activity is in organization ({target.organization_id})", error_code="ORGANIZATION_MISMATCH")
+    org = sim.store.org(target.organization_id)
+    lifecycle.vote(Context(sim.store, sim.source, now, org, principal, notify=sim.notify), target, raw, selection)
+    sim.store.fingerprints[envelope.fingerprint_of(raw)] = target.activity_id
+    return {"activity": target.to_api(principal.user.user_id)}
 
 
 def query(sim: Simulator, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None) -> Json:
@@ -87,7 +112,7 @@ def query(sim: Simulator, op: str, raw: bytes, headers: Mapping[str, str], conte
             raise Unimplemented(f"query {op} is part of the public API but not simulated yet")
         target = sim.store.org(body["organizationId"])
         org = principal.organization if is_below(sim, principal.organization, target) else target
-        return handler(QueryContext(sim.store, org, principal, now, target), body)
+        return handler(QueryContext(sim.store, org, principal, now, target, sim.source, sim.notify), body)
 
 
 def writable_org(sim: Simulator, principal: auth.Principal, target_id: str) -> Organization:

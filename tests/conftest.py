@@ -53,3 +53,32 @@ def new_user(client: SimulatorClient, name: str = "Alice", **extra: Any) -> str:
 
 def stamper_for(private_hex: str, curve: str = "p256") -> ApiKeyStamper:
     return ApiKeyStamper(private_hex, curve)
+
+
+SCENARIOS = ROOT / "scenarios"
+KEYS = {"bob": "b0b0000000000000000000000000000000000000000000000000000000000001",
+        "carol": "ca40100000000000000000000000000000000000000000000000000000000001",
+        "dave": "da4e000000000000000000000000000000000000000000000000000000000001"}
+
+
+@pytest.fixture(scope="module")
+def scenario_server(request):
+    """A server of its own for a test module, loading the module's SCENARIO (a file in scenarios/)."""
+    from simulator import Config, SimulatorServer
+
+    with SimulatorServer(config=Config(seed=11, scenarios=(SCENARIOS / request.module.SCENARIO,))) as server:
+        yield server
+
+
+@pytest.fixture
+def server(scenario_server):
+    """The module's scenario server, reset before the test."""
+    scenario_server.simulator.reset()
+    yield scenario_server
+    assert scenario_server.simulator.crashes == []
+
+
+def as_user(server, name: str) -> SimulatorClient:
+    """A client stamping as the default root user ("root") or one of the KEYS users."""
+    key = DEFAULTS["apiPrivateKey"] if name == "root" else KEYS[name]
+    return SimulatorClient(server.url, ApiKeyStamper(key), DEFAULTS["organizationId"])

@@ -37,6 +37,7 @@ HANDLERS: dict[str, Handler] = {
     "create_policies": policies.create_policies,
     "delete_policies": policies.delete_policies,
     "set_organization_feature": organization.set_organization_feature,
+    "remove_organization_feature": organization.remove_organization_feature,
     "create_smart_contract_interface": organization.create_smart_contract_interface,
 }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,11 @@ class Context:
     principal: Principal | None = None
     activity_type: str = ""
     prepared: Any = None  # what the operation's preparer computed outside the lock, if any
+    notify: Callable[[Any, str], None] | None = None  # told of activity events (webhooks)
+
+    def tell(self, activity: Any, event: str) -> None:
+        if self.notify is not None:
+            self.notify(activity, event)
 
     def new_id(self) -> str:
         return self.source.uuid4()

@@ -70,9 +70,10 @@ def stamp_public_key(principal: Principal) -> str:
     return keys.compressed_hex(ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point))
 
 
-def record_evaluation(ctx: Context, activity: Activity, outcomes: list[Json]) -> None:
-    """Keep the policy evaluation tied to the requester's vote (get_policy_evaluations)."""
-    vote_id = activity.votes[0]["id"] if activity.votes else ""
+def record_evaluation(ctx: Context, activity: Activity, outcomes: list[Json], vote_id: str | None = None) -> None:
+    """Keep a policy evaluation tied to its vote, the requester's by default (get_policy_evaluations)."""
+    if vote_id is None:
+        vote_id = activity.votes[0]["id"] if activity.votes else ""
     ctx.store.evaluations.setdefault(activity.activity_id, []).append({
         "id": ctx.new_id(),
         "activityId": activity.activity_id,

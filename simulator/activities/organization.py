@@ -5,7 +5,7 @@ from __future__ import annotations
 from urllib.parse import urlparse
 
 from simulator.activities.context import Context, Json
-from simulator.errors import InvalidArgument, PermissionDenied
+from simulator.errors import InvalidArgument, NotFound, PermissionDenied
 from simulator.state.records import Record
 
 
@@ -20,6 +20,17 @@ def set_organization_feature(ctx: Context, params: Json) -> Json:
     if name == "FEATURE_NAME_WEBHOOK":
         check_webhook_url(value)
     ctx.org.features[name] = value
+    return {"features": ctx.org.features_api()}
+
+
+def remove_organization_feature(ctx: Context, params: Json) -> Json:
+    """Root quorum only; removing a feature that is not set is refused."""
+    if ctx.principal is not None and not ctx.principal.is_root:
+        raise PermissionDenied("request not authorized: only the root quorum can remove organization features")
+    if params["name"] not in ctx.org.features:
+        raise NotFound(f"feature {params['name']} is not set on organization {ctx.org.organization_id}",
+                       error_code="REQUEST_INVALID")
+    del ctx.org.features[params["name"]]
     return {"features": ctx.org.features_api()}
 
 

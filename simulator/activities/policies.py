@@ -1,10 +1,11 @@
-"""Policies: stored as given; evaluating their expressions is the consensus engine's job."""
+"""Policies: expressions checked when created, evaluated by the consensus engine."""
 
 from __future__ import annotations
 
 from simulator.activities.context import Context, Json, require_unique
 from simulator.activities.users import check_limit
-from simulator.errors import NotFound
+from simulator.errors import InvalidArgument, NotFound
+from simulator.policy.language import PolicySyntaxError, compile_expression
 from simulator.state.records import Policy
 
 MAX_POLICIES = 100
@@ -22,6 +23,8 @@ def add_policies(ctx: Context, specs: list[Json]) -> list[Policy]:
     check_limit(len(ctx.org.policies), len(specs), MAX_POLICIES, "policies")
     existing = [p.name for p in ctx.org.policies.values()]
     require_unique(existing, [s["policyName"] for s in specs], "policy label")
+    for spec in specs:
+        check_expressions(spec)
     made = []
     for spec in specs:
         policy = Policy(
@@ -36,6 +39,15 @@ def add_policies(ctx: Context, specs: list[Json]) -> list[Policy]:
         ctx.org.policies[policy.policy_id] = policy
         made.append(policy)
     return made
+
+
+def check_expressions(spec: Json) -> None:
+    """Refuse a condition or consensus outside the language subset the simulator evaluates."""
+    for field in ("condition", "consensus"):
+        try:
+            compile_expression(spec.get(field, ""))
+        except PolicySyntaxError as exc:
+            raise InvalidArgument(f"invalid policy {field}: {exc}") from None
 
 
 def delete_policies(ctx: Context, params: Json) -> Json:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from simulator.clock import Source
 from simulator.errors import NotFound
 from simulator.state.store import Organization, Store
 
@@ -23,6 +24,8 @@ class QueryContext:
     principal: Principal
     now_ms: int
     target: Organization  # the organization the body names
+    source: Source
+    notify: Callable[[Any, str], None] | None = None  # told of activity events (webhooks)
 
     def find(self, table: Mapping[str, T], item_id: str, what: str) -> T:
         try:

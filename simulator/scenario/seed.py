@@ -145,6 +145,17 @@ class Seeder:
         ctx.org.private_keys[key.private_key_id] = key
 
 
+def rules(scenario: Scenario, existing: list[Json]) -> list[Json]:
+    """The scenario's scripted rules, checked: names are unique, approvers are checked when used."""
+    names = {r["name"] for r in existing}
+    found = scenario.data.get("rules", [])
+    for i, rule in enumerate(found):
+        if rule["name"] in names:
+            raise scenario.error(("rules", i, "name"), f"rule name {rule['name']!r} is used twice")
+        names.add(rule["name"])
+    return [dict(r) for r in found]
+
+
 def policy_params(spec: Json) -> Json:
     return {"policyName": spec["name"], "effect": spec["effect"], "notes": spec.get("notes", ""),
             "condition": spec.get("condition", ""), "consensus": spec.get("consensus", "")}

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simulator.errors import NotFound
+from simulator.state.activity import Activity
 from simulator.state.records import (
     ApiKey,
     Authenticator,
@@ -17,56 +18,7 @@ from simulator.state.records import (
     Tag,
     User,
     Wallet,
-    timestamp,
 )
-
-
-@dataclass
-class Activity:
-    activity_id: str
-    organization_id: str
-    activity_type: str
-    intent: Json
-    fingerprint: str
-    timestamp_ms: str
-    created_ms: int
-    requester_id: str | None
-    status: str = "ACTIVITY_STATUS_COMPLETED"
-    result: Json = field(default_factory=dict)
-    votes: list[Json] = field(default_factory=list)
-    app_proofs: list[Json] = field(default_factory=list)
-    failure: Json | None = None
-    updated_ms: int = 0
-
-    def to_api(self, viewer_id: str | None = None) -> Json:
-        """The wire activity, with the service's extras (timestampMs, result.activity)."""
-        core = self._core(viewer_id)
-        core["result"] = {**self.result, "activity": self._core(viewer_id)} if self.result else {}
-        return core
-
-    def _core(self, viewer_id: str | None) -> Json:
-        mine = viewer_id is not None and viewer_id == self.requester_id
-        out: Json = {
-            "id": self.activity_id,
-            "organizationId": self.organization_id,
-            "status": self.status,
-            "type": self.activity_type,
-            "intent": self.intent,
-            "result": dict(self.result),
-            "votes": self.votes,
-            "fingerprint": self.fingerprint,
-            # The service shows the requester of a finished activity canApprove false and
-            # canReject true (real fixture in the reference notes); others can do neither.
-            "canApprove": False,
-            "canReject": mine,
-            "createdAt": timestamp(self.created_ms),
-            "updatedAt": timestamp(self.updated_ms or self.created_ms),
-            "failure": self.failure,
-            "timestampMs": self.timestamp_ms,
-        }
-        if self.app_proofs:
-            out["appProofs"] = self.app_proofs
-        return out
 
 
 @dataclass
@@ -122,6 +74,7 @@ class Store:
         self.activities: dict[str, Activity] = {}
         self.fingerprints: dict[str, str] = {}
         self.evaluations: dict[str, list[Json]] = {}
+        self.rule_hits: dict[str, int] = {}  # scripted rules: how many requests each has matched
         self._credentials: dict[str, list[CredentialRef]] = {}
 
     # organizations -------------------------------------------------------------------------

@@ -1,0 +1,128 @@
+"""The service's own semantics: the root quorum, then the organization's policies.
+
+Order (service-facts.md §10): a root user's request is governed by the root quorum (threshold
+1 completes at once; more waits for distinct root approvals unless a policy lets the user act
+alone); root-quorum-only activities are denied to everyone else; otherwise any matching DENY
+policy denies, a matching ALLOW whose consensus is met allows, an ALLOW whose consensus is not
+yet met needs consensus, and nothing matching is an implicit deny. Users may manage their own
+credentials without a policy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from simulator.consensus.kinds import ROOT_QUORUM_ONLY, kind_of, policy_view
+from simulator.policy.language import Expression, PolicyEvaluationError, compile_expression
+from simulator.state.records import Policy, User
+from simulator.state.store import Organization
+
+Json = dict[str, Any]
+ALLOW, CONSENSUS, DENY = "allow", "consensus", "deny"
+OWN_CREDENTIALS = {"CREATE_API_KEYS", "DELETE_API_KEYS", "CREATE_AUTHENTICATORS", "DELETE_AUTHENTICATORS"}
+
+
+@dataclass
+class Decision:
+    outcome: str  # allow, consensus, deny, reject, fail
+    evaluations: list[Json]
+    decided_by: str
+    governance: Json = field(default_factory=dict)
+    failure: Json | None = None
+    wait: Json | None = None
+
+
+def decide(org: Organization, user: User, activity_type: str, params: Json, used: list[Json]) -> Decision:
+    """The outcome of a new request by ``user`` (stamping with ``used``) under quorum and policies."""
+    is_root = user.user_id in org.root_user_ids
+    if is_root and org.root_threshold <= 1:
+        return Decision(ALLOW, [{"outcome": "OUTCOME_ALLOW"}], "the requester is a root user (quorum threshold 1)")
+    kind = kind_of(activity_type)
+    if is_root:
+        by_policy = evaluate_policies(org, activity_type, params, [user], used)
+        if by_policy.outcome == ALLOW:
+            return by_policy
+        return Decision(CONSENSUS, [{"outcome": "OUTCOME_REQUIRES_CONSENSUS"}],
+                        f"root quorum: {org.root_threshold} of {len(org.root_user_ids)} root users must approve",
+                        {"by": "root", "eligible": list(org.root_user_ids), "threshold": org.root_threshold})
+    if kind in ROOT_QUORUM_ONLY:
+        return Decision(DENY, [{"outcome": "OUTCOME_DENY_IMPLICIT"}],
+                        f"{kind} is a root-quorum-only activity and the requester is not a root user")
+    if kind in OWN_CREDENTIALS and params.get("userId") == user.user_id:
+        return Decision(ALLOW, [{"outcome": "OUTCOME_ALLOW"}], "users may manage their own credentials")
+    return evaluate_policies(org, activity_type, params, [user], used)
+
+
+def evaluate_policies(org: Organization, activity_type: str, params: Json, approvers: list[User],
+                      used: list[Json]) -> Decision:
+    """Every policy whose condition matches, and the outcome they add up to.
+
+    ``approvers`` are the users who approved so far (the requester first); ``used`` the
+    credentials their votes were stamped with (the language's ``credentials``).
+    """
+    context = {"activity": policy_view(activity_type, params), "approvers": [approver(u) for u in approvers],
+               "credentials": used}
+    outcomes = [(p, policy_outcome(p, context)) for p in org.policies.values()]
+    ran = [{"policyId": p.policy_id, "outcome": o} for p, o in outcomes if o is not None]
+    found = {o for _, o in outcomes}
+    names = lambda wanted: ", ".join(p.name for p, o in outcomes if o == wanted)  # noqa: E731
+    if "OUTCOME_DENY_EXPLICIT" in found:
+        return Decision(DENY, ran, f"denied by policy {names('OUTCOME_DENY_EXPLICIT')}")
+    if "OUTCOME_ALLOW" in found:
+        return Decision(ALLOW, ran, f"allowed by policy {names('OUTCOME_ALLOW')}")
+    if "OUTCOME_REQUIRES_CONSENSUS" in found:
+        return Decision(CONSENSUS, ran, f"policy {names('OUTCOME_REQUIRES_CONSENSUS')} needs more approvals",
+                        {"by": "policy", "eligible": None})
+    return Decision(DENY, ran or [{"outcome": "OUTCOME_DENY_IMPLICIT"}], "no policy allows it (implicit deny)")
+
+
+def policy_outcome(policy: Policy, context: Json) -> str | None:
+    """OUTCOME_* for a policy whose condition matches the activity, None when it does not apply."""
+    try:
+        if not expression(policy.condition).evaluate(context):
+            return None
+        if policy.effect == "EFFECT_DENY":
+            return "OUTCOME_DENY_EXPLICIT"
+        met = expression(policy.consensus).evaluate(context)
+        return "OUTCOME_ALLOW" if met else "OUTCOME_REQUIRES_CONSENSUS"
+    except (PolicyEvaluationError, ValueError):
+        return "OUTCOME_ERROR"
+
+
+def consensus_met(org: Organization, governance: Json, activity_type: str, params: Json,
+                  approvers: list[User], used: list[Json], requester_id: str | None) -> bool:
+    """Whether the approvals so far satisfy what the activity waits for."""
+    ids = {u.user_id for u in approvers}
+    if governance.get("by") == "root":
+        return len(ids & set(org.root_user_ids)) >= governance["threshold"]
+    if governance.get("by") == "rule":
+        named = governance.get("approvers") or []
+        if named:
+            return set(named) <= ids
+        return len(ids - {requester_id}) >= governance.get("approvals", 1)
+    return evaluate_policies(org, activity_type, params, approvers, used).outcome == ALLOW
+
+
+def approver(user: User) -> Json:
+    return {"id": user.user_id, "tags": list(user.tag_ids), "email": user.email or "", "alias": user.name}
+
+
+def credential(user: User, credential_id: str | None) -> list[Json]:
+    """The policy language's view of the credential a vote was stamped with ([] when unstamped)."""
+    key = user.api_keys.get(credential_id or "")
+    if key is not None:
+        return [{"id": key.api_key_id, "user_id": user.user_id, "type": key.credential_type,
+                 "credential_id": key.api_key_id, "public_key": key.public_key}]
+    passkey = user.authenticators.get(credential_id or "")
+    if passkey is not None:
+        return [{"id": passkey.authenticator_id, "user_id": user.user_id,
+                 "type": "CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR", "credential_id": passkey.credential_id,
+                 "public_key": passkey.cose_public_key}]
+    return []
+
+
+@lru_cache(maxsize=1024)
+def expression(text: str) -> Expression:
+    return compile_expression(text)

@@ -1,0 +1,179 @@
+"""An activity's life after its decision: waiting, consensus, votes, completion or failure."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from simulator.activities import HANDLERS, envelope
+from simulator.activities.context import Context, Json
+from simulator.auth import Principal
+from simulator.clock import Source
+from simulator.consensus import engine
+from simulator.consensus.engine import ALLOW, CONSENSUS, Decision
+from simulator.errors import ApiError, InvalidArgument, PermissionDenied
+from simulator.state.activity import CONSENSUS_NEEDED, Activity, Pending
+from simulator.state.store import Store
+
+
+COMPLETED, FAILED, REJECTED = "ACTIVITY_STATUS_COMPLETED", "ACTIVITY_STATUS_FAILED", "ACTIVITY_STATUS_REJECTED"
+DENIED_MESSAGE = ("You don't have sufficient permissions to take this action. Please add a policy granting this "
+                  "user permissions. Learn more at https://docs.turnkey.com/concepts/policies/quickstart.")
+
+
+def begin(ctx: Context, activity: Activity, decision: Decision, pending: Pending, proofs: bool) -> None:
+    """Apply a new activity's decision; a denial raises PermissionDenied after keeping the record."""
+    activity.decided_by = decision.decided_by
+    activity.pending = pending
+    pending.governance = {**decision.governance, "proofs": proofs, "credentials": credentials_of(ctx.principal)}
+    envelope.record_evaluation(ctx, activity, decision.evaluations)
+    if decision.outcome == engine.DENY:
+        deny(ctx, activity, decision)
+    begin_outcome(ctx, activity, decision, pending)
+    ctx.tell(activity, "created")
+
+
+def begin_outcome(ctx: Context, activity: Activity, decision: Decision, pending: Pending) -> None:
+    if decision.wait:
+        pending.final = {"outcome": decision.outcome, "failure": decision.failure}
+        pending.polls_left = decision.wait.get("polls")
+        seconds = decision.wait.get("seconds")
+        pending.ready_at_ms = ctx.now_ms + int(seconds * 1000) if seconds is not None else None
+        activity.status = decision.wait.get("status", "ACTIVITY_STATUS_PENDING")
+        activity.notes.append(f"waiting ({decision.wait}) before: {decision.outcome}")
+        return
+    apply(ctx, activity, decision.outcome, decision.failure, immediate=True)
+
+
+def deny(ctx: Context, activity: Activity, decision: Decision) -> None:
+    activity.status = FAILED
+    activity.failure = {"code": 7, "message": DENIED_MESSAGE, "details": []}
+    activity.pending = None
+    ctx.store.activities[activity.activity_id] = activity  # kept for get_activity / get_policy_evaluations,
+    ctx.org.activities[activity.activity_id] = activity    # but not by fingerprint: a re-post is judged again
+    ctx.tell(activity, "created")
+    raise PermissionDenied(DENIED_MESSAGE, error_code="FORBIDDEN", details=[{
+        "@type": "type.googleapis.com/errors.v1.PolicyEnginePermissionError",
+        "message": f"No policies evaluated to outcome: Allow ({decision.decided_by})",
+        "activityId": activity.activity_id,
+        "policyEvaluations": decision.evaluations,
+    }])
+
+
+def apply(ctx: Context, activity: Activity, outcome: str, failure: Json | None, immediate: bool) -> None:
+    """Move the activity to the state its outcome calls for (a later change is an event)."""
+    activity.updated_ms = ctx.now_ms
+    before = activity.status
+    if outcome == ALLOW:
+        run(ctx, activity, immediate)
+    elif outcome == CONSENSUS:
+        activity.status = CONSENSUS_NEEDED
+    elif outcome == "reject":
+        activity.status, activity.pending = REJECTED, None
+    else:
+        activity.status, activity.failure, activity.pending = FAILED, failure, None
+    if not immediate and activity.status != before:
+        ctx.tell(activity, "status")
+
+
+def run(ctx: Context, activity: Activity, immediate: bool) -> None:
+    """Carry out the activity. Refused at once it is an HTTP error; refused later, a FAILED activity."""
+    pending = activity.pending
+    assert pending is not None
+    handler_ctx = Context(ctx.store, ctx.source, ctx.now_ms, ctx.org, requester(ctx, activity),
+                          activity.activity_type, pending.prepared)
+    try:
+        result = HANDLERS[pending.op](handler_ctx, pending.params)
+    except ApiError as exc:
+        if immediate:
+            raise
+        activity.status, activity.pending = FAILED, None
+        activity.failure = {"code": exc.grpc_code, "message": exc.message, "details": exc.to_body()["details"]}
+        return
+    envelope.complete(activity, pending.result_key, result, ctx.now_ms)
+    if pending.governance.get("proofs"):
+        activity.app_proofs.append(envelope.app_proof(ctx.source, activity, result))
+    activity.pending = None
+
+
+def requester(ctx: Context, activity: Activity) -> Principal | None:
+    if ctx.principal is not None and ctx.principal.user.user_id == activity.requester_id:
+        return ctx.principal
+    user = ctx.org.users.get(activity.requester_id or "")
+    return Principal(ctx.org, user, None) if user else None
+
+
+def settle(store: Store, source: Source, now_ms: int, activity: Activity, poll: bool,
+           notify: Callable[[Activity, str], None] | None = None) -> None:
+    """A scripted wait ends after its polls or its time: then its outcome applies."""
+    pending = activity.pending
+    if pending is None or pending.final is None:
+        return
+    if poll and pending.polls_left is not None:
+        pending.polls_left -= 1
+    due = (pending.polls_left is not None and pending.polls_left <= 0) or (
+        pending.ready_at_ms is not None and now_ms >= pending.ready_at_ms)
+    if not due:
+        return
+    final, pending.final = pending.final, None
+    org = store.org(activity.organization_id)
+    ctx = Context(store, source, now_ms, org, None, activity.activity_type, notify=notify)
+    activity.notes.append(f"wait over: {final['outcome']}")
+    apply(ctx, activity, final["outcome"], final["failure"], immediate=False)
+
+
+def vote(ctx: Context, activity: Activity, raw: bytes, selection: str) -> None:
+    """Record an approval or rejection by ``ctx.principal`` and move the activity on."""
+    principal = ctx.principal
+    assert principal is not None
+    check_vote(activity, principal)
+    ballot = envelope.vote(ctx, principal, activity, raw, selection)
+    activity.votes.append(ballot)
+    activity.updated_ms = ctx.now_ms
+    pending = activity.pending
+    assert pending is not None
+    pending.governance.setdefault("credentials", []).extend(credentials_of(principal))
+    if selection == "VOTE_SELECTION_REJECTED":
+        record_vote(ctx, activity, ballot, "OUTCOME_REJECTED")
+        activity.notes.append(f"rejected by {principal.user.name} ({principal.user.user_id})")
+        apply(ctx, activity, "reject", None, immediate=False)
+        return
+    met = consensus_met(ctx, activity)
+    record_vote(ctx, activity, ballot, "OUTCOME_ALLOW" if met else "OUTCOME_REQUIRES_CONSENSUS")
+    activity.notes.append(f"approved by {principal.user.name} ({principal.user.user_id})")
+    if met:
+        apply(ctx, activity, ALLOW, None, immediate=False)
+
+
+def check_vote(activity: Activity, principal: Principal) -> None:
+    user = principal.user
+    if activity.organization_id != principal.organization.organization_id:
+        raise InvalidArgument(
+            f"organization mismatch: request is targeting organization ({activity.organization_id}), but voters "
+            f"are in organization ({principal.organization.organization_id})", error_code="ORGANIZATION_MISMATCH")
+    if activity.status != CONSENSUS_NEEDED:
+        raise InvalidArgument(f"activity {activity.activity_id} is {activity.status}: only an activity awaiting "
+                              "consensus can be approved or rejected")
+    if any(v["userId"] == user.user_id for v in activity.votes):
+        raise InvalidArgument(f"user {user.user_id} has already voted on activity {activity.activity_id}")
+    if not activity.can_vote(user.user_id):
+        raise PermissionDenied(f"request not authorized: user {user.user_id} is not among the approvers of "
+                               f"activity {activity.activity_id}")
+
+
+def consensus_met(ctx: Context, activity: Activity) -> bool:
+    pending = activity.pending
+    assert pending is not None
+    approvers = [ctx.org.users[v["userId"]] for v in activity.votes
+                 if v["selection"] == "VOTE_SELECTION_APPROVED" and v["userId"] in ctx.org.users]
+    return engine.consensus_met(ctx.org, pending.governance, activity.activity_type, pending.params, approvers,
+                                pending.governance.get("credentials", []), activity.requester_id)
+
+
+def record_vote(ctx: Context, activity: Activity, ballot: Json, outcome: str) -> None:
+    envelope.record_evaluation(ctx, activity, [{"outcome": outcome}], vote_id=ballot["id"])
+
+
+def credentials_of(principal: Principal | None) -> list[Json]:
+    if principal is None:
+        return []
+    return engine.credential(principal.user, principal.credential_id)

@@ -1,0 +1,106 @@
+"""Scripted outcomes: scenario ``rules`` that override the real semantics for what they match.
+
+Rules are tried in file order and the first that matches decides (first-match). A rule's
+``occurrence`` (the n-th matching request only), ``times`` (the first N only) and
+``probability`` (under the run's seed) narrow it; its counters live in the store, so a reset
+starts them again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simulator.clock import Source
+from simulator.consensus.engine import ALLOW, CONSENSUS, DENY, Decision
+from simulator.consensus.kinds import kind_of
+from simulator.errors import InvalidArgument
+from simulator.state.records import User
+from simulator.state.store import Organization, Store
+
+Json = dict[str, Any]
+OUTCOMES = {"allow": "OUTCOME_ALLOW", "consensus": "OUTCOME_REQUIRES_CONSENSUS", "reject": "OUTCOME_REJECTED",
+            "fail": "OUTCOME_ERROR"}
+
+
+def scripted(rules: list[Json], store: Store, source: Source, org: Organization, user: User,
+             activity_type: str, params: Json) -> Decision | None:
+    """The decision of the first rule that applies to this request, or None."""
+    for rule in rules:
+        if not matches(rule.get("match", {}), org, user, activity_type, params):
+            continue
+        hits = store.rule_hits[rule["name"]] = store.rule_hits.get(rule["name"], 0) + 1
+        if "occurrence" in rule.get("match", {}) and hits != rule["match"]["occurrence"]:
+            continue
+        if "times" in rule and hits > rule["times"]:
+            continue
+        if "probability" in rule and source.randbelow(1_000_000) >= rule["probability"] * 1_000_000:
+            continue
+        return decision(rule, org, user)
+    return None
+
+
+def matches(match: Json, org: Organization, user: User, activity_type: str, params: Json) -> bool:
+    types = match.get("type")
+    if types is not None:
+        wanted = [types] if isinstance(types, str) else types
+        if activity_type not in wanted and kind_of(activity_type) not in wanted:
+            return False
+    if "organization" in match and match["organization"] not in (org.organization_id, org.name):
+        return False
+    if "user" in match and match["user"] not in (user.user_id, user.name):
+        return False
+    if "userTag" in match:
+        names = {org.tags[t].name for t in user.tag_ids if t in org.tags} | set(user.tag_ids)
+        if match["userTag"] not in names:
+            return False
+    return contains(params, match.get("parameters", {}))
+
+
+def contains(actual: Any, wanted: Any) -> bool:
+    """Whether ``wanted`` is a subset of ``actual`` (objects by key, everything else by equality)."""
+    if isinstance(wanted, dict):
+        return isinstance(actual, dict) and all(k in actual and contains(actual[k], v) for k, v in wanted.items())
+    return bool(actual == wanted)
+
+
+def decision(rule: Json, org: Organization, user: User) -> Decision:
+    outcome = rule["outcome"]
+    by = f"scenario rule {rule['name']!r}"
+    wait = rule.get("after")
+    if outcome == DENY:
+        return Decision(DENY, denial(rule, org), by)
+    if outcome == CONSENSUS:
+        governance = {"by": "rule", "approvers": user_ids(org, rule.get("approvers", [])),
+                      "approvals": rule.get("approvals", 1)}
+        governance["eligible"] = governance["approvers"] or None
+        return Decision(CONSENSUS, [{"outcome": OUTCOMES[outcome]}], by, governance, wait=wait)
+    failure = None
+    if outcome == "fail":
+        spec = rule.get("failure", {})
+        failure = {"code": spec.get("code", 13), "message": spec.get("message", f"activity failed ({by})"),
+                   "details": []}
+    return Decision(outcome if outcome != ALLOW else ALLOW, [{"outcome": OUTCOMES[outcome]}], by,
+                    failure=failure, wait=wait)
+
+
+def denial(rule: Json, org: Organization) -> list[Json]:
+    deny = rule.get("deny", {})
+    if deny.get("kind", "explicit") == "implicit":
+        return [{"outcome": "OUTCOME_DENY_IMPLICIT"}]
+    named = deny.get("policies", [])
+    found = [p for p in org.policies.values() if p.policy_id in named or p.name in named]
+    if not found:
+        return [{"outcome": "OUTCOME_DENY_EXPLICIT"}]
+    return [{"policyId": p.policy_id, "outcome": "OUTCOME_DENY_EXPLICIT"} for p in found]
+
+
+def user_ids(org: Organization, refs: list[str]) -> list[str]:
+    """Approver names or ids as user ids of the activity's organization."""
+    found = []
+    for ref in refs:
+        match = [u.user_id for u in org.users.values() if ref in (u.user_id, u.name)]
+        if not match:
+            raise InvalidArgument(f"scenario rule names approver {ref!r}, who is not a user of organization "
+                                  f"{org.organization_id}")
+        found.append(match[0])
+    return found

@@ -1,0 +1,98 @@
+"""The control surface tests use: votes without stamps, explanations, the clock, reset.
+
+``Simulator`` exposes these as methods; ``blueprint`` serves them under ``/_simulator`` for
+tests written in other languages.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from simulator.activities.context import Context
+from simulator.auth import Principal
+from simulator.consensus import lifecycle
+from simulator.errors import InvalidArgument, NotFound
+
+if TYPE_CHECKING:
+    from simulator.core import Simulator
+
+Json = dict[str, Any]
+blueprint = Blueprint("control", __name__, url_prefix="/_simulator")
+
+
+def vote(sim: Simulator, activity_id: str, user_id: str, selection: str) -> Json:
+    with sim.lock:
+        activity = find(sim, activity_id)
+        org = sim.store.org(activity.organization_id)
+        user = org.users.get(user_id) or next((u for u in org.users.values() if u.name == user_id), None)
+        if user is None:
+            raise NotFound(f"user {user_id} not found in organization {org.organization_id}")
+        ctx = Context(sim.store, sim.source, sim.clock.now_ms(), org, Principal(org, user, None), notify=sim.notify)
+        raw = f'{{"simulatorVote": "{selection}", "activityId": "{activity_id}"}}'.encode()
+        lifecycle.vote(ctx, activity, raw, selection)
+        return {"activity": activity.to_api(user.user_id)}
+
+
+def explain(sim: Simulator, activity_id: str) -> Json:
+    with sim.lock:
+        activity = find(sim, activity_id)
+        pending = activity.pending
+        return {
+            "activityId": activity.activity_id,
+            "status": activity.status,
+            "decidedBy": activity.decided_by,
+            "waitingFor": {k: v for k, v in (pending.governance if pending else {}).items() if k != "credentials"},
+            "votes": [{"userId": v["userId"], "selection": v["selection"]} for v in activity.votes],
+            "policyEvaluations": sim.store.evaluations.get(activity.activity_id, []),
+            "steps": list(activity.notes),
+            "failure": activity.failure,
+        }
+
+
+def find(sim: Simulator, activity_id: str) -> Any:
+    activity = sim.store.activities.get(activity_id)
+    if activity is None:
+        raise NotFound(f"no activity found with id {activity_id}")
+    return activity
+
+
+def simulator() -> Simulator:
+    return current_app.extensions["simulator"]  # type: ignore[no-any-return]
+
+
+def body() -> Json:
+    data = request.get_json(silent=True)
+    if data is not None and not isinstance(data, dict):
+        raise InvalidArgument("control requests take a JSON object")
+    return data or {}
+
+
+@blueprint.post("/activities/<activity_id>/approve")
+def approve_view(activity_id: str) -> Response:
+    return jsonify(simulator().approve(activity_id, str(body().get("userId", ""))))
+
+
+@blueprint.post("/activities/<activity_id>/reject")
+def reject_view(activity_id: str) -> Response:
+    return jsonify(simulator().reject(activity_id, str(body().get("userId", ""))))
+
+
+@blueprint.get("/activities/<activity_id>/explain")
+def explain_view(activity_id: str) -> Response:
+    return jsonify(simulator().explain(activity_id))
+
+
+@blueprint.post("/clock/advance")
+def advance_view() -> Response:
+    seconds = body().get("seconds")
+    if not isinstance(seconds, (int, float)) or isinstance(seconds, bool):
+        raise InvalidArgument("clock/advance takes {\"seconds\": <number>}")
+    return jsonify({"nowMs": simulator().clock.advance(seconds)})
+
+
+@blueprint.post("/reset")
+def reset_view() -> Response:
+    simulator().reset()
+    return jsonify({})

@@ -1,0 +1,124 @@
+"""Tokenizer for the policy language: turns expression text into a list of ``Token``s."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from string import ascii_letters, digits
+
+from simulator.policy.errors import PolicySyntaxError
+
+# Longest first, so '==' wins over a lone '=' and '..' over '.'.
+OPERATORS = ("==", "!=", "<=", ">=", "&&", "||", "..", "<", ">", "!", "(", ")", "[", "]", ",", ".", ":")
+REFUSED_CHARACTERS = {
+    "+": "arithmetic is not supported",
+    "-": "arithmetic (including negative numbers) is not supported",
+    "*": "arithmetic is not supported",
+    "/": "arithmetic is not supported",
+    "%": "arithmetic is not supported",
+    "&": "bitwise operators are not supported (use '&&')",
+    "|": "bitwise operators are not supported (use '||')",
+    "^": "bitwise operators are not supported",
+    "~": "bitwise operators are not supported",
+    "=": "assignment is not supported (use '==')",
+    "?": "the conditional operator is not supported",
+    "{": "struct literals are not supported",
+    "}": "struct literals are not supported",
+}
+REFUSED_WORDS = {"and": "use '&&'", "or": "use '||'", "not": "use '!'"}
+ESCAPES = {"\\": "\\", "'": "'", '"': '"', "n": "\n", "t": "\t"}
+NAME_START = ascii_letters + "_"
+NAME_CHARS = NAME_START + digits
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One token: ``kind`` is str, int, bool, name, op or end; ``start``/``end`` are text offsets."""
+
+    kind: str
+    value: str | int | bool
+    start: int
+    end: int
+
+
+def tokenize(text: str) -> list[Token]:
+    """The tokens of ``text``, ending with an ``end`` token."""
+    tokens: list[Token] = []
+    position = 0
+    while position < len(text):
+        if text[position].isspace():
+            position += 1
+            continue
+        token = _read_token(text, position)
+        tokens.append(token)
+        position = token.end
+    tokens.append(Token("end", "", len(text), len(text)))
+    return tokens
+
+
+def _read_token(text: str, position: int) -> Token:
+    """The token that starts at ``position`` (which is not whitespace)."""
+    char = text[position]
+    if char in "'\"":
+        return _read_string(text, position)
+    if char in digits:
+        return _read_number(text, position)
+    if char in NAME_START:
+        return _read_word(text, position)
+    for operator in OPERATORS:
+        if text.startswith(operator, position):
+            return Token("op", operator, position, position + len(operator))
+    if char in REFUSED_CHARACTERS:
+        raise PolicySyntaxError(
+            f"unsupported construct {char!r} at {position}: {REFUSED_CHARACTERS[char]}", position)
+    raise PolicySyntaxError(f"unexpected character {char!r} at {position}", position)
+
+
+def _read_string(text: str, start: int) -> Token:
+    """A quoted string literal; both quote styles work and backslash escapes the next character."""
+    quote, position, chars = text[start], start + 1, []
+    while position < len(text) and text[position] != quote:
+        if text[position] == "\\":
+            escaped = text[position + 1:position + 2]
+            if escaped not in ESCAPES:
+                raise PolicySyntaxError(
+                    f"unsupported construct '\\{escaped}' at {position}: unknown escape sequence", position)
+            chars.append(ESCAPES[escaped])
+            position += 2
+        else:
+            chars.append(text[position])
+            position += 1
+    if position >= len(text):
+        raise PolicySyntaxError(f"unterminated string literal starting at {start}", start)
+    return Token("str", "".join(chars), start, position + 1)
+
+
+def _read_number(text: str, start: int) -> Token:
+    """A decimal integer literal; fractions and suffixed forms such as 0x10 are refused."""
+    position = start
+    while position < len(text) and text[position] in digits:
+        position += 1
+    # A digit after the dot means a fraction; a second dot is a slice range such as [0..2].
+    is_fraction = text[position:position + 1] == "." and text[position + 1:position + 2] in tuple(digits)
+    if is_fraction or text[position:position + 1] in tuple(NAME_START):
+        end = position + 1
+        while end < len(text) and (text[end] in NAME_CHARS or text[end] == "."):
+            end += 1
+        what = "floating-point numbers are not supported" if is_fraction else "only decimal integers are supported"
+        raise PolicySyntaxError(f"unsupported construct {text[start:end]!r} at {start}: {what}", start)
+    return Token("int", int(text[start:position]), start, position)
+
+
+def _read_word(text: str, start: int) -> Token:
+    """An identifier, or one of the words true, false and in."""
+    position = start
+    while position < len(text) and text[position] in NAME_CHARS:
+        position += 1
+    word = text[start:position]
+    if word in ("true", "false"):
+        return Token("bool", word == "true", start, position)
+    if word == "in":
+        return Token("op", "in", start, position)
+    if word in REFUSED_WORDS:
+        raise PolicySyntaxError(
+            f"unsupported construct {word!r} at {start}: {REFUSED_WORDS[word]}", start)
+    return Token("name", word, start, position)
