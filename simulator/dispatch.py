@@ -10,6 +10,7 @@ from simulator import auth
 from simulator.activities import HANDLERS, PREPARERS, envelope
 from simulator.activities.context import Context, Json
 from simulator.consensus import engine, lifecycle, rules
+from simulator.consensus.kinds import kind_of
 from simulator.errors import InvalidArgument, NotFound, PermissionDenied, Unimplemented
 from simulator.queries import QUERIES, QueryContext
 from simulator.state.activity import Activity, Pending
@@ -18,6 +19,8 @@ from simulator.state.store import Organization
 if TYPE_CHECKING:
     from simulator.core import Simulator
 
+PARENT_MAY_RUN = {"INIT_OTP", "INIT_OTP_AUTH", "VERIFY_OTP", "OTP_LOGIN", "OTP_AUTH", "OAUTH_LOGIN",
+                  "OAUTH2_AUTHENTICATE", "STAMP_LOGIN"}
 VOTES = {"approve_activity": "VOTE_SELECTION_APPROVED", "reject_activity": "VOTE_SELECTION_REJECTED"}
 
 
@@ -58,7 +61,7 @@ def submit(sim: Simulator, op: str, raw: bytes, headers: Mapping[str, str], cont
             return vote(sim, principal, body, raw, VOTES[op], now)
         if op not in HANDLERS:
             raise Unimplemented(f"activity {op} is part of the public API but not simulated yet")
-        org = writable_org(sim, principal, body["organizationId"])
+        org = writable_org(sim, principal, body["organizationId"], body["type"])
     prepare = PREPARERS.get(op)
     prepared = prepare(sim.source, body["parameters"]) if prepare else None
     with sim.lock:
@@ -75,8 +78,12 @@ def start_activity(sim: Simulator, ctx: Context, op: str, body: Json, raw: bytes
     assert ctx.principal is not None
     params = body["parameters"]
     user = ctx.principal.user
-    decision = rules.scripted(sim.rules, sim.store, sim.source, ctx.org, user, body["type"], params) or \
-        engine.decide(ctx.org, user, body["type"], params, lifecycle.credentials_of(ctx.principal))
+    decision = rules.scripted(sim.rules, sim.store, sim.source, ctx.org, user, body["type"], params)
+    if decision is None and ctx.principal.organization is not ctx.org:
+        decision = engine.Decision(engine.ALLOW, [{"outcome": "OUTCOME_ALLOW"}],
+                                   "a parent organization runs authentication activities for its sub-organizations")
+    if decision is None:
+        decision = engine.decide(ctx.org, user, body["type"], params, lifecycle.credentials_of(ctx.principal))
     activity = envelope.new_activity(ctx, body, raw, keys)
     pending = Pending(op, params, keys["resultKey"], ctx.prepared)
     lifecycle.begin(ctx, activity, decision, pending, bool(body.get("generateAppProofs")))
@@ -115,12 +122,18 @@ def query(sim: Simulator, op: str, raw: bytes, headers: Mapping[str, str], conte
         return handler(QueryContext(sim.store, org, principal, now, target, sim.source, sim.notify), body)
 
 
-def writable_org(sim: Simulator, principal: auth.Principal, target_id: str) -> Organization:
-    """The organization an activity runs in: the target, or the caller's sub-organization."""
+def writable_org(sim: Simulator, principal: auth.Principal, target_id: str, activity_type: str) -> Organization:
+    """The organization an activity runs in: the target, or the caller's sub-organization.
+
+    A parent's credential writes to a sub-organization only for the authentication activities
+    (OTP, OAuth, sessions) that a backend runs on its users' behalf.
+    """
     target = sim.store.org(target_id)
     own = principal.organization
     if own.organization_id == target.organization_id or is_below(sim, own, target):
         return own
+    if kind_of(activity_type) in PARENT_MAY_RUN and is_below(sim, target, own):
+        return target
     raise PermissionDenied(
         f"request not authorized: a credential of organization {own.organization_id} cannot write "
         f"to organization {target.organization_id} (parents have read access to sub-organizations only)"

@@ -30,3 +30,31 @@ def test_sdk_server_and_http_clients_work_unmodified(simulator, simulator_creden
     assert out["getOrganizationConfigs"]["quorum"]["threshold"] == 1
     assert out["httpPoller"]["status"] == "ACTIVITY_STATUS_COMPLETED"
     assert out["error"]["message"].startswith("Turnkey error 5: policies not found") and out["error"]["code"] == 5
+
+
+def test_turnkey_crypto_opens_bundles_and_verifies_sessions(simulator, client):
+    """An otp_auth bundle and a stamp_login session, checked by the official @turnkey/crypto."""
+    from test_auth_flows import EMAIL, ClientKey, result_of, sub_org
+
+    from simulator.crypto import service_keys
+
+    org_id, user_id = sub_org(client)
+    otp_id = result_of(client.submit("init_otp_auth", "ACTIVITY_TYPE_INIT_OTP_AUTH_V3", {
+        "otpType": "OTP_TYPE_EMAIL", "contact": EMAIL, "appName": "Demo"}, organizationId=org_id),
+        "initOtpAuthResultV2")["otpId"]
+    target, session_key = ClientKey(), ClientKey()
+    bundle = result_of(client.submit("otp_auth", "ACTIVITY_TYPE_OTP_AUTH", {
+        "otpId": otp_id, "otpCode": simulator.simulator.store.outbox[-1]["code"], "targetPublicKey": target.uncompressed},
+        organizationId=org_id), "otpAuthResult")["credentialBundle"]
+    session = result_of(client.submit("stamp_login", "ACTIVITY_TYPE_STAMP_LOGIN", {"publicKey": session_key.public}),
+                        "stampLoginResult")["session"]
+    given = {"bundle": bundle, "receiverPrivateKey": target.private, "session": session,
+             "notarizerPublicKey": service_keys.public_hex("notarizer")}
+    run = subprocess.run(["node", str(JS / "crypto.js"), json.dumps(given)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert out["sessionValid"] is True and out["claims"]["public_key"] == session_key.public
+    keys = simulator.simulator.store.org(org_id).users[user_id].api_keys.values()
+    from simulator.testing import ApiKeyStamper
+
+    assert ApiKeyStamper(out["privateKey"]).public_key in {k.public_key for k in keys}

@@ -9,7 +9,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from simulator.activities import credentials, organization, policies, private_keys, signing, users, wallets
+from simulator.activities import (
+    credentials,
+    oauth,
+    organization,
+    otp,
+    policies,
+    private_keys,
+    sessions,
+    signing,
+    suborgs,
+    users,
+    wallets,
+)
 from simulator.activities.context import Context, Json
 from simulator.clock import Source
 
@@ -39,6 +51,15 @@ HANDLERS: dict[str, Handler] = {
     "set_organization_feature": organization.set_organization_feature,
     "remove_organization_feature": organization.remove_organization_feature,
     "create_smart_contract_interface": organization.create_smart_contract_interface,
+    "create_sub_organization": suborgs.create_sub_organization,
+    "init_otp": otp.init_otp,
+    "init_otp_auth": otp.init_otp_auth,
+    "verify_otp": otp.verify_otp,
+    "otp_login": otp.otp_login,
+    "otp_auth": otp.otp_auth,
+    "oauth2_authenticate": oauth.oauth2_authenticate,
+    "oauth_login": oauth.oauth_login,
+    "stamp_login": sessions.stamp_login,
 }
 
 # Costly work that needs no state (key derivation), run before the store lock is taken so

@@ -21,6 +21,7 @@ Path = tuple[str | int, ...]
 def apply(scenario: Scenario, store: Store, source: Source, now_ms: int) -> list[Json]:
     """Create everything the scenario declares; returns the key pairs it reported."""
     made: list[Json] = []
+    store.otp_codes.update(scenario.data.get("otpCodes", {}))
     for i, spec in enumerate(scenario.data["organizations"]):
         Seeder(scenario, store, source, now_ms, made).organization(("organizations", i), spec, None)
     return made

@@ -242,3 +242,18 @@ class Record:
             "createdAt": timestamp(self.created_ms),
             "updatedAt": timestamp(self.updated_ms or self.created_ms),
         }
+
+
+@dataclass
+class Otp:
+    """A one-time code sent to a contact; it lives in the organization that initiated it."""
+
+    otp_id: str
+    organization_id: str
+    otp_type: str  # OTP_TYPE_EMAIL or OTP_TYPE_SMS
+    contact: str
+    code: str
+    created_ms: int
+    expires_ms: int
+    attempts: int = 0
+    used: bool = False

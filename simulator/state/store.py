@@ -10,6 +10,7 @@ from simulator.errors import NotFound
 from simulator.state.activity import Activity
 from simulator.state.records import (
     ApiKey,
+    Otp,
     Authenticator,
     Json,
     Policy,
@@ -75,6 +76,11 @@ class Store:
         self.fingerprints: dict[str, str] = {}
         self.evaluations: dict[str, list[Json]] = {}
         self.rule_hits: dict[str, int] = {}  # scripted rules: how many requests each has matched
+        self.otps: dict[str, Otp] = {}
+        self.outbox: list[Json] = []  # every OTP "sent", for tests to read
+        self.otp_codes: dict[str, str] = {"user@example.com": "000000"}  # fixed codes per contact
+        self.oauth_codes: dict[str, Json] = {}  # the fake provider's authorization codes
+        self.used_tokens: set[str] = set()  # verification token ids already spent
         self._credentials: dict[str, list[CredentialRef]] = {}
 
     # organizations -------------------------------------------------------------------------

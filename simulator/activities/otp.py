@@ -1,0 +1,196 @@
+"""One-time codes: init_otp(_auth), verify_otp, otp_login and otp_auth.
+
+Codes land in the store's outbox instead of an inbox. Rules as the service documents them:
+length 6 to 9 (default 9), Crockford base32 unless ``alphanumeric: false`` (digits), 5-minute
+expiry (at most 10), 3 attempts per code, at most 3 active codes per contact. The sandbox
+contact user@example.com always gets 000000; scenarios can fix codes per contact.
+"""
+
+from __future__ import annotations
+
+import json
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+
+from simulator.activities import credentials, sessions
+from simulator.activities.context import Context, Json
+from simulator.crypto import hpke, keys, service_keys, tokens
+from simulator.errors import InvalidArgument, NotFound
+from simulator.state.records import Otp, User, timestamp
+
+CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+MAX_ACTIVE, MAX_ATTEMPTS = 3, 3
+INVALID_CODE = "Invalid OTP code"  # @turnkey/core maps this phrase to INVALID_OTP_CODE
+
+
+def init_otp(ctx: Context, params: Json) -> Json:
+    otp = new_otp(ctx, params)
+    if ctx.activity_type == "ACTIVITY_TYPE_INIT_OTP_V3":
+        return {"otpId": otp.otp_id, "otpEncryptionTargetBundle": target_bundle(ctx)}
+    return {"otpId": otp.otp_id}
+
+
+def init_otp_auth(ctx: Context, params: Json) -> Json:
+    return {"otpId": new_otp(ctx, params).otp_id}
+
+
+def new_otp(ctx: Context, params: Json) -> Otp:
+    contact, now = params["contact"], ctx.now_ms
+    active = [o for o in ctx.store.otps.values() if o.contact == contact and not o.used and o.expires_ms > now]
+    if len(active) >= MAX_ACTIVE:
+        raise InvalidArgument("Max number of OTPs have been initiated please wait and try again",
+                              error_code="MAX_OTP_INITIATED")
+    ttl = sessions.seconds(params.get("expirationSeconds"), 300)
+    if ttl > 600:
+        raise InvalidArgument(f"invalid expirationSeconds {ttl}: OTP codes expire within 600 seconds")
+    otp = Otp(ctx.new_id(), ctx.org.organization_id, params["otpType"], contact, code_for(ctx, params), now, now + ttl * 1000)
+    ctx.store.otps[otp.otp_id] = otp
+    ctx.store.outbox.append({
+        "otpId": otp.otp_id, "organizationId": otp.organization_id, "channel": otp.otp_type, "contact": contact,
+        "code": otp.code, "sentAt": timestamp(now), "appName": params.get("appName", ""),
+        "customization": params.get("emailCustomization") or params.get("smsCustomization") or {}})
+    return otp
+
+
+def code_for(ctx: Context, params: Json) -> str:
+    fixed = ctx.store.otp_codes.get(params["contact"])
+    if fixed is not None:
+        return fixed
+    length = params.get("otpLength", 9)
+    if not 6 <= length <= 9:
+        raise InvalidArgument(f"invalid otpLength {length}: between 6 and 9")
+    alphabet = CROCKFORD if params.get("alphanumeric", True) else "0123456789"
+    return "".join(alphabet[ctx.source.randbelow(len(alphabet))] for _ in range(length))
+
+
+def target_bundle(ctx: Context) -> str:
+    """V3's encryption target, signed by the simulator's enclave key (clients pin the real one)."""
+    data = json.dumps({"targetPublic": keys.uncompressed(keys.new_ec_key(ctx.source, "p256")).hex()}).encode()
+    signature = service_keys.private("enclave").sign(data, ec.ECDSA(hashes.SHA256()))
+    return json.dumps({"version": "v1.0.0", "data": data.hex(), "dataSignature": signature.hex(),
+                       "enclaveQuorumPublic": service_keys.public_hex("enclave")})
+
+
+def spend(ctx: Context, otp_id: str, code: str) -> Otp:
+    """Check a code: unknown, expired, used, wrong and locked codes are refused."""
+    otp = ctx.store.otps.get(otp_id)
+    if otp is None or not reachable(ctx, otp.organization_id):
+        raise NotFound(f"OTP {otp_id} not found in organization {ctx.org.organization_id}", error_code="REQUEST_INVALID")
+    if otp.used or otp.expires_ms <= ctx.now_ms or otp.attempts >= MAX_ATTEMPTS:
+        why = "used" if otp.used else "expired" if otp.expires_ms <= ctx.now_ms else "locked after 3 attempts"
+        raise InvalidArgument(f"{INVALID_CODE}: the code is {why}", error_code="REQUEST_INVALID")
+    if code.upper() != otp.code.upper():
+        otp.attempts += 1
+        raise InvalidArgument(f"{INVALID_CODE}: {MAX_ATTEMPTS - otp.attempts} attempt(s) left",
+                              error_code="REQUEST_INVALID")
+    otp.used = True
+    return otp
+
+
+def reachable(ctx: Context, organization_id: str) -> bool:
+    """The organization or one of its ancestors (parent-issued codes and tokens serve sub-orgs)."""
+    org_id: str | None = ctx.org.organization_id
+    while org_id:
+        if org_id == organization_id:
+            return True
+        org_id = ctx.store.orgs[org_id].parent_id
+    return False
+
+
+def verify_otp(ctx: Context, params: Json) -> Json:
+    if "encryptedOtpBundle" in params:
+        raise InvalidArgument("verify_otp V2 needs an OTP bundle encrypted to the enclave; the simulator serves the "
+                              "legacy ACTIVITY_TYPE_VERIFY_OTP with a plaintext otpCode")
+    otp = spend(ctx, params["otpId"], params["otpCode"])
+    ttl = sessions.seconds(params.get("expirationSeconds"), 3600)
+    claims = {"contact": otp.contact, "exp": ctx.now_ms // 1000 + ttl, "id": ctx.new_id(),
+              "organization_id": otp.organization_id, "verification_type": otp.otp_type}
+    if params.get("publicKey"):
+        claims["public_key"] = params["publicKey"]
+    return {"verificationToken": tokens.sign(claims, service_keys.private("verification"))}
+
+
+def otp_login(ctx: Context, params: Json) -> Json:
+    claims = verification_claims(ctx, params["verificationToken"])
+    user = user_by_contact(ctx, claims)
+    signature = params.get("clientSignature")
+    if signature is None and (claims.get("public_key") or ctx.activity_type.endswith("_V2")):
+        raise InvalidArgument("clientSignature is required: the verification token names a public key")
+    if signature is not None:
+        check_client_signature(signature, claims, params["publicKey"])
+    ctx.store.used_tokens.add(claims["id"])
+    return sessions.new_session(ctx, user, params["publicKey"], params, "CREDENTIAL_TYPE_LOGIN")
+
+
+def verification_claims(ctx: Context, token: str) -> Json:
+    try:
+        claims = tokens.verify(token, service_keys.private("verification").public_key())
+    except ValueError as exc:
+        raise InvalidArgument(f"invalid verification token: {exc}") from None
+    if int(claims.get("exp", 0)) <= ctx.now_ms // 1000:
+        raise InvalidArgument("invalid verification token: expired")
+    if claims.get("id") in ctx.store.used_tokens:
+        raise InvalidArgument("invalid verification token: already used")
+    if not reachable(ctx, str(claims.get("organization_id", ""))):
+        raise InvalidArgument("invalid verification token: issued for another organization")
+    return claims
+
+
+def user_by_contact(ctx: Context, claims: Json) -> User:
+    field = "phone_number" if claims.get("verification_type") == "OTP_TYPE_SMS" else "email"
+    for user in ctx.org.users.values():
+        if (getattr(user, field) or "").lower() == str(claims["contact"]).lower():
+            return user
+    raise NotFound(f"no user with {field.replace('_', ' ')} {claims['contact']} in organization "
+                   f"{ctx.org.organization_id}", error_code="REQUEST_INVALID")
+
+
+def check_client_signature(signature: Json, claims: Json, public_key: str) -> None:
+    """The login message names the token and the session key, and the token's key signed it."""
+    try:
+        message = json.loads(signature["message"])
+        found = (message.get("tokenId"), message.get("type"), message.get("login", {}).get("publicKey", "").lower())
+    except (ValueError, KeyError, TypeError, AttributeError):
+        found = None
+    if found != (claims["id"], "USAGE_TYPE_LOGIN", public_key.lower()):
+        raise InvalidArgument("invalid client signature: the message must be {login: {publicKey}, tokenId, type: "
+                              "USAGE_TYPE_LOGIN} for this token and session key")
+    verify_client_signature(signature, claims)
+
+
+def verify_client_signature(signature: Json, claims: Json) -> None:
+    """ECDSA P-256 (raw r‖s hex) over the message bytes, by the key the verification token names."""
+    try:
+        if signature["publicKey"].lower() != str(claims.get("public_key", "")).lower():
+            raise ValueError("the signature's key is not the token's")
+        raw = bytes.fromhex(signature["signature"])
+        der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+        point = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), bytes.fromhex(signature["publicKey"]))
+        point.verify(der, signature["message"].encode(), ec.ECDSA(hashes.SHA256()))
+    except (ValueError, KeyError, TypeError, AttributeError, InvalidSignature):
+        raise InvalidArgument("invalid client signature: it must be signed with the key named in the "
+                              "verification token") from None
+
+
+def otp_auth(ctx: Context, params: Json) -> Json:
+    """A new expiring P-256 key for the user, its private key sealed to targetPublicKey."""
+    otp = spend(ctx, params["otpId"], params["otpCode"])
+    user = user_by_contact(ctx, {"contact": otp.contact, "verification_type": otp.otp_type})
+    key_pair = keys.new_ec_key(ctx.source, "p256")
+    ttl = sessions.seconds(params.get("expirationSeconds"), 900)
+    name = params.get("apiKeyName") or f"OTP Auth - {ctx.now_ms}"
+    key = credentials.new_api_key(ctx, {"apiKeyName": name, "publicKey": keys.compressed_hex(key_pair),
+                                        "expirationSeconds": str(ttl)}, "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256")
+    if params.get("invalidateExisting"):
+        sessions.drop_keys(ctx, user, lambda k: k.credential_type == "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256")
+    sessions.add_expiring_key(ctx, user, key)
+    try:
+        bundle = hpke.credential_bundle(params["targetPublicKey"], bytes.fromhex(keys.private_hex(key_pair)),
+                                        keys.new_ec_key(ctx.source, "p256"))
+    except ValueError as exc:
+        raise InvalidArgument(f"invalid targetPublicKey: {exc}") from None
+    return {"userId": user.user_id, "apiKeyId": key.api_key_id, "credentialBundle": bundle}
+

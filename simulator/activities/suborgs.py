@@ -1,0 +1,56 @@
+"""create_sub_organization: a child organization with its root users and, optionally, a wallet."""
+
+from __future__ import annotations
+
+import json
+
+from simulator.activities import otp, users, wallets
+from simulator.activities.context import Context, Json
+from simulator.errors import InvalidArgument
+from simulator.state.store import Organization
+
+
+def create_sub_organization(ctx: Context, params: Json) -> Json:
+    """V7 and V8: rootUsers become the root quorum with rootQuorumThreshold."""
+    roots = params["rootUsers"]
+    threshold = params["rootQuorumThreshold"]
+    if not roots:
+        raise InvalidArgument("quorum users missing: a sub-organization needs at least one root user")
+    if not 1 <= threshold <= len(roots):
+        raise InvalidArgument("quorum threshold must be non-zero integer no larger than the number of root users")
+    if params.get("verificationToken"):
+        check_signup(ctx, params)
+    child = Organization(ctx.new_id(), params["subOrganizationName"], ctx.now_ms, ctx.org.organization_id)
+    child_ctx = Context(ctx.store, ctx.source, ctx.now_ms, child, None, ctx.activity_type)
+    built = [users.build_user(child_ctx, {**user, "userTags": []}) for user in roots]
+    wallet = None
+    if params.get("wallet"):
+        spec = params["wallet"]
+        wallet = wallets.new_wallet(child_ctx, spec["walletName"], spec["accounts"],
+                                    mnemonic_length=spec.get("mnemonicLength", wallets.DEFAULT_MNEMONIC_LENGTH))
+    ctx.store.add_org(child)
+    for user, keys, auths in built:
+        users.store_user(child_ctx, user, keys, auths)
+    child.root_user_ids = [user.user_id for user, _, _ in built]
+    child.root_threshold = threshold
+    result: Json = {"subOrganizationId": child.organization_id, "rootUserIds": list(child.root_user_ids)}
+    if wallet is not None:
+        result["wallet"] = {"walletId": wallet.wallet_id, "addresses": [a.address for a in wallet.accounts]}
+    return result
+
+
+def check_signup(ctx: Context, params: Json) -> None:
+    """A sign-up with a verification token: valid token, and the client's signature when it names a key."""
+    claims = otp.verification_claims(ctx, params["verificationToken"])
+    if not claims.get("public_key"):
+        return
+    signature = params.get("clientSignature")
+    if signature is None:
+        raise InvalidArgument("clientSignature is required: the verification token names a public key")
+    try:
+        message = json.loads(signature["message"])
+    except (ValueError, TypeError):
+        message = {}
+    if message.get("tokenId") != claims["id"] or message.get("type") != "USAGE_TYPE_SIGNUP":
+        raise InvalidArgument("invalid client signature: the message must name the token id and USAGE_TYPE_SIGNUP")
+    otp.verify_client_signature(signature, claims)
