@@ -103,7 +103,7 @@ def startup() -> None:
     cold = []
     for _ in range(3):
         start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "simulator", "serve", "--port", "0"], cwd=ROOT,
+        proc = subprocess.Popen([sys.executable, "-m", "simulator", "serve", "--port", "0", "--proxy-port", "0"], cwd=ROOT,
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         ready = json.loads(proc.stdout.readline())
         port = int(ready["url"].rsplit(":", 1)[1])

@@ -22,10 +22,10 @@ def main(argv: list[str] | None = None) -> int:
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="wallet-simulator", description="A local simulator of Turnkey's public API.")
     commands = top.add_subparsers(required=True, metavar="COMMAND")
-    serve = commands.add_parser("serve", help="serve the main interface (and, later, the auth proxy)")
+    serve = commands.add_parser("serve", help="serve the main interface and the auth proxy")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8080, help="main interface port (0 picks a free one)")
-    serve.add_argument("--proxy-port", type=int, default=8081, help="auth proxy port (reserved; the proxy is not served yet)")
+    serve.add_argument("--proxy-port", type=int, default=8081, help="auth proxy port (0 picks a free one)")
     serve.add_argument("--scenario", action="append", type=Path, default=[], metavar="FILE",
                        help="scenario YAML to load (repeatable); default: the embedded default scenario")
     serve.add_argument("--seed", type=int, help="seed for ids, keys, mnemonics and names (random when absent)")
@@ -35,6 +35,10 @@ def parser() -> argparse.ArgumentParser:
                        help="how far timestampMs may be from the simulator clock; 0 turns the check off")
     serve.add_argument("--frozen-clock", type=int, metavar="MS", help="freeze the simulator clock at this epoch ms")
     serve.set_defaults(run=serve_command)
+    outbox = commands.add_parser("outbox", help="list the OTP codes a running simulator has sent")
+    outbox.add_argument("--url", default="http://127.0.0.1:8080", help="the simulator's main address")
+    outbox.add_argument("--contact", help="only codes sent to this e-mail address or phone number")
+    outbox.set_defaults(run=outbox_command)
     check = commands.add_parser("check", help="check scenario files and report every problem with its line")
     check.add_argument("files", nargs="+", type=Path)
     check.set_defaults(run=check_command)
@@ -53,7 +57,7 @@ def serve_command(args: argparse.Namespace) -> int:
     from simulator.server import SimulatorServer
 
     try:
-        server = SimulatorServer(host=args.host, port=args.port, config=config_from(args))
+        server = SimulatorServer(host=args.host, port=args.port, proxy_port=args.proxy_port, config=config_from(args))
     except ScenarioError as exc:
         print(f"wallet-simulator: {exc}", file=sys.stderr)
         return 2
@@ -81,12 +85,29 @@ def ready_line(server: Any) -> dict[str, Any]:
         "userId": creds["userId"],
         "apiPublicKey": creds["apiPublicKey"],
         "apiPrivateKey": creds["apiPrivateKey"],
+        "proxyUrl": server.proxy_url,
         "seed": sim.source.seed,
     }
 
 
 def _interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
+
+
+def outbox_command(args: argparse.Namespace) -> int:
+    import urllib.parse
+    import urllib.request
+
+    query = f"?{urllib.parse.urlencode({'contact': args.contact})}" if args.contact else ""
+    try:
+        with urllib.request.urlopen(f"{args.url.rstrip('/')}/_simulator/outbox{query}", timeout=10) as reply:
+            messages = json.load(reply)["messages"]
+    except OSError as exc:
+        print(f"wallet-simulator: cannot reach {args.url}: {exc}", file=sys.stderr)
+        return 2
+    for message in messages:
+        print(f"{message['contact']}\t{message['channel']}\t{message['code']}\t{message['otpId']}")
+    return 0
 
 
 def check_command(args: argparse.Namespace) -> int:

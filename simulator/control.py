@@ -10,10 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from simulator import oauth_provider
 from simulator.activities.context import Context
 from simulator.auth import Principal
 from simulator.consensus import lifecycle
+from simulator.crypto import service_keys
 from simulator.errors import InvalidArgument, NotFound
+from simulator.proxy import config as proxy_config
 
 if TYPE_CHECKING:
     from simulator.core import Simulator
@@ -90,6 +93,69 @@ def advance_view() -> Response:
     if not isinstance(seconds, (int, float)) or isinstance(seconds, bool):
         raise InvalidArgument("clock/advance takes {\"seconds\": <number>}")
     return jsonify({"nowMs": simulator().clock.advance(seconds)})
+
+
+def outbox(sim: Simulator, contact: str | None = None) -> list[Json]:
+    with sim.lock:
+        return [dict(m) for m in sim.store.outbox if contact is None or m["contact"].lower() == contact.lower()]
+
+
+def configure_proxy(sim: Simulator, organization_id: str, settings: Json) -> Json:
+    """Enable the auth proxy for an organization, or change an existing configuration."""
+    with sim.lock:
+        config_id = settings.get("configId")
+        existing = sim.store.proxy_configs.get(config_id or "")
+        if existing is not None:
+            existing.update({k: v for k, v in settings.items() if k not in ("configId", "encryptedProxyKey")})
+            return public_config(existing)
+        org = sim.store.org(organization_id)
+        ctx = Context(sim.store, sim.source, sim.clock.now_ms(), org)
+        return public_config(proxy_config.enable(ctx, settings))
+
+
+def public_config(config: Json) -> Json:
+    return {k: v for k, v in config.items() if k != "encryptedProxyKey"}
+
+
+@blueprint.get("/outbox")
+def outbox_view() -> Response:
+    return jsonify({"messages": outbox(simulator(), request.args.get("contact"))})
+
+
+@blueprint.post("/auth-proxy")
+def proxy_view() -> Response:
+    data = body()
+    return jsonify(configure_proxy(simulator(), str(data.get("organizationId", "")), data))
+
+
+@blueprint.post("/oauth/authorize")
+def authorize_view() -> Response:
+    data = body()
+    code = oauth_provider.authorize(simulator(), str(data.get("subject", "")), email=data.get("email"),
+                                    code_challenge=data.get("codeChallenge"), redirect_uri=data.get("redirectUri"),
+                                    fail=data.get("fail"))
+    return jsonify({"code": code})
+
+
+@blueprint.post("/oauth/id-token")
+def id_token_view() -> Response:
+    data = body()
+    if not data.get("subject") or not data.get("audience"):
+        raise InvalidArgument("oauth/id-token takes {\"subject\", \"audience\", \"nonce\"?, \"email\"?}")
+    token = oauth_provider.id_token(simulator(), str(data["subject"]), str(data["audience"]), nonce=data.get("nonce"),
+                                    email=data.get("email"))
+    return jsonify({"idToken": token})
+
+
+@blueprint.get("/oauth/jwks")
+def jwks_view() -> Response:
+    return jsonify(oauth_provider.jwks())
+
+
+@blueprint.get("/keys")
+def keys_view() -> Response:
+    """The simulator's signing keys (uncompressed hex): notarizer for sessions, and the others."""
+    return jsonify(service_keys.published())
 
 
 @blueprint.post("/reset")

@@ -109,6 +109,22 @@ class Simulator:
         """Why the activity is where it is: the rule or policies that decided, the votes, the steps."""
         return control.explain(self, activity_id)
 
+    # authentication flows from tests -----------------------------------------------------------
+    def outbox(self, contact: str | None = None) -> list[Json]:
+        """Every OTP "sent" (to ``contact``), oldest first: otpId, channel, contact, code, sentAt, ..."""
+        return control.outbox(self, contact)
+
+    def otp_code(self, contact: str) -> str:
+        """The latest code sent to ``contact``."""
+        sent = self.outbox(contact)
+        if not sent:
+            raise LookupError(f"no OTP was sent to {contact}")
+        return str(sent[-1]["code"])
+
+    def configure_auth_proxy(self, organization_id: str, **settings: Any) -> Json:
+        """Enable the auth proxy for an organization (or change ``configId``'s settings)."""
+        return control.configure_proxy(self, organization_id, settings)
+
     # conveniences for tests and the CLI ----------------------------------------------------
     def default_credentials(self) -> Json:
         """The first declared key pair with its private key: what the ready line prints."""

@@ -19,6 +19,7 @@ SECRETS = {
     "oauth-provider": "a1a105c27c7ab4e766ccc946b0a166a8b04c5ff3ef8aac7a5f664131c2fe187e",
     "turnkey-oauth-issuer": "1907ea3ff1cb599ede0bf433fb654024e0611a89e859e842e24620cb90a369ab",
     "enclave": "b0d09e2859a033896b88984b2642e26452882b65cf86ac5ccdb12dfae738f95f",
+    "vault": "3204acd0a67a01e1714ed74c8335102c6a3d2951afa7489a33585c1b2f46001e",  # seals the auth proxy's key inside its configuration
 }
 PROVIDER_ISSUER = "https://accounts.simulator.local"  # the fake OAuth/OIDC provider
 TURNKEY_ISSUER = "https://issuer.turnkey.simulator.local"  # tokens oauth2_authenticate issues

@@ -11,6 +11,7 @@ from simulator.activities.context import Context, Json
 from simulator.clock import Source
 from simulator.crypto import keys
 from simulator.errors import ApiError
+from simulator.proxy import config as proxy_config
 from simulator.scenario import Scenario
 from simulator.state.records import Tag, User
 from simulator.state.store import Organization, Store
@@ -44,6 +45,8 @@ class Seeder:
         self.quorum(ctx, path, spec.get("rootQuorum"), users)
         org.features = {f["name"]: f.get("value", "") for f in spec.get("features", [])}
         self.resources(ctx, path, spec)
+        if "authProxy" in spec:
+            self.guard(path + ("authProxy",), lambda: proxy_config.enable(ctx, dict(spec["authProxy"])))
         for k, child in enumerate(spec.get("subOrganizations", [])):
             self.organization(path + ("subOrganizations", k), child, org_id)
 

@@ -81,6 +81,7 @@ class Store:
         self.otp_codes: dict[str, str] = {"user@example.com": "000000"}  # fixed codes per contact
         self.oauth_codes: dict[str, Json] = {}  # the fake provider's authorization codes
         self.used_tokens: set[str] = set()  # verification token ids already spent
+        self.proxy_configs: dict[str, Json] = {}  # auth proxy configurations by config id
         self._credentials: dict[str, list[CredentialRef]] = {}
 
     # organizations -------------------------------------------------------------------------

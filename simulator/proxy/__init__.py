@@ -1,0 +1,1 @@
+"""The managed auth proxy: /v1/... on its own address, forwarding through the public interface."""
