@@ -58,3 +58,26 @@ def test_turnkey_crypto_opens_bundles_and_verifies_sessions(simulator, client):
     from simulator.testing import ApiKeyStamper
 
     assert ApiKeyStamper(out["privateKey"]).public_key in {k.public_key for k in keys}
+
+
+def test_turnkey_core_1x_flows_run_unmodified(tmp_path):
+    """@turnkey/core 1.14.1: OTP sign-up then login, and OAuth sign-up then login, through the proxy."""
+    from conftest import SCENARIOS, DEFAULTS
+    from simulator import Config, SimulatorServer
+
+    scenario = tmp_path / "proxy.yaml"
+    scenario.write_text((SCENARIOS / "default.yaml").read_text() + "    authProxy: {configId: cfg-1}\n")
+    with SimulatorServer(config=Config(scenarios=(scenario,))) as server:
+        given = {"url": server.url, "proxyUrl": server.proxy_url, "configId": "cfg-1",
+                 "organizationId": DEFAULTS["organizationId"], "email": "core@example.com"}
+        run = subprocess.run(["node", str(JS / "core1x.js"), json.dumps(given)], capture_output=True, text=True,
+                             timeout=120)
+        assert run.returncode == 0, run.stderr
+        out = json.loads(run.stdout)
+        assert server.simulator.crashes == []
+    assert (out["signup"]["action"], out["login"]["action"]) == ("SIGNUP", "LOGIN")
+    assert out["whoami"]["username"] == "core@example.com" and out["whoami"]["organizationId"] == out["session"]["organizationId"]
+    assert out["secondSession"] == out["session"]["organizationId"]
+    assert (out["oauthSignup"]["action"], out["oauthLogin"]["action"]) == ("SIGNUP", "LOGIN")
+    assert out["oauthLoginOrg"] == out["oauthSignupOrg"] != out["session"]["organizationId"]
+    assert out["error"]["code"] == "VERIFY_OTP_ERROR"
