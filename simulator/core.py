@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -120,6 +121,16 @@ class Simulator:
         if not sent:
             raise LookupError(f"no OTP was sent to {contact}")
         return str(sent[-1]["code"])
+
+    def wait_for_otp(self, contact: str, timeout: float = 5.0, after: int = 0) -> str:
+        """The code of the first OTP sent to ``contact`` beyond the ``after`` already seen."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            sent = self.outbox(contact)
+            if len(sent) > after:
+                return str(sent[after]["code"])
+            time.sleep(0.01)
+        raise TimeoutError(f"no OTP sent to {contact} within {timeout} s")
 
     def configure_auth_proxy(self, organization_id: str, **settings: Any) -> Json:
         """Enable the auth proxy for an organization (or change ``configId``'s settings)."""

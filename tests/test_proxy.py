@@ -144,6 +144,9 @@ def test_outbox_provider_and_proxy_from_the_control_api(server, tmp_path):
     messages = control.post("/_simulator/outbox?contact=%2B15555550100", b"", method="GET").body["messages"]
     assert [(m["channel"], len(m["code"])) for m in messages] == [("OTP_TYPE_SMS", 8)]
     assert server.simulator.otp_code("+15555550100") == messages[0]["code"]
+    assert server.simulator.wait_for_otp("+15555550100", timeout=1) == messages[0]["code"]
+    with pytest.raises(TimeoutError):
+        server.simulator.wait_for_otp("+15555550100", timeout=0.05, after=1)
     code = control.post("/_simulator/oauth/authorize", b'{"subject": "s1"}').body["code"]
     assert code in server.simulator.store.oauth_codes
     token = control.post("/_simulator/oauth/id-token", b'{"subject": "s1", "audience": "a"}').body["idToken"]
