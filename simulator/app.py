@@ -30,6 +30,7 @@ def create_app(simulator: Simulator | None = None, config: Config | None = None)
     app.url_map.strict_slashes = False
     app.wsgi_app = MergeSlashes(app.wsgi_app)  # type: ignore[method-assign]
     app.register_blueprint(public)
+    app.after_request(journal_entry)
     app.register_blueprint(control.blueprint)
     app.register_error_handler(ApiError, render_error)
     app.register_error_handler(HTTPException, render_http_error)
@@ -51,6 +52,21 @@ def submit(op: str) -> Response:
 def query(op: str) -> Response:
     sim = get_simulator()
     return jsonify(sim.query(op, request.get_data(), request.headers, request.content_type))
+
+
+def journal_entry(response: Response) -> Response:
+    """Keep every main-interface call, with its outcome, in the simulator's journal."""
+    parts = request.path.strip("/").split("/")
+    if len(parts) != 4 or parts[:2] != ["public", "v1"] or parts[2] not in ("submit", "query"):
+        return response
+    answer = response.get_json(silent=True) if response.is_json else None
+    activity = answer.get("activity") if isinstance(answer, dict) else None
+    outcome = ({"activityId": activity.get("id"), "status": activity.get("status")} if isinstance(activity, dict)
+               else {k: answer[k] for k in ("code", "message") if k in answer} if isinstance(answer, dict) else {})
+    sim = get_simulator()
+    sim.journal.record({"time": sim.clock.now_ms(), "kind": parts[2], "op": parts[3], "status": response.status_code,
+                        "request": request.get_json(silent=True), "outcome": outcome})
+    return response
 
 
 def render_error(error: ApiError) -> tuple[Response, int]:

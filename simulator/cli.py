@@ -39,6 +39,9 @@ def parser() -> argparse.ArgumentParser:
     outbox.add_argument("--url", default="http://127.0.0.1:8080", help="the simulator's main address")
     outbox.add_argument("--contact", help="only codes sent to this e-mail address or phone number")
     outbox.set_defaults(run=outbox_command)
+    cover = commands.add_parser("coverage", help="list the public operations: implemented, partial or absent")
+    cover.add_argument("--status", choices=("implemented", "partial", "absent"), help="only these")
+    cover.set_defaults(run=coverage_command)
     check = commands.add_parser("check", help="check scenario files and report every problem with its line")
     check.add_argument("files", nargs="+", type=Path)
     check.set_defaults(run=check_command)
@@ -107,6 +110,19 @@ def outbox_command(args: argparse.Namespace) -> int:
         return 2
     for message in messages:
         print(f"{message['contact']}\t{message['channel']}\t{message['code']}\t{message['otpId']}")
+    return 0
+
+
+def coverage_command(args: argparse.Namespace) -> int:
+    from simulator.coverage import coverage, summary
+    from simulator.validation import Schemas
+
+    rows = coverage(Schemas())
+    for row in rows:
+        if args.status in (None, row["status"]):
+            note = f"  ({row['note']})" if row["note"] else ""
+            print(f"{row['status']:<12} {row['operation']}{note}")
+    print(", ".join(f"{n} {status}" for status, n in summary(rows).items()))
     return 0
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from simulator import oauth_provider
+from simulator import coverage, oauth_provider
 from simulator.activities.context import Context
 from simulator.auth import Principal
 from simulator.consensus import lifecycle
@@ -156,6 +156,17 @@ def jwks_view() -> Response:
 def keys_view() -> Response:
     """The simulator's signing keys (uncompressed hex): notarizer for sessions, and the others."""
     return jsonify(service_keys.published())
+
+
+@blueprint.get("/journal")
+def journal_view() -> Response:
+    return jsonify({"entries": simulator().journal.entries(request.args.get("op"))})
+
+
+@blueprint.get("/coverage")
+def coverage_view() -> Response:
+    rows = coverage.coverage(simulator().schemas)
+    return jsonify({"summary": coverage.summary(rows), "operations": rows})
 
 
 @blueprint.post("/reset")

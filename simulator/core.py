@@ -11,6 +11,7 @@ from typing import Any
 from simulator import auth, control, dispatch
 from simulator.clock import Clock, Source
 from simulator.config import Config
+from simulator.journal import Journal
 from simulator.paths import data_dir
 from simulator.scenario import load_scenario, seed
 from simulator.state.activity import Activity
@@ -38,6 +39,7 @@ class Simulator:
         self.credentials: list[Json] = []
         self.rules: list[Json] = []  # scripted outcomes, from every loaded scenario, first match wins
         self.crashes: list[Json] = []  # internal errors, kept so a test can surface them
+        self.journal = Journal()  # every main-interface request and its outcome
         self.listeners: list[Callable[[Activity, str], None]] = []  # told of "created" and "status" events
         for path in self.config.scenarios or (DEFAULT_SCENARIO,):
             self.load(Path(path))
@@ -54,8 +56,10 @@ class Simulator:
         return made
 
     def reset(self) -> None:
+        """Back to the loaded scenarios: state, random source, clock; the journal is emptied."""
         with self.lock:
             self._restore(self._baseline)
+            self.journal.clear()
 
     def snapshot(self) -> object:
         with self.lock:
