@@ -63,9 +63,13 @@ def journal_entry(response: Response) -> Response:
     activity = answer.get("activity") if isinstance(answer, dict) else None
     outcome = ({"activityId": activity.get("id"), "status": activity.get("status")} if isinstance(activity, dict)
                else {k: answer[k] for k in ("code", "message") if k in answer} if isinstance(answer, dict) else {})
+    try:
+        body = request.get_json(silent=True)
+    except HTTPException:  # an over-size body stays unread
+        body = None
     sim = get_simulator()
     sim.journal.record({"time": sim.clock.now_ms(), "kind": parts[2], "op": parts[3], "status": response.status_code,
-                        "request": request.get_json(silent=True), "outcome": outcome})
+                        "request": body, "outcome": outcome})
     return response
 
 
