@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -20,6 +21,10 @@ from simulator.validation import Schemas
 
 Json = dict[str, Any]
 DEFAULT_SCENARIO = data_dir("scenarios") / "default.yaml"
+
+
+def scenario_key(paths: tuple[Path, ...]) -> tuple[str, ...]:
+    return tuple(str(Path(p).resolve()) for p in paths) or (str(DEFAULT_SCENARIO),)
 
 
 class Simulator:
@@ -44,6 +49,7 @@ class Simulator:
         for path in self.config.scenarios or (DEFAULT_SCENARIO,):
             self.load(Path(path))
         self._baseline = self._capture()
+        self._scenario_cache = {scenario_key(self.config.scenarios): self._baseline}
 
     # scenarios and reset -------------------------------------------------------------------
     def load(self, path: Path) -> list[Json]:
@@ -60,6 +66,17 @@ class Simulator:
         with self.lock:
             self._restore(self._baseline)
             self.journal.clear()
+
+    def use_scenarios(self, paths: tuple[Path, ...] | list[Path]) -> None:
+        """Make ``paths`` the loaded scenarios and reset to them (built once, then restored)."""
+        key = scenario_key(tuple(paths))
+        with self.lock:
+            baseline = self._scenario_cache.get(key)
+            if baseline is None:
+                fresh = Simulator(replace(self.config, scenarios=tuple(Path(p) for p in paths)), schemas=self.schemas)
+                baseline = self._scenario_cache[key] = fresh._baseline
+            self._baseline = baseline
+            self.reset()
 
     def snapshot(self) -> object:
         with self.lock:

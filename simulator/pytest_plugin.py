@@ -1,29 +1,49 @@
 """pytest fixtures for suites that test code against the simulator (registered via pytest11).
 
-============================  ========  ==========================================================
-fixture                       scope     yields
-============================  ========  ==========================================================
-``simulator_server``          session   a started :class:`~simulator.server.SimulatorServer` on a
-                                        free loopback port (default scenario, random seed)
-``simulator``                 function  the same server, reset to its loaded scenario first
-``simulator_credentials``     function  the default user's ids and API key pair (a dict with
-                                        organizationId, userId, apiPublicKey, apiPrivateKey, ...)
-``simulator_client``          function  a :class:`~simulator.testing.SimulatorClient` stamping
-                                        with the default API key
-``turnkey_client``            function  the official ``turnkey_http.TurnkeyClient`` pointed at
-                                        the simulator with the default key (needs turnkey-http)
-============================  ========  ==========================================================
+==============================  ========  ========================================================
+fixture                         scope     yields
+==============================  ========  ========================================================
+``simulator_server``            session   a started :class:`~simulator.server.SimulatorServer` on
+                                          free loopback ports (main and auth proxy; default
+                                          scenario, random seed); one per xdist worker
+``simulator``                   function  the same server, reset to the test's scenario first
+                                          (``@pytest.mark.simulator_scenario(...)``, else the
+                                          default); the test fails if the simulator crashed
+``simulator_credentials``       function  the default user's ids and API key pair (a dict with
+                                          organizationId, userId, apiPublicKey, apiPrivateKey)
+``simulator_client``            function  a :class:`~simulator.testing.SimulatorClient` stamping
+                                          with the default API key, over HTTP
+``simulator_app_client``        function  the same client in process (Flask test client: no
+                                          sockets), for code that accepts a transport
+``simulator_user``              function  ``simulator_user("Bob")``: a client stamping as a
+                                          scenario user (by name or id) with its declared key
+``simulator_outbox``            function  the OTP outbox: ``.messages(contact)``, ``.code(contact)``,
+                                          ``.wait_for(contact, timeout)``
+``turnkey_client``              function  the official ``turnkey_http.TurnkeyClient`` pointed at
+                                          the simulator with the default key (needs turnkey-http)
+==============================  ========  ========================================================
+
+Marker: ``@pytest.mark.simulator_scenario("scenarios/x.yaml", ...)`` loads those scenario files
+(relative to the test file, or absolute) for the test; each set is built once per session and
+restored from a snapshot for every test that names it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from simulator.server import SimulatorServer
-from simulator.testing import ApiKeyStamper, SimulatorClient
+from simulator.testing import ApiKeyStamper, InProcessClient, SimulatorClient
+
+MARKER = "simulator_scenario"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", f"{MARKER}(*files): load these scenario files into the simulator for the test")
 
 
 @pytest.fixture(scope="session")
@@ -34,14 +54,23 @@ def simulator_server() -> Iterator[SimulatorServer]:
 
 
 @pytest.fixture
-def simulator(simulator_server: SimulatorServer) -> Iterator[SimulatorServer]:
-    """The session's simulator, reset to its scenario; fails the test if the server crashed."""
-    simulator_server.simulator.reset()
-    simulator_server.simulator.crashes.clear()
+def simulator(simulator_server: SimulatorServer, request: pytest.FixtureRequest) -> Iterator[SimulatorServer]:
+    """The session's simulator, reset to the test's scenario; fails the test if the server crashed."""
+    sim = simulator_server.simulator
+    sim.use_scenarios(scenario_paths(request))
+    sim.crashes.clear()
     yield simulator_server
-    crashes = list(simulator_server.simulator.crashes)
+    crashes = list(sim.crashes)
     if crashes:
         pytest.fail("the simulator failed internally:\n" + "\n".join(c["traceback"] for c in crashes))
+
+
+def scenario_paths(request: pytest.FixtureRequest) -> tuple[Path, ...]:
+    marker = request.node.get_closest_marker(MARKER)
+    if marker is None:
+        return ()
+    base = Path(str(request.node.fspath)).parent
+    return tuple(Path(p) if Path(p).is_absolute() else base / p for p in marker.args)
 
 
 @pytest.fixture
@@ -53,6 +82,48 @@ def simulator_credentials(simulator: SimulatorServer) -> dict[str, Any]:
 def simulator_client(simulator: SimulatorServer, simulator_credentials: dict[str, Any]) -> SimulatorClient:
     stamper = ApiKeyStamper(simulator_credentials["apiPrivateKey"])
     return SimulatorClient(simulator.url, stamper, simulator_credentials["organizationId"])
+
+
+@pytest.fixture
+def simulator_app_client(simulator: SimulatorServer, simulator_credentials: dict[str, Any]) -> InProcessClient:
+    stamper = ApiKeyStamper(simulator_credentials["apiPrivateKey"])
+    return InProcessClient(simulator.app, stamper, simulator_credentials["organizationId"])
+
+
+@pytest.fixture
+def simulator_user(simulator: SimulatorServer) -> Callable[[str], SimulatorClient]:
+    """A factory: a client for a scenario user whose API key pair the scenario declared or generated."""
+
+    def client_for(name: str) -> SimulatorClient:
+        found = [c for c in simulator.simulator.credentials
+                 if c.get("apiPrivateKey") and name in (c["userName"], c["userId"])]
+        if not found:
+            known = sorted({c["userName"] for c in simulator.simulator.credentials if c.get("apiPrivateKey")})
+            raise LookupError(f"no API key pair known for user {name!r}; users with one: {known}")
+        return SimulatorClient(simulator.url, ApiKeyStamper(found[0]["apiPrivateKey"]), found[0]["organizationId"])
+
+    return client_for
+
+
+class Outbox:
+    """The OTP codes the simulator "sent"."""
+
+    def __init__(self, server: SimulatorServer) -> None:
+        self._sim = server.simulator
+
+    def messages(self, contact: str | None = None) -> list[dict[str, Any]]:
+        return self._sim.outbox(contact)
+
+    def code(self, contact: str) -> str:
+        return self._sim.otp_code(contact)
+
+    def wait_for(self, contact: str, timeout: float = 5.0, after: int = 0) -> str:
+        return self._sim.wait_for_otp(contact, timeout, after)
+
+
+@pytest.fixture
+def simulator_outbox(simulator: SimulatorServer) -> Outbox:
+    return Outbox(simulator)
 
 
 @pytest.fixture
