@@ -70,6 +70,8 @@ def journal_entry(response: Response) -> Response:
     sim = get_simulator()
     sim.journal.record({"time": sim.clock.now_ms(), "kind": parts[2], "op": parts[3], "status": response.status_code,
                         "request": body, "outcome": outcome})
+    if sim.recorder is not None:
+        sim.recorder.add(parts[2], parts[3], body, request.headers, response.status_code, answer)
     return response
 
 

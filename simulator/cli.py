@@ -34,11 +34,17 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--timestamp-window", type=float, default=TEN_MINUTES_MS / 1000, metavar="SECONDS",
                        help="how far timestampMs may be from the simulator clock; 0 turns the check off")
     serve.add_argument("--frozen-clock", type=int, metavar="MS", help="freeze the simulator clock at this epoch ms")
+    serve.add_argument("--record", type=Path, metavar="FILE",
+                       help="write the session's requests as a replayable scenario to FILE when stopped")
     serve.set_defaults(run=serve_command)
     outbox = commands.add_parser("outbox", help="list the OTP codes a running simulator has sent")
     outbox.add_argument("--url", default="http://127.0.0.1:8080", help="the simulator's main address")
     outbox.add_argument("--contact", help="only codes sent to this e-mail address or phone number")
     outbox.set_defaults(run=outbox_command)
+    replay = commands.add_parser("replay", help="run a scenario's steps and report each, with a diff on mismatch")
+    replay.add_argument("file", type=Path)
+    replay.add_argument("--url", help="run against this simulator instead of a fresh one")
+    replay.set_defaults(run=replay_command)
     cover = commands.add_parser("coverage", help="list the public operations: implemented, partial or absent")
     cover.add_argument("--status", choices=("implemented", "partial", "absent"), help="only these")
     cover.set_defaults(run=coverage_command)
@@ -67,6 +73,8 @@ def serve_command(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"wallet-simulator: cannot listen on {args.host}:{args.port}: {exc.strerror}", file=sys.stderr)
         return 2
+    if args.record:
+        server.simulator.record(args.record)
     print(json.dumps(ready_line(server)), flush=True)
     logging.getLogger("simulator").info("serving on %s (seed %s); Ctrl-C stops", server.url, server.simulator.source.seed)
     signal.signal(signal.SIGTERM, _interrupt)
@@ -76,6 +84,9 @@ def serve_command(args: argparse.Namespace) -> int:
         logging.getLogger("simulator").info("stopped")
     finally:
         server.stop()
+        if server.simulator.recorder is not None:
+            saved = server.simulator.recorder.save()
+            logging.getLogger("simulator").info("recorded %d steps to %s", len(server.simulator.recorder.steps), saved)
     return 0
 
 
@@ -111,6 +122,19 @@ def outbox_command(args: argparse.Namespace) -> int:
     for message in messages:
         print(f"{message['contact']}\t{message['channel']}\t{message['code']}\t{message['otpId']}")
     return 0
+
+
+def replay_command(args: argparse.Namespace) -> int:
+    from simulator.replay import replay, report
+
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    try:
+        results = replay(args.file, args.url)
+    except ScenarioError as exc:
+        print(f"wallet-simulator: {exc}", file=sys.stderr)
+        return 2
+    print(report(results))
+    return 0 if all(r.ok for r in results) else 1
 
 
 def coverage_command(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ from simulator import auth, control, dispatch
 from simulator.clock import Clock, Source
 from simulator.config import Config
 from simulator.journal import Journal
+from simulator.recording import Recorder
 from simulator.paths import data_dir
 from simulator.scenario import load_scenario, seed
 from simulator.state.activity import Activity
@@ -45,6 +46,7 @@ class Simulator:
         self.rules: list[Json] = []  # scripted outcomes, from every loaded scenario, first match wins
         self.crashes: list[Json] = []  # internal errors, kept so a test can surface them
         self.journal = Journal()  # every main-interface request and its outcome
+        self.recorder: Recorder | None = None  # serve --record: the session as a replayable scenario
         self.listeners: list[Callable[[Activity, str], None]] = []  # told of "created" and "status" events
         for path in self.config.scenarios or (DEFAULT_SCENARIO,):
             self.load(Path(path))
@@ -55,17 +57,24 @@ class Simulator:
     def load(self, path: Path) -> list[Json]:
         """Add a scenario file's organizations; returns the key pairs it generated or declared."""
         scenario = load_scenario(path, trusted=path == DEFAULT_SCENARIO)
+        included = [pair for name in scenario.data.get("include", []) for pair in self.load(path.parent / name)]
         with self.lock:
             made = seed.apply(scenario, self.store, self.source, self.clock.now_ms())
             self.rules.extend(seed.rules(scenario, self.rules))
             self.credentials.extend(made)
-        return made
+        return included + made
 
     def reset(self) -> None:
         """Back to the loaded scenarios: state, random source, clock; the journal is emptied."""
         with self.lock:
             self._restore(self._baseline)
             self.journal.clear()
+
+    def record(self, path: Path) -> Recorder:
+        """Record from now on every main-interface request as a step of a scenario saved to ``path``."""
+        scenarios = [Path(p) for p in self.config.scenarios] or [DEFAULT_SCENARIO]
+        self.recorder = Recorder(path, scenarios, self.source.seed, self.credentials)
+        return self.recorder
 
     def use_scenarios(self, paths: tuple[Path, ...] | list[Path]) -> None:
         """Make ``paths`` the loaded scenarios and reset to them (built once, then restored)."""

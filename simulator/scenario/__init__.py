@@ -57,7 +57,7 @@ def load_scenario(path: Path, *, trusted: bool = False) -> Scenario:
         line = f":{mark.line + 1}" if mark else ""
         raise ScenarioError(f"{path}{line}: not valid YAML: {getattr(exc, 'problem', exc)}") from None
     if root is None or not isinstance(data, dict):
-        raise ScenarioError(f"{path}:1: a scenario must be a YAML mapping with an 'organizations' list")
+        raise ScenarioError(f"{path}:1: a scenario must be a YAML mapping with an 'organizations' list (or 'include')")
     scenario = Scenario(path, data, root)
     if trusted:
         return scenario

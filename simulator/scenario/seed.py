@@ -23,7 +23,7 @@ def apply(scenario: Scenario, store: Store, source: Source, now_ms: int) -> list
     """Create everything the scenario declares; returns the key pairs it reported."""
     made: list[Json] = []
     store.otp_codes.update(scenario.data.get("otpCodes", {}))
-    for i, spec in enumerate(scenario.data["organizations"]):
+    for i, spec in enumerate(scenario.data.get("organizations", [])):
         Seeder(scenario, store, source, now_ms, made).organization(("organizations", i), spec, None)
     return made
 
