@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,12 @@ def stamper_for(private_hex: str, curve: str = "p256") -> ApiKeyStamper:
 
 
 SCENARIOS = ROOT / "scenarios"
+
+
+def scenario_text(name: str) -> str:
+    """A shipped scenario's YAML without its steps, so a test can append to its last organization."""
+    text = (SCENARIOS / name).read_text()
+    return re.split(r"^(?:# .*\n)?steps:", text, maxsplit=1, flags=re.M)[0]
 KEYS = {"bob": "b0b0000000000000000000000000000000000000000000000000000000000001",
         "carol": "ca40100000000000000000000000000000000000000000000000000000000001",
         "dave": "da4e000000000000000000000000000000000000000000000000000000000001"}

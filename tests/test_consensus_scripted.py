@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from conftest import DEFAULTS, SCENARIOS, as_user, ok
+from conftest import DEFAULTS, SCENARIOS, as_user, ok, scenario_text
 from simulator import Config, ScenarioError, Simulator, SimulatorServer
 from test_errors import assert_error
 
@@ -30,7 +30,7 @@ rules:
     outcome: consensus
     approvals: 2
 """
-BASE = (SCENARIOS / "two_of_three_quorum.yaml").read_text().replace("threshold: 2", "threshold: 1")
+BASE = scenario_text("two_of_three_quorum.yaml").replace("threshold: 2", "threshold: 1")
 
 
 @pytest.fixture(scope="module")

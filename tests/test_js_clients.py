@@ -62,11 +62,11 @@ def test_turnkey_crypto_opens_bundles_and_verifies_sessions(simulator, client):
 
 def test_turnkey_core_1x_flows_run_unmodified(tmp_path):
     """@turnkey/core 1.14.1: OTP sign-up then login, and OAuth sign-up then login, through the proxy."""
-    from conftest import SCENARIOS, DEFAULTS
+    from conftest import DEFAULTS, scenario_text
     from simulator import Config, SimulatorServer
 
     scenario = tmp_path / "proxy.yaml"
-    scenario.write_text((SCENARIOS / "default.yaml").read_text() + "    authProxy: {configId: cfg-1}\n")
+    scenario.write_text(scenario_text("default.yaml") + "    authProxy: {configId: cfg-1}\n")
     with SimulatorServer(config=Config(scenarios=(scenario,))) as server:
         given = {"url": server.url, "proxyUrl": server.proxy_url, "configId": "cfg-1",
                  "organizationId": DEFAULTS["organizationId"], "email": "core@example.com"}

@@ -7,14 +7,14 @@ import json
 
 import pytest
 
-from conftest import DEFAULTS, SCENARIOS, ok
+from conftest import DEFAULTS, ok, scenario_text
 from simulator import Config, SimulatorServer, oauth_provider
 from simulator.testing import ApiKeyStamper, SimulatorClient
 from test_auth_flows import ClientKey, verify_session
 from test_errors import assert_error
 
 CONFIG_ID = "proxy-config-1"
-PROXY = (SCENARIOS / "default.yaml").read_text() + f"""    authProxy:
+PROXY = scenario_text("default.yaml") + f"""    authProxy:
       configId: {CONFIG_ID}
       allowedOrigins: ["http://localhost:3000"]
       otpLength: "6"
