@@ -13,7 +13,8 @@ from werkzeug.exceptions import HTTPException
 from simulator import control
 from simulator.config import Config
 from simulator.core import Simulator
-from simulator.errors import ApiError, MethodNotAllowed, NotFound, PayloadTooLarge
+from simulator.errors import ApiError, InvalidArgument, MethodNotAllowed, NotFound, PayloadTooLarge
+from simulator.scenario import ScenarioError
 
 log = logging.getLogger("simulator")
 public = Blueprint("public", __name__)
@@ -33,6 +34,7 @@ def create_app(simulator: Simulator | None = None, config: Config | None = None)
     app.after_request(journal_entry)
     app.register_blueprint(control.blueprint)
     app.register_error_handler(ApiError, render_error)
+    app.register_error_handler(ScenarioError, lambda e: render_error(InvalidArgument(str(e))))
     app.register_error_handler(HTTPException, render_http_error)
     app.register_error_handler(Exception, render_crash)
     return app

@@ -45,6 +45,14 @@ def parser() -> argparse.ArgumentParser:
     replay.add_argument("file", type=Path)
     replay.add_argument("--url", help="run against this simulator instead of a fresh one")
     replay.set_defaults(run=replay_command)
+    control = commands.add_parser("control", help="drive a running simulator: reset, snapshot, restore, state, "
+                                  "clock, approve, reject, explain, journal")
+    control.add_argument("action", choices=("reset", "snapshot", "restore", "state", "clock", "approve", "reject",
+                                            "explain", "journal"))
+    control.add_argument("args", nargs="*", help="restore SNAPSHOT | clock SECONDS | approve/reject ACTIVITY USER | "
+                                                 "explain ACTIVITY | journal [OP]")
+    control.add_argument("--url", default="http://127.0.0.1:8080")
+    control.set_defaults(run=control_command)
     cover = commands.add_parser("coverage", help="list the public operations: implemented, partial or absent")
     cover.add_argument("--status", choices=("implemented", "partial", "absent"), help="only these")
     cover.set_defaults(run=coverage_command)
@@ -135,6 +143,29 @@ def replay_command(args: argparse.Namespace) -> int:
         return 2
     print(report(results))
     return 0 if all(r.ok for r in results) else 1
+
+
+def control_command(args: argparse.Namespace) -> int:
+    from simulator.control_client import ControlClient, ControlError
+
+    client = ControlClient(args.url)
+    calls = {
+        "reset": lambda a: client.reset(), "snapshot": lambda a: client.snapshot(),
+        "restore": lambda a: client.restore(a[0]), "state": lambda a: client.state(),
+        "clock": lambda a: client.advance_clock(float(a[0])), "approve": lambda a: client.approve(a[0], a[1]),
+        "reject": lambda a: client.reject(a[0], a[1]), "explain": lambda a: client.explain(a[0]),
+        "journal": lambda a: client.journal(a[0] if a else None),
+    }
+    try:
+        result = calls[args.action](args.args)
+    except (IndexError, ValueError):
+        print(f"wallet-simulator: control {args.action}: missing or bad arguments (see --help)", file=sys.stderr)
+        return 2
+    except (ControlError, OSError) as exc:
+        print(f"wallet-simulator: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps(result, indent=2) if result is not None else "ok")
+    return 0
 
 
 def coverage_command(args: argparse.Namespace) -> int:

@@ -6,6 +6,7 @@ tests written in other languages.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -167,6 +168,50 @@ def journal_view() -> Response:
 def coverage_view() -> Response:
     rows = coverage.coverage(simulator().schemas)
     return jsonify({"summary": coverage.summary(rows), "operations": rows})
+
+
+@blueprint.post("/snapshots")
+def snapshot_view() -> Response:
+    sim = simulator()
+    snapshot_id = f"snapshot-{len(sim.saved_snapshots) + 1}"
+    sim.saved_snapshots[snapshot_id] = sim.snapshot()
+    return jsonify({"snapshotId": snapshot_id})
+
+
+@blueprint.post("/snapshots/<snapshot_id>/restore")
+def restore_view(snapshot_id: str) -> Response:
+    sim = simulator()
+    if snapshot_id not in sim.saved_snapshots:
+        raise NotFound(f"no snapshot {snapshot_id}; taken: {', '.join(sim.saved_snapshots) or 'none'}")
+    sim.restore(sim.saved_snapshots[snapshot_id])
+    return jsonify({})
+
+
+@blueprint.get("/state")
+def state_view() -> Response:
+    return jsonify(simulator().export_state())
+
+
+@blueprint.put("/state")
+def import_view() -> Response:
+    try:
+        simulator().import_state(body())
+    except (ValueError, KeyError, TypeError) as exc:
+        raise InvalidArgument(f"cannot import the state: {exc}") from None
+    return jsonify({})
+
+
+@blueprint.post("/scenarios")
+def scenarios_view() -> Response:
+    """{"paths": [...], "replace": true} makes them the scenarios; false adds them to the state."""
+    data = body()
+    paths = [Path(p) for p in data.get("paths", [])]
+    if data.get("replace", True):
+        simulator().use_scenarios(paths)
+    else:
+        for path in paths:
+            simulator().load(path)
+    return jsonify({"credentials": simulator().credentials})
 
 
 @blueprint.post("/reset")

@@ -17,6 +17,7 @@ from simulator.recording import Recorder
 from simulator.paths import data_dir
 from simulator.scenario import load_scenario, seed
 from simulator.state.activity import Activity
+from simulator.state import codec
 from simulator.state.store import Store
 from simulator.validation import Schemas
 
@@ -47,6 +48,7 @@ class Simulator:
         self.crashes: list[Json] = []  # internal errors, kept so a test can surface them
         self.journal = Journal()  # every main-interface request and its outcome
         self.recorder: Recorder | None = None  # serve --record: the session as a replayable scenario
+        self.saved_snapshots: dict[str, object] = {}  # snapshots taken through the control API
         self.listeners: list[Callable[[Activity, str], None]] = []  # told of "created" and "status" events
         for path in self.config.scenarios or (DEFAULT_SCENARIO,):
             self.load(Path(path))
@@ -86,6 +88,22 @@ class Simulator:
                 baseline = self._scenario_cache[key] = fresh._baseline
             self._baseline = baseline
             self.reset()
+
+    def export_state(self) -> Json:
+        """Everything (state, random source, clock, rules, key pairs) as readable JSON."""
+        with self.lock:
+            store, source, clock, credentials, rules = self._capture()
+            return {"format": "wallet-simulator-state/1", "store": codec.encode(store), "source": codec.encode(source),
+                    "clock": list(clock), "credentials": credentials, "rules": rules}
+
+    def import_state(self, data: Json) -> None:
+        """Replace everything with an export_state() document."""
+        if data.get("format") != "wallet-simulator-state/1":
+            raise ValueError("not a wallet-simulator state export (format wallet-simulator-state/1)")
+        snapshot = (codec.decode(data["store"]), codec.decode(data["source"]), tuple(data["clock"]),
+                    data["credentials"], data["rules"])
+        with self.lock:
+            self._restore(snapshot)
 
     def snapshot(self) -> object:
         with self.lock:
