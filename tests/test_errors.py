@@ -142,8 +142,8 @@ def test_stale_timestamp_is_refused(client):
     ({"walletName": "w", "accounts": [ETH_ACCOUNT, ETH_ACCOUNT]}, 400, 3, "paths cannot be reused"),
     ({"walletName": "w", "accounts": [{**ETH_ACCOUNT, "curve": "CURVE_ED25519"}]}, 400, 3, "invalid"),
     ({"walletName": "w", "accounts": [{**ETH_ACCOUNT, "path": "m/44'/x"}]}, 400, 3, "invalid path"),
-    ({"walletName": "w", "accounts": [{**ETH_ACCOUNT, "addressFormat": "ADDRESS_FORMAT_TRON"}]}, 501, 12,
-     "not supported by the simulator yet"),
+    ({"walletName": "w", "accounts": [{**ETH_ACCOUNT, "addressFormat": "ADDRESS_FORMAT_TON_V4R2"}]}, 400, 3,
+     "invalid curve: ADDRESS_FORMAT_TON_V4R2 requires CURVE_ED25519"),
     ({"walletName": "w", "accounts": [], "mnemonicLength": 13}, 400, 3, "invalid mnemonic length"),
 ])
 def test_wallet_requests_the_service_refuses(client, params, status, code, phrase):

@@ -14,6 +14,7 @@ import coincurve
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+from simulator.crypto import chain_formats, ton
 from simulator.crypto.hd import DerivationError, InvalidAddressFormat, InvalidCurve
 
 _BITCOIN = [f"ADDRESS_FORMAT_BITCOIN_{net}_{kind}" for net in ("MAINNET", "TESTNET", "SIGNET", "REGTEST")
@@ -60,7 +61,7 @@ def ethereum(curve: str, public_key: bytes) -> str:
 
 
 def solana(curve: str, public_key: bytes) -> str:
-    return str(base58.b58encode(public_key).decode())
+    return str(base58.b58encode(chain_formats.ed25519_key(public_key)).decode())
 
 
 def compressed(curve: str, public_key: bytes) -> str:
@@ -76,6 +77,8 @@ ADDRESS_FORMATS: dict[str, AddressFormat] = {
     "ADDRESS_FORMAT_SOLANA": AddressFormat(("CURVE_ED25519",), solana),
     "ADDRESS_FORMAT_COMPRESSED": AddressFormat(("CURVE_SECP256K1", "CURVE_P256", "CURVE_ED25519"), compressed),
     "ADDRESS_FORMAT_UNCOMPRESSED": AddressFormat(EC_CURVES, uncompressed_hex),
+    **{name: AddressFormat(curves, encoder) for name, (curves, encoder) in chain_formats.FORMATS.items()},
+    **{name: AddressFormat(curves, encoder) for name, (curves, encoder) in ton.FORMATS.items()},
 }
 
 
