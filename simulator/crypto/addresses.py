@@ -14,7 +14,7 @@ import coincurve
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from simulator.crypto import chain_formats, ton
+from simulator.crypto import chain_formats, ton_wallets
 from simulator.crypto.hd import DerivationError, InvalidAddressFormat, InvalidCurve
 
 _BITCOIN = [f"ADDRESS_FORMAT_BITCOIN_{net}_{kind}" for net in ("MAINNET", "TESTNET", "SIGNET", "REGTEST")
@@ -78,7 +78,7 @@ ADDRESS_FORMATS: dict[str, AddressFormat] = {
     "ADDRESS_FORMAT_COMPRESSED": AddressFormat(("CURVE_SECP256K1", "CURVE_P256", "CURVE_ED25519"), compressed),
     "ADDRESS_FORMAT_UNCOMPRESSED": AddressFormat(EC_CURVES, uncompressed_hex),
     **{name: AddressFormat(curves, encoder) for name, (curves, encoder) in chain_formats.FORMATS.items()},
-    **{name: AddressFormat(curves, encoder) for name, (curves, encoder) in ton.FORMATS.items()},
+    **{name: AddressFormat(curves, encoder) for name, (curves, encoder) in ton_wallets.FORMATS.items()},
 }
 
 
