@@ -13,6 +13,7 @@ from werkzeug.exceptions import HTTPException
 from simulator import control
 from simulator.config import Config
 from simulator.core import Simulator
+from simulator.events import signing
 from simulator.errors import ApiError, InvalidArgument, MethodNotAllowed, NotFound, PayloadTooLarge
 from simulator.scenario import ScenarioError
 
@@ -75,6 +76,12 @@ def journal_entry(response: Response) -> Response:
     if sim.recorder is not None:
         sim.recorder.add(parts[2], parts[3], body, request.headers, response.status_code, answer)
     return response
+
+
+@public.get("/public/v1/discovery/webhooks/jwks")
+def webhook_keys() -> Response:
+    """The keys webhook signatures verify with (the service's discovery path)."""
+    return jsonify(signing.jwks())
 
 
 def render_error(error: ApiError) -> tuple[Response, int]:

@@ -34,6 +34,9 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--timestamp-window", type=float, default=TEN_MINUTES_MS / 1000, metavar="SECONDS",
                        help="how far timestampMs may be from the simulator clock; 0 turns the check off")
     serve.add_argument("--frozen-clock", type=int, metavar="MS", help="freeze the simulator clock at this epoch ms")
+    serve.add_argument("--webhook-retries", type=int, default=5, help="retries after a 5xx or network error")
+    serve.add_argument("--webhook-backoff", type=float, default=1.0, metavar="SECONDS",
+                       help="first webhook retry delay on the simulator clock, doubling each time")
     serve.add_argument("--record", type=Path, metavar="FILE",
                        help="write the session's requests as a replayable scenario to FILE when stopped")
     serve.set_defaults(run=serve_command)
@@ -53,6 +56,13 @@ def parser() -> argparse.ArgumentParser:
                                                  "explain ACTIVITY | journal [OP]")
     control.add_argument("--url", default="http://127.0.0.1:8080")
     control.set_defaults(run=control_command)
+    hooks = commands.add_parser("webhooks", help="list, fire or resend webhook deliveries of a running simulator")
+    hooks.add_argument("action", choices=("list", "fire", "resend"))
+    hooks.add_argument("--url", default="http://127.0.0.1:8080", help="the simulator's main address")
+    hooks.add_argument("--activity", help="fire: the activity to deliver (default: a synthetic event)")
+    hooks.add_argument("--to", help="fire: deliver to this URL instead of the organization's receivers")
+    hooks.add_argument("--event", help="resend: the event id")
+    hooks.set_defaults(run=webhooks_command)
     cover = commands.add_parser("coverage", help="list the public operations: implemented, partial or absent")
     cover.add_argument("--status", choices=("implemented", "partial", "absent"), help="only these")
     cover.set_defaults(run=coverage_command)
@@ -66,7 +76,8 @@ def config_from(args: argparse.Namespace) -> Config:
     window = int(args.timestamp_window * 1000) or None
     return Config(seed=args.seed, scenarios=tuple(args.scenario), auth=args.auth,
                   allow_unknown_fields=args.allow_unknown_fields, timestamp_window_ms=window,
-                  frozen_clock_ms=args.frozen_clock)
+                  frozen_clock_ms=args.frozen_clock, webhook_retries=args.webhook_retries,
+                  webhook_backoff_seconds=args.webhook_backoff)
 
 
 def serve_command(args: argparse.Namespace) -> int:
@@ -165,6 +176,24 @@ def control_command(args: argparse.Namespace) -> int:
         print(f"wallet-simulator: {exc}", file=sys.stderr)
         return 1
     print(json.dumps(result, indent=2) if result is not None else "ok")
+    return 0
+
+
+def webhooks_command(args: argparse.Namespace) -> int:
+    from simulator.control_client import ControlClient, ControlError
+
+    client = ControlClient(args.url)
+    try:
+        if args.action == "list":
+            result = client.call("GET", "/webhooks/deliveries")["deliveries"]
+        elif args.action == "fire":
+            result = client.call("POST", "/webhooks/fire", {"activityId": args.activity, "url": args.to})["deliveries"]
+        else:
+            result = client.call("POST", f"/webhooks/{args.event}/resend", {})
+    except (ControlError, OSError) as exc:
+        print(f"wallet-simulator: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps(result, indent=2))
     return 0
 
 

@@ -24,6 +24,8 @@ class Config:
     timestamp_window_ms: int | None = TEN_MINUTES_MS
     max_body_bytes: int = 2 * 1024 * 1024
     frozen_clock_ms: int | None = None
+    webhook_retries: int = 5  # attempts after the first, for 5xx and network errors
+    webhook_backoff_seconds: float = 1.0  # first retry delay (simulator clock), doubling each time
 
     def __post_init__(self) -> None:
         if self.auth not in ("verify", "off"):

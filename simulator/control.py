@@ -214,6 +214,42 @@ def scenarios_view() -> Response:
     return jsonify({"credentials": simulator().credentials})
 
 
+@blueprint.get("/webhooks/deliveries")
+def deliveries_view() -> Response:
+    return jsonify({"deliveries": simulator().webhooks.deliveries()})
+
+
+@blueprint.post("/webhooks/fire")
+def fire_view() -> Response:
+    data = body()
+    fired = simulator().webhooks.fire(data.get("activityId"), data.get("url"), data.get("overrides"))
+    return jsonify({"deliveries": fired})
+
+
+@blueprint.post("/webhooks/<event_id>/resend")
+def resend_view(event_id: str) -> Response:
+    try:
+        return jsonify(simulator().webhooks.resend(event_id))
+    except KeyError as exc:
+        raise NotFound(str(exc.args[0])) from None
+
+
+@blueprint.post("/webhooks/chaos")
+def chaos_view() -> Response:
+    """{"drop": bool, "duplicate": bool, "delayMs": int, "reorder": bool} for deliveries from now on."""
+    data = body()
+    unknown = set(data) - {"drop", "duplicate", "delayMs", "reorder"}
+    if unknown:
+        raise InvalidArgument(f"unknown chaos options {sorted(unknown)}; known: drop, duplicate, delayMs, reorder")
+    simulator().webhooks.chaos = data
+    return jsonify(data)
+
+
+@blueprint.post("/webhooks/drain")
+def drain_view() -> Response:
+    return jsonify({"pending": simulator().webhooks.drain(float(body().get("timeout", 5)))})
+
+
 @blueprint.post("/reset")
 def reset_view() -> Response:
     simulator().reset()

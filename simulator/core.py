@@ -12,6 +12,7 @@ from typing import Any
 from simulator import auth, control, dispatch
 from simulator.clock import Clock, Source
 from simulator.config import Config
+from simulator.events.deliveries import Webhooks
 from simulator.journal import Journal
 from simulator.recording import Recorder
 from simulator.paths import data_dir
@@ -50,6 +51,7 @@ class Simulator:
         self.recorder: Recorder | None = None  # serve --record: the session as a replayable scenario
         self.saved_snapshots: dict[str, object] = {}  # snapshots taken through the control API
         self.listeners: list[Callable[[Activity, str], None]] = []  # told of "created" and "status" events
+        self.webhooks = Webhooks(self, self.config.webhook_retries, self.config.webhook_backoff_seconds)
         for path in self.config.scenarios or (DEFAULT_SCENARIO,):
             self.load(Path(path))
         self._baseline = self._capture()
@@ -71,6 +73,7 @@ class Simulator:
         with self.lock:
             self._restore(self._baseline)
             self.journal.clear()
+            self.webhooks.reset()
 
     def record(self, path: Path) -> Recorder:
         """Record from now on every main-interface request as a step of a scenario saved to ``path``."""
@@ -139,6 +142,10 @@ class Simulator:
         if stamp is None:
             return auth.trust_without_verifying(self.store, headers, org_id)
         return auth.authenticate(self.store, stamp, raw, org_id, now_ms)
+
+    def close(self) -> list[Json]:
+        """Drain webhook deliveries (briefly) and stop their workers; returns what was left pending."""
+        return self.webhooks.close()
 
     def notify(self, activity: Activity, event: str) -> None:
         """An activity was requested ("created", also for a repeated request) or changed status."""

@@ -19,6 +19,10 @@ fixture                         scope     yields
                                           scenario user (by name or id) with its declared key
 ``simulator_outbox``            function  the OTP outbox: ``.messages(contact)``, ``.code(contact)``,
                                           ``.wait_for(contact, timeout)``
+``webhook_receiver``            function  a pytest-httpserver receiver set as the default
+                                          organization's FEATURE_NAME_WEBHOOK: ``.url``,
+                                          ``.requests()``, ``.wait_for(count, timeout)``,
+                                          ``.verify(request)`` (signature check)
 ``turnkey_client``              function  the official ``turnkey_http.TurnkeyClient`` pointed at
                                           the simulator with the default key (needs turnkey-http)
 ==============================  ========  ========================================================
@@ -31,6 +35,7 @@ restored from a snapshot for every test that names it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+import time
 from pathlib import Path
 from typing import Any
 
@@ -124,6 +129,51 @@ class Outbox:
 @pytest.fixture
 def simulator_outbox(simulator: SimulatorServer) -> Outbox:
     return Outbox(simulator)
+
+
+class WebhookReceiver:
+    """A local HTTP receiver of the simulator's webhook deliveries."""
+
+    def __init__(self, server: Any, url: str) -> None:
+        self.server, self.url = server, url
+
+    def requests(self) -> list[Any]:
+        return [request for request, _ in self.server.log]
+
+    def wait_for(self, count: int = 1, timeout: float = 5.0) -> list[Any]:
+        """The first ``count`` deliveries received, waiting up to ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while len(self.server.log) < count and time.monotonic() < deadline:
+            time.sleep(0.005)
+        if len(self.server.log) < count:
+            raise TimeoutError(f"{len(self.server.log)} of {count} webhook deliveries arrived within {timeout} s")
+        return self.requests()[:count]
+
+    @staticmethod
+    def verify(request: Any) -> bool:
+        """Check a delivery's signature with the published keys, as a receiver should."""
+        from simulator.events.signing import verify_delivery
+
+        return verify_delivery(dict(request.headers), request.get_data())
+
+
+@pytest.fixture
+def webhook_receiver(simulator: SimulatorServer, simulator_credentials: dict[str, Any]) -> Iterator[WebhookReceiver]:
+    from pytest_httpserver import HTTPServer
+
+    server = HTTPServer(host="127.0.0.1", port=0)
+    server.expect_request("/hooks", method="POST").respond_with_data("ok")
+    server.start()
+    url = server.url_for("/hooks")
+    sim = simulator.simulator
+    with sim.lock:
+        sim.store.org(simulator_credentials["organizationId"]).features["FEATURE_NAME_WEBHOOK"] = url
+    try:
+        yield WebhookReceiver(server, url)
+    finally:
+        server.clear()
+        if server.is_running():
+            server.stop()
 
 
 @pytest.fixture

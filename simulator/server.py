@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from typing import Any
 
@@ -11,6 +12,8 @@ from simulator.app import create_app
 from simulator.config import Config
 from simulator.core import Simulator
 from simulator.proxy.routes import create_proxy_app
+
+log = logging.getLogger("simulator")
 
 
 class SimulatorServer:
@@ -65,6 +68,9 @@ class SimulatorServer:
         self._server.serve_forever(poll_interval=0.05)
 
     def stop(self) -> None:
+        left = self.simulator.close()
+        if left:
+            log.warning("%d webhook deliveries were still pending at shutdown", len(left))
         for server in (self._server, self._proxy):
             server.shutdown()
             server.server_close()

@@ -1,0 +1,203 @@
+"""Webhook deliveries: queued on the request thread, sent by one worker per receiver.
+
+Every activity event (a new request, a later status change) goes to each FEATURE_NAME_WEBHOOK
+URL of the activity's organization and its ancestors, in order per receiver. 2xx succeeds,
+3xx/4xx are final, 5xx and network errors are retried with exponential backoff on the
+simulator clock (so a test advances the clock instead of waiting). Every attempt is logged.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+import time
+from collections import deque
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from simulator.events import signing
+
+if TYPE_CHECKING:
+    from simulator.core import Simulator
+    from simulator.state.activity import Activity
+
+Json = dict[str, Any]
+EVENT_TYPE = "ACTIVITY_UPDATES"
+
+
+class Webhooks:
+    def __init__(self, sim: Simulator, retries: int = 5, backoff_seconds: float = 1.0) -> None:
+        self.sim, self.retries, self.backoff = sim, retries, backoff_seconds
+        self.log: list[Json] = []  # every delivery, with its attempts, oldest first
+        self.chaos: Json = {}  # drop / duplicate / delayMs / reorder, applied to new deliveries
+        self._queues: dict[str, deque[Json]] = {}
+        self._workers: dict[str, threading.Thread] = {}
+        self._wake = threading.Condition()
+        self._closed = False
+        sim.listeners.append(self.on_event)
+
+    # what gets delivered -----------------------------------------------------------------------
+    def on_event(self, activity: Activity, event: str) -> None:
+        """Queue the activity (as it is now) for every receiver of its organization and ancestors."""
+        body = json.dumps(activity.to_api(), separators=(",", ":")).encode()
+        for url in self.receivers(activity.organization_id):
+            self.enqueue(url, activity.organization_id, body, event)
+
+    def receivers(self, organization_id: str) -> list[str]:
+        urls, org_id = [], organization_id
+        while org_id:
+            org = self.sim.store.orgs.get(org_id)
+            if org is None:
+                break
+            if org.features.get("FEATURE_NAME_WEBHOOK"):
+                urls.append(org.features["FEATURE_NAME_WEBHOOK"])
+            org_id = org.parent_id or ""
+        return urls
+
+    def enqueue(self, url: str, organization_id: str, body: bytes, reason: str, event_id: str | None = None) -> Json:
+        delivery = {"eventId": event_id or self.sim.source.uuid4(), "url": url, "organizationId": organization_id,
+                    "eventType": EVENT_TYPE, "reason": reason, "body": body.decode(), "state": "pending",
+                    "attempts": [], "nextAttemptMs": self.sim.clock.now_ms() + int(self.chaos.get("delayMs", 0))}
+        with self._wake:
+            self.log.append(delivery)
+            if self.chaos.get("drop"):
+                delivery["state"] = "dropped"
+                return delivery
+            copies = [delivery, {**delivery, "attempts": []}] if self.chaos.get("duplicate") else [delivery]
+            queue = self._queues.setdefault(url, deque())
+            for copy in copies:
+                queue.appendleft(copy) if self.chaos.get("reorder") else queue.append(copy)
+            if len(copies) > 1:
+                self.log.append(copies[1])
+            self._start(url)
+            self._wake.notify_all()
+        return delivery
+
+    # sending -------------------------------------------------------------------------------------
+    def _start(self, url: str) -> None:
+        if url not in self._workers or not self._workers[url].is_alive():
+            worker = threading.Thread(target=self._work, args=(url,), name=f"webhooks {url}", daemon=True)
+            self._workers[url] = worker
+            worker.start()
+
+    def _work(self, url: str) -> None:
+        while True:
+            with self._wake:
+                queue = self._queues.get(url)
+                head = queue[0] if queue else None
+                if head is None or head["nextAttemptMs"] > self.sim.clock.now_ms():
+                    if self._closed and head is None:
+                        return
+                    self._wake.wait(timeout=0.01)
+                    continue
+            outcome = self._attempt(head)
+            with self._wake:
+                self._settle(url, head, outcome)
+                self._wake.notify_all()
+
+    def _attempt(self, delivery: Json) -> Json:
+        body = delivery["body"].encode()
+        timestamp = str(self.sim.clock.now_ms())
+        headers = {
+            "Content-Type": "application/json", "X-Turnkey-Organization-Id": delivery["organizationId"],
+            "X-Turnkey-Event-Type": EVENT_TYPE, "X-Turnkey-Timestamp": timestamp, "X-Turnkey-Webhook-Version": "1",
+            "X-Turnkey-Event-Id": delivery["eventId"], "X-Turnkey-Signature-Key-Id": signing.KEY_ID,
+            "X-Turnkey-Signature-Algorithm": "ed25519", "X-Turnkey-Signature-Version": "v1",
+            "X-Turnkey-Signature": signing.sign(timestamp, delivery["eventId"], body),
+        }
+        start = time.perf_counter()
+        try:
+            status, error = post(delivery["url"], body, headers), None
+        except OSError as exc:
+            status, error = None, f"{type(exc).__name__}: {exc}"
+        return {"timeMs": int(timestamp), "status": status, "latencyMs": round((time.perf_counter() - start) * 1000, 2),
+                "error": error}
+
+    def _settle(self, url: str, delivery: Json, attempt: Json) -> None:
+        delivery["attempts"].append(attempt)
+        status = attempt["status"]
+        if status is not None and 200 <= status < 300:
+            delivery["state"] = "delivered"
+        elif status is not None and status < 500:
+            delivery["state"] = "failed"
+        elif len(delivery["attempts"]) > self.retries:
+            delivery["state"] = "failed"
+        else:
+            delivery["nextAttemptMs"] = attempt["timeMs"] + int(self.backoff * 1000 * 2 ** (len(delivery["attempts"]) - 1))
+            return
+        self._queues[url].popleft()
+
+    # for tests -----------------------------------------------------------------------------------
+    def deliveries(self) -> list[Json]:
+        with self._wake:
+            return [dict(d, attempts=list(d["attempts"])) for d in self.log]
+
+    def wait_for(self, predicate: Any, timeout: float = 5.0) -> Json:
+        """The first logged delivery matching ``predicate`` once it has been attempted, or TimeoutError."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for delivery in self.deliveries():
+                if delivery["attempts"] and predicate(delivery):
+                    return delivery
+            time.sleep(0.005)
+        raise TimeoutError(f"no matching webhook delivery within {timeout} s; {len(self.log)} logged")
+
+    def fire(self, activity_id: str | None = None, url: str | None = None, overrides: Json | None = None) -> list[Json]:
+        """Deliver now: an activity as it is, or a synthetic event; to its receivers or ``url``."""
+        with self.sim.lock:
+            activity = self.sim.store.activities.get(activity_id or "")
+            body: Json = activity.to_api() if activity else {"id": self.sim.source.uuid4(), "type": "ACTIVITY_TYPE_SYNTHETIC",
+                                                            "status": "ACTIVITY_STATUS_COMPLETED"}
+            body.update(overrides or {})
+            org_id = str(body.get("organizationId") or (activity.organization_id if activity else ""))
+            targets = [url] if url else self.receivers(org_id)
+            raw = json.dumps(body, separators=(",", ":")).encode()
+            return [self.enqueue(target, org_id, raw, "fired") for target in targets]
+
+    def resend(self, event_id: str) -> Json:
+        found = [d for d in self.log if d["eventId"] == event_id]
+        if not found:
+            raise KeyError(f"no logged delivery with event id {event_id}")
+        first = found[0]
+        return self.enqueue(first["url"], first["organizationId"], first["body"].encode(), "resent", event_id)
+
+    def pending(self) -> list[Json]:
+        with self._wake:
+            return [d for q in self._queues.values() for d in q]
+
+    def drain(self, timeout: float = 5.0) -> list[Json]:
+        """Wait for queued deliveries to finish (retries due within ``timeout``); returns what is left."""
+        deadline = time.monotonic() + timeout
+        while self.pending() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return self.pending()
+
+    def reset(self) -> None:
+        with self._wake:
+            self.log.clear()
+            self.chaos = {}
+            for queue in self._queues.values():
+                queue.clear()
+
+    def close(self, timeout: float = 2.0) -> list[Json]:
+        left = self.drain(timeout)
+        with self._wake:
+            self._closed = True
+            for queue in self._queues.values():
+                queue.clear()
+            self._wake.notify_all()
+        return left
+
+
+def post(url: str, body: bytes, headers: dict[str, str]) -> int:
+    parts = urlsplit(url)
+    connection_class = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+    conn = connection_class(parts.hostname or "127.0.0.1", parts.port, timeout=2)
+    try:
+        conn.request("POST", parts.path or "/", body=body, headers=headers)
+        reply = conn.getresponse()
+        reply.read()
+        return int(reply.status)
+    finally:
+        conn.close()
