@@ -11,6 +11,7 @@ A step is a request made as a named user, with expectations on the answer:
         expect:
           status: 200
           fields: {activity.status: ACTIVITY_STATUS_COMPLETED}
+          webhooks: [{status: ACTIVITY_STATUS_COMPLETED}]   # deliveries logged for this activity
         capture: {wallet: activity.result.createWalletResult.walletId}
       - query: get_wallet
         body: {walletId: "${wallet}"}
@@ -75,7 +76,10 @@ def run_step(index: int, step: Json, url: str, sim: Simulator, variables: dict[s
         reply = client.submit(step["submit"], step["type"], step.get("parameters", {}), timestampMs=str(stamp_ms))
     else:
         reply = client.query(step["query"], **step.get("body", {}))
-    problems = check(step.get("expect", {"status": 200}), reply.status, reply.body)
+    expect = step.get("expect", {"status": 200})
+    problems = check(expect, reply.status, reply.body)
+    if "webhooks" in expect:
+        problems += check_webhooks(expect["webhooks"], url, reply.body)
     for var, dotted in step.get("capture", {}).items():
         found = lookup(reply.body, dotted)
         if found is MISSING:
@@ -105,6 +109,23 @@ def check(expect: Json, status: int, body: Any) -> list[str]:
 
 
 MISSING = object()
+
+
+def check_webhooks(expected: list[Json], url: str, body: Any) -> list[str]:
+    """Each expected delivery (dotted fields of the delivered activity) must be in the webhook
+    log for this step's activity; deliveries are queued at once, so the log is read as it is."""
+    activity_id = lookup(body, "activity.id")
+    from simulator.control_client import ControlClient
+
+    logged = ControlClient(url).call("GET", "/webhooks/deliveries")["deliveries"]
+    delivered = [json.loads(d["body"]) for d in logged]
+    mine = [d for d in delivered if activity_id is MISSING or d.get("id") == activity_id]
+    problems = []
+    for wanted in expected:
+        if not any(all(lookup(d, k) == v for k, v in wanted.items()) for d in mine):
+            seen = [{k: lookup(d, k) for k in wanted} for d in mine]
+            problems.append(f"webhooks: no delivery with {json.dumps(wanted)}; delivered: {json.dumps(seen, default=str)}")
+    return problems
 
 
 def lookup(body: Any, dotted: str) -> Any:

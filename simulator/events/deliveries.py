@@ -166,10 +166,14 @@ class Webhooks:
         with self._wake:
             return [d for q in self._queues.values() for d in q]
 
-    def drain(self, timeout: float = 5.0) -> list[Json]:
-        """Wait for queued deliveries to finish (retries due within ``timeout``); returns what is left."""
+    def drain(self, timeout: float = 5.0, due_only: bool = False) -> list[Json]:
+        """Wait for queued deliveries to finish (or, ``due_only``, those due now); returns what is left."""
         deadline = time.monotonic() + timeout
-        while self.pending() and time.monotonic() < deadline:
+        while time.monotonic() < deadline:
+            now = self.sim.clock.now_ms()
+            waiting = [d for d in self.pending() if not due_only or d["nextAttemptMs"] <= now]
+            if not waiting:
+                break
             time.sleep(0.01)
         return self.pending()
 
@@ -181,7 +185,8 @@ class Webhooks:
                 queue.clear()
 
     def close(self, timeout: float = 2.0) -> list[Json]:
-        left = self.drain(timeout)
+        """Send what is due now, then stop the workers; returns the deliveries left (retries not yet due)."""
+        left = self.drain(timeout, due_only=True)
         with self._wake:
             self._closed = True
             for queue in self._queues.values():
