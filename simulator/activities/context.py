@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from simulator.clock import Source
 from simulator.errors import InvalidArgument, NotFound
-from simulator.state.records import User
+from simulator.state.records import Tag, User
 from simulator.state.store import Organization, Store
 
 if TYPE_CHECKING:
     from simulator.auth import Principal
 
 Json = dict[str, Any]
+T = TypeVar("T")
 
 
 @dataclass
@@ -39,13 +40,21 @@ class Context:
         return self.org.user(user_id)
 
     def users(self, user_ids: list[str]) -> list[User]:
-        missing = [u for u in user_ids if u not in self.org.users]
+        return self.existing(self.org.users, user_ids, "users")
+
+    def existing(self, table: Mapping[str, T], ids: list[str], what: str, error_code: str = "REQUEST_INVALID",
+                 where: str | None = None) -> list[T]:
+        """The records of ``ids`` in ``table``, or NotFound naming every missing one."""
+        missing = [i for i in ids if i not in table]
         if missing:
-            raise NotFound(
-                f"users not found in organization {self.org.organization_id}: {', '.join(missing)}",
-                error_code="REQUEST_INVALID",
-            )
-        return [self.org.users[u] for u in user_ids]
+            place = where or f"organization {self.org.organization_id}"
+            raise NotFound(f"{what} not found in {place}: {', '.join(missing)}", error_code=error_code)
+        return [table[i] for i in ids]
+
+    def tags(self, tag_ids: list[str], tag_type: str, what: str) -> list[Tag]:
+        """Tags of one type (user or private key) by id, or NotFound naming the missing ones."""
+        of_type = {t.tag_id: t for t in self.org.tags.values() if t.tag_type == tag_type}
+        return self.existing(of_type, tag_ids, what)
 
 
 def require_unique(existing: list[str], wanted: list[str], what: str) -> None:

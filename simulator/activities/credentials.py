@@ -138,9 +138,7 @@ def create_api_keys(ctx: Context, params: Json) -> Json:
 def delete_api_keys(ctx: Context, params: Json) -> Json:
     user = ctx.user(params["userId"])
     ids = params["apiKeyIds"]
-    missing = [i for i in ids if i not in user.api_keys]
-    if missing:
-        raise NotFound(f"api keys not found for user {user.user_id}: {', '.join(missing)}", error_code="CREDENTIAL_NOT_FOUND")
+    ctx.existing(user.api_keys, ids, "api keys", "CREDENTIAL_NOT_FOUND", f"user {user.user_id}")
     for key_id in ids:
         ctx.store.remove_api_key(ctx.org, user, key_id)
     return {"apiKeyIds": list(ids)}
@@ -149,12 +147,7 @@ def delete_api_keys(ctx: Context, params: Json) -> Json:
 def delete_authenticators(ctx: Context, params: Json) -> Json:
     user = ctx.user(params["userId"])
     ids = params["authenticatorIds"]
-    missing = [i for i in ids if i not in user.authenticators]
-    if missing:
-        raise NotFound(
-            f"authenticators not found for user {user.user_id}: {', '.join(missing)}",
-            error_code="CREDENTIAL_NOT_FOUND",
-        )
+    ctx.existing(user.authenticators, ids, "authenticators", "CREDENTIAL_NOT_FOUND", f"user {user.user_id}")
     for auth_id in ids:
         ctx.store.remove_authenticator(ctx.org, user, auth_id)
     return {"authenticatorIds": list(ids)}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from simulator.activities.context import Context, Json, require_unique
 from simulator.activities.users import check_limit
-from simulator.errors import InvalidArgument, NotFound
+from simulator.errors import InvalidArgument
 from simulator.policy.language import PolicySyntaxError, compile_expression
 from simulator.state.records import Policy
 
@@ -52,10 +52,7 @@ def check_expressions(spec: Json) -> None:
 
 def delete_policies(ctx: Context, params: Json) -> Json:
     ids = params["policyIds"]
-    missing = [i for i in ids if i not in ctx.org.policies]
-    if missing:
-        raise NotFound(f"policies not found in organization {ctx.org.organization_id}: {', '.join(missing)}",
-                       error_code="REQUEST_INVALID")
+    ctx.existing(ctx.org.policies, ids, "policies")
     for policy_id in ids:
         del ctx.org.policies[policy_id]
     return {"policyIds": list(ids)}

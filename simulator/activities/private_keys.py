@@ -6,8 +6,7 @@ from simulator.activities.context import Context, Json, require_unique
 from simulator.activities.users import check_limit, new_tag
 from simulator.activities.wallets import address_of
 from simulator.crypto import addresses, keys
-from simulator.errors import NotFound
-from simulator.state.records import PrivateKey, Tag
+from simulator.state.records import PrivateKey
 
 MAX_PRIVATE_KEYS = 1000
 
@@ -28,7 +27,7 @@ def create_private_keys(ctx: Context, params: Json) -> Json:
 def new_private_key(ctx: Context, name: str, curve: str, formats: list[str], tag_ids: list[str],
                     secret: bytes | None = None, key_id: str | None = None) -> PrivateKey:
     """A checked private key (shared by create_private_keys and scenarios), not yet stored."""
-    private_key_tags(ctx, tag_ids)
+    ctx.tags(tag_ids, "TAG_TYPE_PRIVATE_KEY", "private key tags")
     secret = secret or keys.new_secret(ctx.source, curve)
     public = keys.public_key_for(curve, secret)
     found = [{"format": f, "address": address_of(f, curve, public)} for f in formats]
@@ -36,21 +35,9 @@ def new_private_key(ctx: Context, name: str, curve: str, formats: list[str], tag
                       found, ctx.now_ms, list(tag_ids))
 
 
-def private_key_tags(ctx: Context, tag_ids: list[str]) -> list[Tag]:
-    found = [ctx.org.tags.get(t) for t in tag_ids]
-    missing = [t for t, tag in zip(tag_ids, found) if tag is None or tag.tag_type != "TAG_TYPE_PRIVATE_KEY"]
-    if missing:
-        raise NotFound(f"private key tags not found in organization {ctx.org.organization_id}: {', '.join(missing)}",
-                       error_code="REQUEST_INVALID")
-    return [t for t in found if t is not None]
-
-
 def create_private_key_tag(ctx: Context, params: Json) -> Json:
     ids = params["privateKeyIds"]
-    missing = [i for i in ids if i not in ctx.org.private_keys]
-    if missing:
-        raise NotFound(f"private keys not found in organization {ctx.org.organization_id}: {', '.join(missing)}",
-                       error_code="REQUEST_INVALID")
+    ctx.existing(ctx.org.private_keys, ids, "private keys")
     tag = new_tag(ctx, params["privateKeyTagName"], "TAG_TYPE_PRIVATE_KEY")
     for key_id in ids:
         ctx.org.private_keys[key_id].tag_ids.append(tag.tag_id)

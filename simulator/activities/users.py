@@ -7,8 +7,8 @@ import json
 from simulator.activities import credentials
 from simulator.activities.context import Context, Json, require_unique
 from simulator.auth.stamps import b64url_decode
-from simulator.errors import InvalidArgument, NotFound, ResourceExhausted
-from simulator.state.records import ApiKey, Authenticator, Record, Tag, User
+from simulator.errors import InvalidArgument, ResourceExhausted
+from simulator.state.records import ApiKey, Authenticator, Record, Tag, User, timestamp
 
 MAX_USERS = 100
 MAX_TAGS = 100
@@ -72,8 +72,8 @@ def oauth_provider(ctx: Context, params: Json) -> Json:
         "issuer": claims["iss"],
         "audience": aud,
         "subject": claims["sub"],
-        "createdAt": _ts(ctx),
-        "updatedAt": _ts(ctx),
+        "createdAt": timestamp(ctx.now_ms),
+        "updatedAt": timestamp(ctx.now_ms),
     }
 
 
@@ -86,19 +86,8 @@ def token_claims(token: str) -> Json:
         return {}
 
 
-def _ts(ctx: Context) -> Json:
-    from simulator.state.records import timestamp
-
-    return timestamp(ctx.now_ms)
-
-
 def user_tags(ctx: Context, tag_ids: list[str]) -> list[Tag]:
-    found = [ctx.org.tags.get(t) for t in tag_ids]
-    missing = [t for t, tag in zip(tag_ids, found) if tag is None or tag.tag_type != "TAG_TYPE_USER"]
-    if missing:
-        raise NotFound(f"user tags not found in organization {ctx.org.organization_id}: {', '.join(missing)}",
-                       error_code="REQUEST_INVALID")
-    return [t for t in found if t is not None]
+    return ctx.tags(tag_ids, "TAG_TYPE_USER", "user tags")
 
 
 def create_user_tag(ctx: Context, params: Json) -> Json:
