@@ -7,7 +7,7 @@ import logging
 import traceback
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, request
+from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from simulator import control
@@ -48,13 +48,15 @@ def get_simulator() -> Simulator:
 @public.post("/public/v1/submit/<op>")
 def submit(op: str) -> Response:
     sim = get_simulator()
-    return jsonify(sim.submit(op, request.get_data(), request.headers, request.content_type))
+    g.answer = sim.submit(op, request.get_data(), request.headers, request.content_type)
+    return jsonify(g.answer)
 
 
 @public.post("/public/v1/query/<op>")
 def query(op: str) -> Response:
     sim = get_simulator()
-    return jsonify(sim.query(op, request.get_data(), request.headers, request.content_type))
+    g.answer = sim.query(op, request.get_data(), request.headers, request.content_type)
+    return jsonify(g.answer)
 
 
 def journal_entry(response: Response) -> Response:
@@ -62,7 +64,7 @@ def journal_entry(response: Response) -> Response:
     parts = request.path.strip("/").split("/")
     if len(parts) != 4 or parts[:2] != ["public", "v1"] or parts[2] not in ("submit", "query"):
         return response
-    answer = response.get_json(silent=True) if response.is_json else None
+    answer = g.get("answer") or (response.get_json(silent=True) if response.is_json else None)
     activity = answer.get("activity") if isinstance(answer, dict) else None
     outcome = ({"activityId": activity.get("id"), "status": activity.get("status")} if isinstance(activity, dict)
                else {k: answer[k] for k in ("code", "message") if k in answer} if isinstance(answer, dict) else {})

@@ -47,7 +47,8 @@ class Activity:
     def to_api(self, viewer_id: str | None = None) -> Json:
         """The wire activity, with the service's extras (timestampMs, result.activity)."""
         core = self._core(viewer_id)
-        core["result"] = {**self.result, "activity": self._core(viewer_id)} if self.result else {}
+        if self.result:
+            core["result"] = {**self.result, "activity": dict(core)}
         return core
 
     def can_vote(self, user_id: str | None) -> bool:
