@@ -10,7 +10,6 @@ from simulator.validation import Schemas
 
 # What an implemented operation still lacks, said plainly.
 PARTIAL = {
-    "submit/verify_otp": "ACTIVITY_TYPE_VERIFY_OTP_V2 (encryptedOtpBundle) is refused; the legacy V1 works",
     "submit/sign_raw_payload": "PAYLOAD_ENCODING_EIP712 and _EIP7702_AUTHORIZATION are refused",
     "submit/sign_raw_payloads": "PAYLOAD_ENCODING_EIP712 and _EIP7702_AUTHORIZATION are refused",
 }

@@ -215,3 +215,36 @@ def test_sub_organization_quorum_is_checked(client, threshold, phrase):
     response = client.submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7", {
         "subOrganizationName": "x", "rootUsers": [user], "rootQuorumThreshold": threshold})
     assert_error(response, 400, 3, phrase)
+
+
+def seal_to_target(bundle: str, plaintext: bytes) -> str:
+    """encryptOtpCodeToBundle's output, made with pyhpke: enc ‖ ct sealed to the target key."""
+    from pyhpke import AEADId, CipherSuite, KDFId, KEMId, KEMKey
+
+    data = json.loads(bytes.fromhex(json.loads(bundle)["data"]))
+    target = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), bytes.fromhex(data["targetPublic"]))
+    suite = CipherSuite.new(KEMId.DHKEM_P256_HKDF_SHA256, KDFId.HKDF_SHA256, AEADId.AES256_GCM)
+    enc, sender = suite.create_sender_context(KEMKey.from_pyca_cryptography_key(target), info=b"turnkey_hpke")
+    ciphertext = sender.seal(plaintext, aad=enc + bytes.fromhex(data["targetPublic"]))
+    return json.dumps({"encappedPublic": enc.hex(), "ciphertext": ciphertext.hex()})
+
+
+def test_encrypted_otp_v3_and_v2(client, simulator):
+    """init_otp V3 gives a target signed by the simulator's enclave key; verify_otp V2 opens the code."""
+    sub_org(client)
+    result = result_of(client.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", {
+        "otpType": "OTP_TYPE_EMAIL", "contact": EMAIL, "appName": "Demo"}), "initOtpResultV2")
+    bundle = json.loads(result["otpEncryptionTargetBundle"])
+    assert bundle["enclaveQuorumPublic"] == service_keys.public_hex("enclave")
+    signer = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), bytes.fromhex(bundle["enclaveQuorumPublic"]))
+    signer.verify(bytes.fromhex(bundle["dataSignature"]), bytes.fromhex(bundle["data"]), ec.ECDSA(hashes.SHA256()))
+    key = ClientKey()
+    wrong = seal_to_target(result["otpEncryptionTargetBundle"], json.dumps({"otp_code": "nope", "public_key": key.public}).encode())
+    assert_error(client.submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP_V2", {"otpId": result["otpId"],
+                 "encryptedOtpBundle": wrong}), 400, 3, "Invalid OTP code")
+    code = simulator.simulator.otp_code(EMAIL)
+    sealed = seal_to_target(result["otpEncryptionTargetBundle"], json.dumps({"otp_code": code, "public_key": key.public}).encode())
+    token = result_of(client.submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP_V2", {
+        "otpId": result["otpId"], "encryptedOtpBundle": sealed}, timestampMs=str(time.time_ns() // 10**6 + 1)),
+        "verifyOtpResult")["verificationToken"]
+    assert atob_json(token.split(".")[1])["public_key"] == key.public

@@ -37,7 +37,7 @@ def test_journal_and_coverage_over_http(client, simulator):
     assert [e["op"] for e in entries] == ["whoami"]
     coverage = control.post("/_simulator/coverage", b"", method="GET").body
     statuses = {row["operation"]: row["status"] for row in coverage["operations"]}
-    assert statuses["submit/create_wallet"] == "implemented" and statuses["submit/verify_otp"] == "partial"
+    assert statuses["submit/create_wallet"] == "implemented" and statuses["submit/sign_raw_payload"] == "partial"
     assert statuses["query/get_gas_usage"] == "absent"
     assert sum(coverage["summary"].values()) == len(coverage["operations"])
 
@@ -47,4 +47,4 @@ def test_coverage_command(capsys):
 
     assert main(["coverage", "--status", "partial"]) == 0
     out = capsys.readouterr().out
-    assert "partial      submit/verify_otp" in out and "implemented" in out.splitlines()[-1]
+    assert "partial      submit/sign_raw_payload" in out and "implemented" in out.splitlines()[-1]

@@ -81,3 +81,21 @@ def test_turnkey_core_1x_flows_run_unmodified(tmp_path):
     assert (out["oauthSignup"]["action"], out["oauthLogin"]["action"]) == ("SIGNUP", "LOGIN")
     assert out["oauthLoginOrg"] == out["oauthSignupOrg"] != out["session"]["organizationId"]
     assert out["error"]["code"] == "VERIFY_OTP_ERROR"
+
+
+def test_turnkey_crypto_seals_otp_codes_for_verify_otp_v2(simulator, client):
+    from test_auth_flows import EMAIL, ClientKey, atob_json, result_of, sub_org
+
+    from simulator.crypto import service_keys
+
+    sub_org(client)
+    started = result_of(client.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", {
+        "otpType": "OTP_TYPE_EMAIL", "contact": EMAIL, "appName": "Demo"}), "initOtpResultV2")
+    key = ClientKey()
+    given = {"bundle": started["otpEncryptionTargetBundle"], "code": simulator.simulator.otp_code(EMAIL),
+             "publicKey": key.public, "signer": service_keys.public_hex("enclave")}
+    run = subprocess.run(["node", str(JS / "otp_v2.js"), json.dumps(given)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    token = result_of(client.submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP_V2", {
+        "otpId": started["otpId"], "encryptedOtpBundle": run.stdout.strip()}), "verifyOtpResult")["verificationToken"]
+    assert atob_json(token.split(".")[1])["public_key"] == key.public

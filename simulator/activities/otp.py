@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from cryptography.exceptions import InvalidSignature
+from cryptography.exceptions import InvalidSignature, InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
@@ -29,7 +29,7 @@ INVALID_CODE = "Invalid OTP code"  # @turnkey/core maps this phrase to INVALID_O
 def init_otp(ctx: Context, params: Json) -> Json:
     otp = new_otp(ctx, params)
     if ctx.activity_type == "ACTIVITY_TYPE_INIT_OTP_V3":
-        return {"otpId": otp.otp_id, "otpEncryptionTargetBundle": target_bundle(ctx)}
+        return {"otpId": otp.otp_id, "otpEncryptionTargetBundle": target_bundle(ctx, otp)}
     return {"otpId": otp.otp_id}
 
 
@@ -66,9 +66,12 @@ def code_for(ctx: Context, params: Json) -> str:
     return "".join(alphabet[ctx.source.randbelow(len(alphabet))] for _ in range(length))
 
 
-def target_bundle(ctx: Context) -> str:
-    """V3's encryption target, signed by the simulator's enclave key (clients pin the real one)."""
-    data = json.dumps({"targetPublic": keys.uncompressed(keys.new_ec_key(ctx.source, "p256")).hex()}).encode()
+def target_bundle(ctx: Context, otp: Otp) -> str:
+    """V3's encryption target, signed by the simulator's enclave key (clients pin the real one
+    unless given an override); its private key stays with the OTP to open the V2 verification."""
+    target = keys.new_ec_key(ctx.source, "p256")
+    otp.target_key = keys.private_hex(target)
+    data = json.dumps({"targetPublic": keys.uncompressed(target).hex()}).encode()
     signature = service_keys.private("enclave").sign(data, ec.ECDSA(hashes.SHA256()))
     return json.dumps({"version": "v1.0.0", "data": data.hex(), "dataSignature": signature.hex(),
                        "enclaveQuorumPublic": service_keys.public_hex("enclave")})
@@ -101,16 +104,34 @@ def reachable(ctx: Context, organization_id: str) -> bool:
 
 
 def verify_otp(ctx: Context, params: Json) -> Json:
+    """V1 takes the code (and the client's key) in clear; V2 takes them HPKE-sealed to V3's target."""
+    code, public_key = params.get("otpCode"), params.get("publicKey")
     if "encryptedOtpBundle" in params:
-        raise InvalidArgument("verify_otp V2 needs an OTP bundle encrypted to the enclave; the simulator serves the "
-                              "legacy ACTIVITY_TYPE_VERIFY_OTP with a plaintext otpCode")
-    otp = spend(ctx, params["otpId"], params["otpCode"])
+        code, public_key = open_otp_bundle(ctx, params["otpId"], params["encryptedOtpBundle"])
+    otp = spend(ctx, params["otpId"], str(code))
     ttl = sessions.seconds(params.get("expirationSeconds"), 3600)
     claims = {"contact": otp.contact, "exp": ctx.now_ms // 1000 + ttl, "id": ctx.new_id(),
               "organization_id": otp.organization_id, "verification_type": otp.otp_type}
-    if params.get("publicKey"):
-        claims["public_key"] = params["publicKey"]
+    if public_key:
+        claims["public_key"] = public_key
     return {"verificationToken": tokens.sign(claims, service_keys.private("verification"))}
+
+
+def open_otp_bundle(ctx: Context, otp_id: str, bundle: str) -> tuple[str, str | None]:
+    """``{"encappedPublic", "ciphertext"}`` (hex), sealed to the OTP's target key, holding
+    ``{"otp_code", "public_key"}``."""
+    otp = ctx.store.otps.get(otp_id)
+    if otp is None or otp.target_key is None:
+        raise InvalidArgument(f"OTP {otp_id} has no encryption target: start it with ACTIVITY_TYPE_INIT_OTP_V3")
+    try:
+        sealed = json.loads(bundle)
+        plain = hpke.open_sealed(keys.ec_key_from_hex("p256", otp.target_key), bytes.fromhex(sealed["encappedPublic"]),
+                                 bytes.fromhex(sealed["ciphertext"]))
+        payload = json.loads(plain)
+        return str(payload["otp_code"]), payload.get("public_key")
+    except (ValueError, KeyError, TypeError, InvalidTag):
+        raise InvalidArgument(f"{INVALID_CODE}: the encrypted OTP bundle does not open with this OTP's target "
+                              "key") from None
 
 
 def otp_login(ctx: Context, params: Json) -> Json:

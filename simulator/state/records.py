@@ -257,3 +257,4 @@ class Otp:
     expires_ms: int
     attempts: int = 0
     used: bool = False
+    target_key: str | None = None  # V3: private key (hex) the client encrypts the code to
