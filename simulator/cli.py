@@ -102,6 +102,8 @@ def serve_command(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         logging.getLogger("simulator").info("stopped")
     finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the shutdown short
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         server.stop()
         if server.simulator.recorder is not None:
             saved = server.simulator.recorder.save()
