@@ -115,3 +115,35 @@ def test_errors_reach_the_client_as_network_errors(tk):
     with pytest.raises(TurnkeyNetworkError) as caught:
         tk.delete_policies(T.DeletePoliciesBody(policyIds=["missing"]))
     assert caught.value.status_code == 404 and "policies not found" in str(caught.value)
+
+
+def test_authentication_flows_through_the_python_client(tk, simulator):
+    """Sub-org sign-up with a wallet, init_otp V3, verify_otp V2, otp_login V2 and otp_auth, as
+    turnkey-http 0.2.0 sends them, with every result validated by its pydantic models."""
+    import json as _json
+
+    from test_auth_flows import EMAIL, ClientKey, open_bundle, seal_to_target, verify_session
+
+    root = T.v1RootUserParamsV4(userName="Alice", userEmail=EMAIL, apiKeys=[], authenticators=[], oauthProviders=[])
+    sub = tk.create_sub_organization(T.CreateSubOrganizationBody(
+        subOrganizationName="alice", rootUsers=[root], rootQuorumThreshold=1,
+        wallet=T.v1WalletParams(walletName="w", accounts=[ETH])))
+    assert sub.wallet.addresses[0].startswith("0x") and sub.rootUserIds
+    started = tk.init_otp(T.InitOtpBody(otpType="OTP_TYPE_EMAIL", contact=EMAIL, appName="Demo"))
+    key = ClientKey()
+    sealed = seal_to_target(started.otpEncryptionTargetBundle,
+                            _json.dumps({"otp_code": simulator.simulator.otp_code(EMAIL), "public_key": key.public}).encode())
+    token = tk.verify_otp(T.VerifyOtpBody(otpId=started.otpId, encryptedOtpBundle=sealed)).verificationToken
+    claims = _json.loads(__import__("base64").b64decode(token.split(".")[1] + "=="))
+    message = _json.dumps({"login": {"publicKey": key.public}, "tokenId": claims["id"], "type": "USAGE_TYPE_LOGIN"})
+    signature = T.v1ClientSignature(publicKey=key.public, scheme="CLIENT_SIGNATURE_SCHEME_API_P256", message=message,
+                                    signature=key.raw_signature(message))
+    session = tk.otp_login(T.OtpLoginBody(organizationId=sub.subOrganizationId, verificationToken=token,
+                                          publicKey=key.public, clientSignature=signature)).session
+    assert verify_session(session)["organization_id"] == sub.subOrganizationId
+    auth_otp = tk.init_otp(T.InitOtpBody(otpType="OTP_TYPE_EMAIL", contact=EMAIL, appName="Demo",
+                                         timestampMs=str(int(__import__("time").time() * 1000) + 1)))
+    target = ClientKey()
+    bundle = tk.otp_auth(T.OtpAuthBody(organizationId=sub.subOrganizationId, otpId=auth_otp.otpId,
+                                       otpCode=simulator.simulator.otp_code(EMAIL), targetPublicKey=target.uncompressed))
+    assert bundle.userId == sub.rootUserIds[0] and len(open_bundle(bundle.credentialBundle, target)) == 64
