@@ -5,7 +5,8 @@ from __future__ import annotations
 import difflib
 import logging
 import traceback
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 from werkzeug.exceptions import HTTPException
@@ -48,15 +49,20 @@ def get_simulator() -> Simulator:
 @public.post("/public/v1/submit/<op>")
 def submit(op: str) -> Response:
     sim = get_simulator()
-    g.answer = sim.submit(op, request.get_data(), request.headers, request.content_type)
+    g.answer = sim.submit(op, request.get_data(), headers(), request.content_type)
     return jsonify(g.answer)
 
 
 @public.post("/public/v1/query/<op>")
 def query(op: str) -> Response:
     sim = get_simulator()
-    g.answer = sim.query(op, request.get_data(), request.headers, request.content_type)
+    g.answer = sim.query(op, request.get_data(), headers(), request.content_type)
     return jsonify(g.answer)
+
+
+def headers() -> Mapping[str, str]:
+    """The request's headers, looked up case-insensitively (werkzeug's Headers)."""
+    return cast(Mapping[str, str], request.headers)
 
 
 def journal_entry(response: Response) -> Response:
@@ -76,7 +82,7 @@ def journal_entry(response: Response) -> Response:
     sim.journal.record({"time": sim.clock.now_ms(), "kind": parts[2], "op": parts[3], "status": response.status_code,
                         "request": body, "outcome": outcome})
     if sim.recorder is not None:
-        sim.recorder.add(parts[2], parts[3], body, request.headers, response.status_code, answer)
+        sim.recorder.add(parts[2], parts[3], body, headers(), response.status_code, answer)
     return response
 
 

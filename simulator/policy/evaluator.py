@@ -207,7 +207,8 @@ def _predicate(node: Predicate, scope: Scope) -> Any:
 
     def holds(item: Any) -> bool:
         # ChainMap binds the variable without copying the (possibly large) outer context.
-        return truth(evaluate(node.body, ChainMap({node.var: item}, scope)), where)
+        bound = ChainMap({node.var: item}, scope)  # type: ignore[arg-type]  # only ever read
+        return truth(evaluate(node.body, bound), where)
 
     if node.method == "any":
         return any(holds(item) for item in items)

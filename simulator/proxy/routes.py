@@ -37,7 +37,8 @@ def otp_verify(sim: Simulator, config: Json, body: Json) -> Json:
 
 def otp_login(sim: Simulator, config: Json, body: Json) -> Json:
     org_id = body.get("organizationId") or forward.org_for_token(sim, config, body["verificationToken"])
-    params = {k: body[k] for k in ("verificationToken", "publicKey", "invalidateExisting", "clientSignature") if k in body}
+    params: Json = {k: body[k] for k in ("verificationToken", "publicKey", "invalidateExisting", "clientSignature")
+                    if k in body}
     params["expirationSeconds"] = config["sessionExpirationSeconds"]
     return forward.submit(sim, config, "otp_login", "ACTIVITY_TYPE_OTP_LOGIN", params, org_id)
 
@@ -49,7 +50,7 @@ def oauth2_authenticate(sim: Simulator, config: Json, body: Json) -> Json:
     if not found:
         raise NotFound(f"no OAuth 2.0 credential for {body['provider']} with client id {body['clientId']} in "
                        f"organization {org.organization_id}", error_code="OAUTH2_CREDENTIAL_NOT_FOUND")
-    params = {"oauth2CredentialId": found[0].record_id, **{k: body[k] for k in
+    params: Json = {"oauth2CredentialId": found[0].record_id, **{k: body[k] for k in
               ("authCode", "redirectUri", "codeVerifier", "nonce") if k in body}}
     return forward.submit(sim, config, "oauth2_authenticate", "ACTIVITY_TYPE_OAUTH2_AUTHENTICATE", params)
 
@@ -58,7 +59,7 @@ def oauth_login(sim: Simulator, config: Json, body: Json) -> Json:
     org_id = body.get("organizationId") or forward.find_account(sim, config, "OIDC_TOKEN", body["oidcToken"])
     if org_id is None:
         raise InvalidArgument("no sub-organization has a user with this OIDC token's issuer, subject and audience")
-    params = {k: body[k] for k in ("oidcToken", "publicKey", "invalidateExisting") if k in body}
+    params: Json = {k: body[k] for k in ("oidcToken", "publicKey", "invalidateExisting") if k in body}
     params["expirationSeconds"] = config["sessionExpirationSeconds"]
     return forward.submit(sim, config, "oauth_login", "ACTIVITY_TYPE_OAUTH_LOGIN", params, org_id)
 
