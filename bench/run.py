@@ -28,14 +28,18 @@ from simulator.testing import ApiKeyStamper  # noqa: E402
 
 KEY = "b0" * 32
 ORGS = 60  # each organization holds at most 100 wallets
-ETH = {"curve": "CURVE_SECP256K1", "pathFormat": "PATH_FORMAT_BIP32", "path": "m/44'/60'/0'/0/0",
-       "addressFormat": "ADDRESS_FORMAT_ETHEREUM"}
+ETH = {
+    "curve": "CURVE_SECP256K1",
+    "pathFormat": "PATH_FORMAT_BIP32",
+    "path": "m/44'/60'/0'/0/0",
+    "addressFormat": "ADDRESS_FORMAT_ETHEREUM",
+}
 
 
 def scenario_file() -> Path:
     lines = ["organizations:"]
     for i in range(ORGS):
-        lines += [f"  - id: bench-{i}", "    users:", f"      - apiKeys: [{{privateKey: \"{KEY}\"}}]"]
+        lines += [f"  - id: bench-{i}", "    users:", f'      - apiKeys: [{{privateKey: "{KEY}"}}]']
     path = Path(tempfile.mkdtemp()) / "bench.yaml"
     path.write_text("\n".join(lines) + "\n")
     return path
@@ -47,8 +51,12 @@ def bodies(kind: str, count: int, offset: int) -> list[tuple[str, bytes, dict[st
     for i in range(offset, offset + count):
         org = f"bench-{i // 100}"
         if kind == "create_wallet":
-            body = {"parameters": {"walletName": f"w{i}", "accounts": [ETH]}, "organizationId": org,
-                    "timestampMs": str(now + i), "type": "ACTIVITY_TYPE_CREATE_WALLET"}
+            body = {
+                "parameters": {"walletName": f"w{i}", "accounts": [ETH]},
+                "organizationId": org,
+                "timestampMs": str(now + i),
+                "type": "ACTIVITY_TYPE_CREATE_WALLET",
+            }
             path = "/public/v1/submit/create_wallet"
         else:
             body, path = {"organizationId": org}, "/public/v1/query/whoami"
@@ -79,8 +87,11 @@ def load(port: int, requests: list[tuple[str, bytes, dict[str, str]]], clients: 
     with ThreadPoolExecutor(clients) as pool:
         latencies = sorted(pool.map(one, requests))
     elapsed = time.perf_counter() - start
-    return {"rps": len(latencies) / elapsed, "p50": latencies[len(latencies) // 2] * 1000,
-            "p99": latencies[int(len(latencies) * 0.99) - 1] * 1000}
+    return {
+        "rps": len(latencies) / elapsed,
+        "p50": latencies[len(latencies) // 2] * 1000,
+        "p99": latencies[int(len(latencies) * 0.99) - 1] * 1000,
+    }
 
 
 def throughput(port: int, args: argparse.Namespace) -> None:
@@ -95,16 +106,23 @@ def throughput(port: int, args: argparse.Namespace) -> None:
             sim_runs.append(load(port, batch, args.clients, echo=False))
         sim = {k: statistics.median(r[k] for r in sim_runs) for k in ("rps", "p50", "p99")}
         echo = {k: statistics.median(r[k] for r in echo_runs) for k in ("rps", "p50", "p99")}
-        print(f"{kind:<16}{sim['rps']:>9.0f}{sim['p50']:>9.2f}{sim['p99']:>9.2f}{echo['rps']:>12.0f}"
-              f"{echo['p50']:>10.2f}{sim['rps'] / echo['rps']:>8.2f}")
+        print(
+            f"{kind:<16}{sim['rps']:>9.0f}{sim['p50']:>9.2f}{sim['p99']:>9.2f}{echo['rps']:>12.0f}"
+            f"{echo['p50']:>10.2f}{sim['rps'] / echo['rps']:>8.2f}"
+        )
 
 
 def startup() -> None:
     cold = []
     for _ in range(3):
         start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "simulator", "serve", "--port", "0", "--proxy-port", "0"], cwd=ROOT,
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "simulator", "serve", "--port", "0", "--proxy-port", "0"],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
         ready = json.loads(proc.stdout.readline())
         port = int(ready["url"].rsplit(":", 1)[1])
         raw = json.dumps({"organizationId": ready["organizationId"]}).encode()
@@ -128,9 +146,11 @@ def startup() -> None:
             name, value = ApiKeyStamper(creds["apiPrivateKey"]).stamp(raw)
             post(server.port, "/public/v1/query/whoami", raw, {"Content-Type": "application/json", name: value})
             warm.append((time.perf_counter() - start) * 1000)
-    print(f"start-up to first answer: new process {statistics.median(cold):.0f} ms (median of 3, "
-          f"includes the Python interpreter and imports); in a running process {statistics.median(warm):.1f} ms "
-          "(median of 5: Simulator with the default scenario + server + first whoami)")
+    print(
+        f"start-up to first answer: new process {statistics.median(cold):.0f} ms (median of 3, "
+        f"includes the Python interpreter and imports); in a running process {statistics.median(warm):.1f} ms "
+        "(median of 5: Simulator with the default scenario + server + first whoami)"
+    )
 
 
 def reset_time() -> None:
@@ -159,8 +179,10 @@ def wallet_costs() -> None:
             key = hd.derive(hd.mnemonic_to_seed(words) if i == 0 else seed, "CURVE_SECP256K1", f"m/44'/60'/{i}'/0/0")
             addresses.address_for("ADDRESS_FORMAT_ETHEREUM", "CURVE_SECP256K1", key.public_key)
 
-    print(f"BIP-39 seed (PBKDF2-HMAC-SHA512, 2048 rounds, GIL released): {seed_ms:.2f} ms per wallet; "
-          f"a 10-account Ethereum wallet from its mnemonic: {timed(ten_accounts, 50):.2f} ms")
+    print(
+        f"BIP-39 seed (PBKDF2-HMAC-SHA512, 2048 rounds, GIL released): {seed_ms:.2f} ms per wallet; "
+        f"a 10-account Ethereum wallet from its mnemonic: {timed(ten_accounts, 50):.2f} ms"
+    )
 
 
 def timed(action, times: int) -> float:
@@ -192,8 +214,10 @@ def fixture_and_snapshots() -> None:
     built = time.perf_counter() - start
     snapshot = big.snapshot()
     restore = timed(lambda: big.restore(snapshot), 20)
-    print(f"pytest fixture per test (reset to the default state): {per_test * 1000:.0f} µs; 1,000-wallet state "
-          f"(built in {built:.1f} s): snapshot restore {restore:.1f} ms")
+    print(
+        f"pytest fixture per test (reset to the default state): {per_test * 1000:.0f} µs; 1,000-wallet state "
+        f"(built in {built:.1f} s): snapshot restore {restore:.1f} ms"
+    )
 
 
 def main() -> None:
@@ -204,11 +228,17 @@ def main() -> None:
     args = parser.parse_args()
     if args.requests * args.rounds > ORGS * 100:
         raise SystemExit(f"at most {ORGS * 100 // args.rounds} requests per round (wallet limits)")
-    server = subprocess.Popen([sys.executable, str(ROOT / "bench" / "server.py"), str(scenario_file())],
-                              stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    server = subprocess.Popen(
+        [sys.executable, str(ROOT / "bench" / "server.py"), str(scenario_file())],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     try:
         port = int(server.stdout.readline().strip().rsplit(":", 1)[1])
-        print(f"one werkzeug server (threaded), {args.clients} clients, {args.requests} requests x {args.rounds} rounds")
+        print(
+            f"one werkzeug server (threaded), {args.clients} clients, {args.requests} requests x {args.rounds} rounds"
+        )
         throughput(port, args)
     finally:
         server.terminate()

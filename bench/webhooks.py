@@ -7,8 +7,8 @@ with a fast receiver against a slow one (the API must not wait for receivers).
 from __future__ import annotations
 
 import argparse
-import logging
 import json
+import logging
 import statistics
 import sys
 import threading
@@ -18,13 +18,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from simulator import Config, SimulatorServer  # noqa: E402
-from simulator.testing import ApiKeyStamper, SimulatorClient  # noqa: E402
+from simulator import Config, SimulatorServer
+from simulator.testing import ApiKeyStamper, SimulatorClient
 
 
 def receiver(delay: float, arrivals: dict[str, float]) -> ThreadingHTTPServer:
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers["Content-Length"]))
             arrivals[json.loads(body)["id"]] = time.perf_counter()
             time.sleep(delay)
@@ -51,8 +51,11 @@ def run(count: int, delay: float) -> tuple[list[float], list[float]]:
         done, api = {}, []
         for i in range(count):
             start = time.perf_counter()
-            activity = client.submit("set_organization_feature", "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",
-                                     {"name": "FEATURE_NAME_EMAIL_AUTH", "value": str(i)}).body["activity"]
+            activity = client.submit(
+                "set_organization_feature",
+                "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",
+                {"name": "FEATURE_NAME_EMAIL_AUTH", "value": str(i)},
+            ).body["activity"]
             done[activity["id"]] = time.perf_counter()
             api.append((done[activity["id"]] - start) * 1000)
         server.simulator.webhooks.drain(timeout=count * delay + 10)
@@ -73,11 +76,15 @@ def main() -> None:
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     fast_latency, fast_api = run(args.activities, 0.0)
     slow_latency, slow_api = run(min(args.activities, 50), 0.2)
-    print(f"delivery latency, completion to receipt (fast receiver, {len(fast_latency)} deliveries): "
-          f"p50 {statistics.median(fast_latency):.1f} ms, p99 {pct(fast_latency, 0.99):.1f} ms")
-    print(f"API latency with a fast receiver: p50 {statistics.median(fast_api):.1f} ms; with a receiver that takes "
-          f"200 ms per delivery: p50 {statistics.median(slow_api):.1f} ms (ratio "
-          f"{statistics.median(slow_api) / statistics.median(fast_api):.2f})")
+    print(
+        f"delivery latency, completion to receipt (fast receiver, {len(fast_latency)} deliveries): "
+        f"p50 {statistics.median(fast_latency):.1f} ms, p99 {pct(fast_latency, 0.99):.1f} ms"
+    )
+    print(
+        f"API latency with a fast receiver: p50 {statistics.median(fast_api):.1f} ms; with a receiver that takes "
+        f"200 ms per delivery: p50 {statistics.median(slow_api):.1f} ms (ratio "
+        f"{statistics.median(slow_api) / statistics.median(fast_api):.2f})"
+    )
 
 
 if __name__ == "__main__":

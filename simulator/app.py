@@ -14,8 +14,8 @@ from werkzeug.exceptions import HTTPException
 from simulator import control
 from simulator.config import Config
 from simulator.core import Simulator
-from simulator.events import signing
 from simulator.errors import ApiError, InvalidArgument, MethodNotAllowed, NotFound, PayloadTooLarge
+from simulator.events import signing
 from simulator.scenario import ScenarioError
 
 log = logging.getLogger("simulator")
@@ -72,15 +72,28 @@ def journal_entry(response: Response) -> Response:
         return response
     answer = g.get("answer") or (response.get_json(silent=True) if response.is_json else None)
     activity = answer.get("activity") if isinstance(answer, dict) else None
-    outcome = ({"activityId": activity.get("id"), "status": activity.get("status")} if isinstance(activity, dict)
-               else {k: answer[k] for k in ("code", "message") if k in answer} if isinstance(answer, dict) else {})
+    outcome = (
+        {"activityId": activity.get("id"), "status": activity.get("status")}
+        if isinstance(activity, dict)
+        else {k: answer[k] for k in ("code", "message") if k in answer}
+        if isinstance(answer, dict)
+        else {}
+    )
     try:
         body = request.get_json(silent=True)
     except HTTPException:  # an over-size body stays unread
         body = None
     sim = get_simulator()
-    sim.journal.record({"time": sim.clock.now_ms(), "kind": parts[2], "op": parts[3], "status": response.status_code,
-                        "request": body, "outcome": outcome})
+    sim.journal.record(
+        {
+            "time": sim.clock.now_ms(),
+            "kind": parts[2],
+            "op": parts[3],
+            "status": response.status_code,
+            "request": body,
+            "outcome": outcome,
+        }
+    )
     if sim.recorder is not None:
         sim.recorder.add(parts[2], parts[3], body, headers(), response.status_code, answer)
     return response

@@ -26,19 +26,41 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8080, help="main interface port (0 picks a free one)")
     serve.add_argument("--proxy-port", type=int, default=8081, help="auth proxy port (0 picks a free one)")
-    serve.add_argument("--scenario", action="append", type=Path, default=[], metavar="FILE",
-                       help="scenario YAML to load (repeatable); default: the embedded default scenario")
+    serve.add_argument(
+        "--scenario",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="FILE",
+        help="scenario YAML to load (repeatable); default: the embedded default scenario",
+    )
     serve.add_argument("--seed", type=int, help="seed for ids, keys, mnemonics and names (random when absent)")
-    serve.add_argument("--auth", choices=("verify", "off"), default="verify", help="verify stamps, or trust every request")
+    serve.add_argument(
+        "--auth", choices=("verify", "off"), default="verify", help="verify stamps, or trust every request"
+    )
     serve.add_argument("--allow-unknown-fields", action="store_true", help="accept body fields the schemas do not know")
-    serve.add_argument("--timestamp-window", type=float, default=TEN_MINUTES_MS / 1000, metavar="SECONDS",
-                       help="how far timestampMs may be from the simulator clock; 0 turns the check off")
+    serve.add_argument(
+        "--timestamp-window",
+        type=float,
+        default=TEN_MINUTES_MS / 1000,
+        metavar="SECONDS",
+        help="how far timestampMs may be from the simulator clock; 0 turns the check off",
+    )
     serve.add_argument("--frozen-clock", type=int, metavar="MS", help="freeze the simulator clock at this epoch ms")
     serve.add_argument("--webhook-retries", type=int, default=5, help="retries after a 5xx or network error")
-    serve.add_argument("--webhook-backoff", type=float, default=1.0, metavar="SECONDS",
-                       help="first webhook retry delay on the simulator clock, doubling each time")
-    serve.add_argument("--record", type=Path, metavar="FILE",
-                       help="write the session's requests as a replayable scenario to FILE when stopped")
+    serve.add_argument(
+        "--webhook-backoff",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="first webhook retry delay on the simulator clock, doubling each time",
+    )
+    serve.add_argument(
+        "--record",
+        type=Path,
+        metavar="FILE",
+        help="write the session's requests as a replayable scenario to FILE when stopped",
+    )
     serve.set_defaults(run=serve_command)
     outbox = commands.add_parser("outbox", help="list the OTP codes a running simulator has sent")
     outbox.add_argument("--url", default="http://127.0.0.1:8080", help="the simulator's main address")
@@ -48,12 +70,18 @@ def parser() -> argparse.ArgumentParser:
     replay.add_argument("file", type=Path)
     replay.add_argument("--url", help="run against this simulator instead of a fresh one")
     replay.set_defaults(run=replay_command)
-    control = commands.add_parser("control", help="drive a running simulator: reset, snapshot, restore, state, "
-                                  "clock, approve, reject, explain, journal")
-    control.add_argument("action", choices=("reset", "snapshot", "restore", "state", "clock", "approve", "reject",
-                                            "explain", "journal"))
-    control.add_argument("args", nargs="*", help="restore SNAPSHOT | clock SECONDS | approve/reject ACTIVITY USER | "
-                                                 "explain ACTIVITY | journal [OP]")
+    control = commands.add_parser(
+        "control",
+        help="drive a running simulator: reset, snapshot, restore, state, clock, approve, reject, explain, journal",
+    )
+    control.add_argument(
+        "action", choices=("reset", "snapshot", "restore", "state", "clock", "approve", "reject", "explain", "journal")
+    )
+    control.add_argument(
+        "args",
+        nargs="*",
+        help="restore SNAPSHOT | clock SECONDS | approve/reject ACTIVITY USER | explain ACTIVITY | journal [OP]",
+    )
     control.add_argument("--url", default="http://127.0.0.1:8080")
     control.set_defaults(run=control_command)
     hooks = commands.add_parser("webhooks", help="list, fire or resend webhook deliveries of a running simulator")
@@ -74,10 +102,16 @@ def parser() -> argparse.ArgumentParser:
 
 def config_from(args: argparse.Namespace) -> Config:
     window = int(args.timestamp_window * 1000) or None
-    return Config(seed=args.seed, scenarios=tuple(args.scenario), auth=args.auth,
-                  allow_unknown_fields=args.allow_unknown_fields, timestamp_window_ms=window,
-                  frozen_clock_ms=args.frozen_clock, webhook_retries=args.webhook_retries,
-                  webhook_backoff_seconds=args.webhook_backoff)
+    return Config(
+        seed=args.seed,
+        scenarios=tuple(args.scenario),
+        auth=args.auth,
+        allow_unknown_fields=args.allow_unknown_fields,
+        timestamp_window_ms=window,
+        frozen_clock_ms=args.frozen_clock,
+        webhook_retries=args.webhook_retries,
+        webhook_backoff_seconds=args.webhook_backoff,
+    )
 
 
 def serve_command(args: argparse.Namespace) -> int:
@@ -95,7 +129,9 @@ def serve_command(args: argparse.Namespace) -> int:
     if args.record:
         server.simulator.record(args.record)
     print(json.dumps(ready_line(server)), flush=True)
-    logging.getLogger("simulator").info("serving on %s (seed %s); Ctrl-C stops", server.url, server.simulator.source.seed)
+    logging.getLogger("simulator").info(
+        "serving on %s (seed %s); Ctrl-C stops", server.url, server.simulator.source.seed
+    )
     signal.signal(signal.SIGTERM, _interrupt)
     try:
         server.serve_forever()
@@ -163,10 +199,14 @@ def control_command(args: argparse.Namespace) -> int:
 
     client = ControlClient(args.url)
     calls = {
-        "reset": lambda a: client.reset(), "snapshot": lambda a: client.snapshot(),
-        "restore": lambda a: client.restore(a[0]), "state": lambda a: client.state(),
-        "clock": lambda a: client.advance_clock(float(a[0])), "approve": lambda a: client.approve(a[0], a[1]),
-        "reject": lambda a: client.reject(a[0], a[1]), "explain": lambda a: client.explain(a[0]),
+        "reset": lambda a: client.reset(),
+        "snapshot": lambda a: client.snapshot(),
+        "restore": lambda a: client.restore(a[0]),
+        "state": lambda a: client.state(),
+        "clock": lambda a: client.advance_clock(float(a[0])),
+        "approve": lambda a: client.approve(a[0], a[1]),
+        "reject": lambda a: client.reject(a[0], a[1]),
+        "explain": lambda a: client.explain(a[0]),
         "journal": lambda a: client.journal(a[0] if a else None),
     }
     try:

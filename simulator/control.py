@@ -92,7 +92,7 @@ def explain_view(activity_id: str) -> Response:
 def advance_view() -> Response:
     seconds = body().get("seconds")
     if not isinstance(seconds, (int, float)) or isinstance(seconds, bool):
-        raise InvalidArgument("clock/advance takes {\"seconds\": <number>}")
+        raise InvalidArgument('clock/advance takes {"seconds": <number>}')
     return jsonify({"nowMs": simulator().clock.advance(seconds)})
 
 
@@ -132,9 +132,14 @@ def proxy_view() -> Response:
 @blueprint.post("/oauth/authorize")
 def authorize_view() -> Response:
     data = body()
-    code = oauth_provider.authorize(simulator(), str(data.get("subject", "")), email=data.get("email"),
-                                    code_challenge=data.get("codeChallenge"), redirect_uri=data.get("redirectUri"),
-                                    fail=data.get("fail"))
+    code = oauth_provider.authorize(
+        simulator(),
+        str(data.get("subject", "")),
+        email=data.get("email"),
+        code_challenge=data.get("codeChallenge"),
+        redirect_uri=data.get("redirectUri"),
+        fail=data.get("fail"),
+    )
     return jsonify({"code": code})
 
 
@@ -142,9 +147,10 @@ def authorize_view() -> Response:
 def id_token_view() -> Response:
     data = body()
     if not data.get("subject") or not data.get("audience"):
-        raise InvalidArgument("oauth/id-token takes {\"subject\", \"audience\", \"nonce\"?, \"email\"?}")
-    token = oauth_provider.id_token(simulator(), str(data["subject"]), str(data["audience"]), nonce=data.get("nonce"),
-                                    email=data.get("email"))
+        raise InvalidArgument('oauth/id-token takes {"subject", "audience", "nonce"?, "email"?}')
+    token = oauth_provider.id_token(
+        simulator(), str(data["subject"]), str(data["audience"]), nonce=data.get("nonce"), email=data.get("email")
+    )
     return jsonify({"idToken": token})
 
 

@@ -26,8 +26,9 @@ class ControlClient:
     def call(self, method: str, path: str, body: Any = None, **query: str) -> Any:
         qs = f"?{urllib.parse.urlencode(query)}" if query else ""
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(f"{self.url}/_simulator{path}{qs}", data=data, method=method,
-                                         headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(
+            f"{self.url}/_simulator{path}{qs}", data=data, method=method, headers={"Content-Type": "application/json"}
+        )
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as reply:
                 return json.load(reply)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import replace
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +14,11 @@ from simulator.clock import Clock, Source
 from simulator.config import Config
 from simulator.events.deliveries import Webhooks
 from simulator.journal import Journal
-from simulator.recording import Recorder
 from simulator.paths import data_dir
+from simulator.recording import Recorder
 from simulator.scenario import load_scenario, seed
-from simulator.state.activity import Activity
 from simulator.state import codec
+from simulator.state.activity import Activity
 from simulator.state.store import Store
 from simulator.validation import Schemas
 
@@ -96,15 +96,26 @@ class Simulator:
         """Everything (state, random source, clock, rules, key pairs) as readable JSON."""
         with self.lock:
             store, source, clock, credentials, rules = self._capture()
-            return {"format": "wallet-simulator-state/1", "store": codec.encode(store), "source": codec.encode(source),
-                    "clock": list(clock), "credentials": credentials, "rules": rules}
+            return {
+                "format": "wallet-simulator-state/1",
+                "store": codec.encode(store),
+                "source": codec.encode(source),
+                "clock": list(clock),
+                "credentials": credentials,
+                "rules": rules,
+            }
 
     def import_state(self, data: Json) -> None:
         """Replace everything with an export_state() document."""
         if data.get("format") != "wallet-simulator-state/1":
             raise ValueError("not a wallet-simulator state export (format wallet-simulator-state/1)")
-        snapshot = (codec.decode(data["store"]), codec.decode(data["source"]), tuple(data["clock"]),
-                    data["credentials"], data["rules"])
+        snapshot = (
+            codec.decode(data["store"]),
+            codec.decode(data["source"]),
+            tuple(data["clock"]),
+            data["credentials"],
+            data["rules"],
+        )
         with self.lock:
             self._restore(snapshot)
 
@@ -127,18 +138,23 @@ class Simulator:
         self.credentials, self.rules = list(credentials), list(rules)
 
     # requests ------------------------------------------------------------------------------
-    def submit(self, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None = "application/json") -> Json:
+    def submit(
+        self, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None = "application/json"
+    ) -> Json:
         return dispatch.submit(self, op, raw, headers, content_type)
 
-    def query(self, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None = "application/json") -> Json:
+    def query(
+        self, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None = "application/json"
+    ) -> Json:
         return dispatch.query(self, op, raw, headers, content_type)
 
     def check_stamp(self, headers: Mapping[str, str], raw: bytes) -> auth.Stamp | None:
         """The stamp, checked as far as it can be before the body is validated (None: auth off)."""
         return None if self.config.auth == "off" else auth.check_stamp(headers, raw)
 
-    def authenticate(self, stamp: auth.Stamp | None, headers: Mapping[str, str], raw: bytes, org_id: str,
-                     now_ms: int) -> auth.Principal:
+    def authenticate(
+        self, stamp: auth.Stamp | None, headers: Mapping[str, str], raw: bytes, org_id: str, now_ms: int
+    ) -> auth.Principal:
         if stamp is None:
             return auth.trust_without_verifying(self.store, headers, org_id)
         return auth.authenticate(self.store, stamp, raw, org_id, now_ms)

@@ -19,8 +19,16 @@ from simulator.state.store import Organization
 if TYPE_CHECKING:
     from simulator.core import Simulator
 
-PARENT_MAY_RUN = {"INIT_OTP", "INIT_OTP_AUTH", "VERIFY_OTP", "OTP_LOGIN", "OTP_AUTH", "OAUTH_LOGIN",
-                  "OAUTH2_AUTHENTICATE", "STAMP_LOGIN"}
+PARENT_MAY_RUN = {
+    "INIT_OTP",
+    "INIT_OTP_AUTH",
+    "VERIFY_OTP",
+    "OTP_LOGIN",
+    "OTP_AUTH",
+    "OAUTH_LOGIN",
+    "OAUTH2_AUTHENTICATE",
+    "STAMP_LOGIN",
+}
 VOTES = {"approve_activity": "VOTE_SELECTION_APPROVED", "reject_activity": "VOTE_SELECTION_REJECTED"}
 
 
@@ -80,8 +88,11 @@ def start_activity(sim: Simulator, ctx: Context, op: str, body: Json, raw: bytes
     user = ctx.principal.user
     decision = rules.scripted(sim.rules, sim.store, sim.source, ctx.org, user, body["type"], params)
     if decision is None and ctx.principal.organization is not ctx.org:
-        decision = engine.Decision(engine.ALLOW, [{"outcome": "OUTCOME_ALLOW"}],
-                                   "a parent organization runs authentication activities for its sub-organizations")
+        decision = engine.Decision(
+            engine.ALLOW,
+            [{"outcome": "OUTCOME_ALLOW"}],
+            "a parent organization runs authentication activities for its sub-organizations",
+        )
     if decision is None:
         decision = engine.decide(ctx.org, user, body["type"], params, lifecycle.credentials_of(ctx.principal))
     activity = envelope.new_activity(ctx, body, raw, keys)
@@ -95,12 +106,16 @@ def vote(sim: Simulator, principal: auth.Principal, body: Json, raw: bytes, sele
     """approve_activity / reject_activity: a vote on the activity the fingerprint names."""
     target = sim.store.activity_by_fingerprint(body["parameters"]["fingerprint"])
     if target is None:
-        raise NotFound("No activity found with fingerprint. Consensus activities must target an existing "
-                       "activity by fingerprint", error_code="REQUEST_INVALID")
+        raise NotFound(
+            "No activity found with fingerprint. Consensus activities must target an existing activity by fingerprint",
+            error_code="REQUEST_INVALID",
+        )
     if body["organizationId"] != target.organization_id:
         raise InvalidArgument(
             f"organization mismatch: request is targeting organization ({body['organizationId']}), but the "
-            f"activity is in organization ({target.organization_id})", error_code="ORGANIZATION_MISMATCH")
+            f"activity is in organization ({target.organization_id})",
+            error_code="ORGANIZATION_MISMATCH",
+        )
     org = sim.store.org(target.organization_id)
     lifecycle.vote(Context(sim.store, sim.source, now, org, principal, notify=sim.notify), target, raw, selection)
     sim.store.fingerprints[envelope.fingerprint_of(raw)] = target.activity_id

@@ -56,8 +56,10 @@ class Journal:
         same = [e for e in entries if e["op"] == op] or entries
         target = json.dumps({"op": op, **parameters}, sort_keys=True)
         ranked = sorted(same, key=lambda e: -difflib.SequenceMatcher(None, target, summary(e)).ratio())
-        lines = [f"  {e['kind']}/{e['op']} -> {e['status']}: {json.dumps(fields_of(e), sort_keys=True)[:300]}"
-                 for e in ranked[:5]]
+        lines = [
+            f"  {e['kind']}/{e['op']} -> {e['status']}: {json.dumps(fields_of(e), sort_keys=True)[:300]}"
+            for e in ranked[:5]
+        ]
         return "Nearest actual calls:\n" + "\n".join(lines)
 
 

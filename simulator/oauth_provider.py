@@ -22,22 +22,48 @@ if TYPE_CHECKING:
 Json = dict[str, Any]
 
 
-def authorize(sim: Simulator, subject: str, *, email: str | None = None, code_challenge: str | None = None,
-              redirect_uri: str | None = None, fail: str | None = None) -> str:
+def authorize(
+    sim: Simulator,
+    subject: str,
+    *,
+    email: str | None = None,
+    code_challenge: str | None = None,
+    redirect_uri: str | None = None,
+    fail: str | None = None,
+) -> str:
     """An authorization code for ``subject``; ``fail`` makes its exchange fail with that reason."""
     with sim.lock:
         code = f"simcode-{sim.source.uuid4()}"
-        sim.store.oauth_codes[code] = {"subject": subject, "email": email, "codeChallenge": code_challenge,
-                                       "redirectUri": redirect_uri, "failure": fail}
+        sim.store.oauth_codes[code] = {
+            "subject": subject,
+            "email": email,
+            "codeChallenge": code_challenge,
+            "redirectUri": redirect_uri,
+            "failure": fail,
+        }
         return code
 
 
-def id_token(sim: Simulator, subject: str, audience: str, *, nonce: str | None = None, email: str | None = None,
-             lifetime_seconds: int = 3600, **claims: Any) -> str:
+def id_token(
+    sim: Simulator,
+    subject: str,
+    audience: str,
+    *,
+    nonce: str | None = None,
+    email: str | None = None,
+    lifetime_seconds: int = 3600,
+    **claims: Any,
+) -> str:
     """An ID token as a provider would hand the browser (for oauth_login and sub-org sign-up)."""
     now = sim.clock.now_ms() // 1000
-    body: Json = {"iss": service_keys.PROVIDER_ISSUER, "sub": subject, "aud": audience, "iat": now,
-                  "exp": now + lifetime_seconds, **claims}
+    body: Json = {
+        "iss": service_keys.PROVIDER_ISSUER,
+        "sub": subject,
+        "aud": audience,
+        "iat": now,
+        "exp": now + lifetime_seconds,
+        **claims,
+    }
     if nonce is not None:
         body["nonce"] = nonce
     if email is not None:
@@ -60,7 +86,15 @@ def jwks() -> Json:
     out = []
     for kid in ("oauth-provider", "turnkey-oauth-issuer"):
         point = uncompressed(service_keys.private(kid))
-        out.append({"kty": "EC", "crv": "P-256", "alg": "ES256", "use": "sig", "kid": kid,
-                    "x": base64.urlsafe_b64encode(point[1:33]).decode().rstrip("="),
-                    "y": base64.urlsafe_b64encode(point[33:]).decode().rstrip("=")})
+        out.append(
+            {
+                "kty": "EC",
+                "crv": "P-256",
+                "alg": "ES256",
+                "use": "sig",
+                "kid": kid,
+                "x": base64.urlsafe_b64encode(point[1:33]).decode().rstrip("="),
+                "y": base64.urlsafe_b64encode(point[33:]).decode().rstrip("="),
+            }
+        )
     return {"keys": out}

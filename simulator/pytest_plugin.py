@@ -34,8 +34,8 @@ restored from a snapshot for every test that names it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -100,8 +100,11 @@ def simulator_user(simulator: SimulatorServer) -> Callable[[str], SimulatorClien
     """A factory: a client for a scenario user whose API key pair the scenario declared or generated."""
 
     def client_for(name: str) -> SimulatorClient:
-        found = [c for c in simulator.simulator.credentials
-                 if c.get("apiPrivateKey") and name in (c["userName"], c["userId"])]
+        found = [
+            c
+            for c in simulator.simulator.credentials
+            if c.get("apiPrivateKey") and name in (c["userName"], c["userId"])
+        ]
         if not found:
             known = sorted({c["userName"] for c in simulator.simulator.credentials if c.get("apiPrivateKey")})
             raise LookupError(f"no API key pair known for user {name!r}; users with one: {known}")

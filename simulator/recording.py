@@ -20,7 +20,9 @@ from simulator.auth import stamps
 from simulator.errors import ApiError
 
 Json = dict[str, Any]
-VOLATILE = re.compile(r"^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|sha256:[0-9a-f]{64}|0x[0-9a-fA-F]{40})$")
+VOLATILE = re.compile(
+    r"^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|sha256:[0-9a-f]{64}|0x[0-9a-fA-F]{40})$"
+)
 
 
 class Recorder:
@@ -46,7 +48,9 @@ class Recorder:
         if body.get("organizationId") != (user or {}).get("organizationId"):
             step["organization"] = self.reference(body.get("organizationId"))
         if kind == "submit":
-            step.update({"submit": op, "type": body.get("type"), "parameters": self.reference(body.get("parameters", {}))})
+            step.update(
+                {"submit": op, "type": body.get("type"), "parameters": self.reference(body.get("parameters", {}))}
+            )
         else:
             step.update({"query": op, "body": self.reference({k: v for k, v in body.items() if k != "organizationId"})})
         step["expect"] = expectation(status, answer)
@@ -84,8 +88,13 @@ class Recorder:
     def save(self) -> Path:
         base = self.path.resolve().parent
         with self._lock:
-            data = {"version": 1, "description": "recorded by wallet-simulator serve --record", "seed": self.seed,
-                    "include": [relative(p, base) for p in self.scenarios], "steps": self.steps}
+            data = {
+                "version": 1,
+                "description": "recorded by wallet-simulator serve --record",
+                "seed": self.seed,
+                "include": [relative(p, base) for p in self.scenarios],
+                "steps": self.steps,
+            }
         self.path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
         return self.path
 

@@ -124,7 +124,9 @@ def check_webhooks(expected: list[Json], url: str, body: Any) -> list[str]:
     for wanted in expected:
         if not any(all(lookup(d, k) == v for k, v in wanted.items()) for d in mine):
             seen = [{k: lookup(d, k) for k in wanted} for d in mine]
-            problems.append(f"webhooks: no delivery with {json.dumps(wanted)}; delivered: {json.dumps(seen, default=str)}")
+            problems.append(
+                f"webhooks: no delivery with {json.dumps(wanted)}; delivered: {json.dumps(seen, default=str)}"
+            )
     return problems
 
 
@@ -160,4 +162,3 @@ def report(results: list[StepResult]) -> str:
     failed = sum(not r.ok for r in results)
     lines.append(f"{len(results) - failed} passed, {failed} failed")
     return "\n".join(lines)
-

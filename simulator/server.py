@@ -23,8 +23,15 @@ class SimulatorServer:
     ...     server.url          # doctest: +SKIP
     """
 
-    def __init__(self, simulator: Simulator | None = None, *, host: str = "127.0.0.1", port: int = 0,
-                 proxy_port: int = 0, config: Config | None = None) -> None:
+    def __init__(
+        self,
+        simulator: Simulator | None = None,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        proxy_port: int = 0,
+        config: Config | None = None,
+    ) -> None:
         self.simulator = simulator or Simulator(config)
         self.app = create_app(self.simulator)
         self._server: BaseWSGIServer = make_server(host, port, self.app, threaded=True)
@@ -54,8 +61,12 @@ class SimulatorServer:
     def start(self) -> SimulatorServer:
         for server in (self._server, self._proxy):
             # A short poll interval makes stop() take milliseconds instead of half a second.
-            thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01},
-                                      name=f"simulator-{server.server_port}", daemon=True)
+            thread = threading.Thread(
+                target=server.serve_forever,
+                kwargs={"poll_interval": 0.01},
+                name=f"simulator-{server.server_port}",
+                daemon=True,
+            )
             thread.start()
             self._threads.append(thread)
         return self

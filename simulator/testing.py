@@ -74,13 +74,22 @@ class PasskeyStamper:
         point = keys.uncompressed(keys.ec_key_from_hex("p256", self.private_key))
         cose = cbor2.dumps({1: 2, 3: -7, -1: 1, -2: point[1:33], -3: point[33:]})
         cred = stamps.b64url_decode(self.credential_id)
-        auth_data = (hashlib.sha256(b"localhost").digest() + b"\x45" + (0).to_bytes(4, "big") + bytes(16)
-                     + len(cred).to_bytes(2, "big") + cred + cose)
+        auth_data = (
+            hashlib.sha256(b"localhost").digest()
+            + b"\x45"
+            + (0).to_bytes(4, "big")
+            + bytes(16)
+            + len(cred).to_bytes(2, "big")
+            + cred
+            + cose
+        )
         client_data = json.dumps({"type": "webauthn.create", "challenge": challenge, "origin": self.origin}).encode()
         return {
             "credentialId": self.credential_id,
             "clientDataJson": stamps.b64url_encode(client_data),
-            "attestationObject": stamps.b64url_encode(cbor2.dumps({"fmt": "none", "attStmt": {}, "authData": auth_data})),
+            "attestationObject": stamps.b64url_encode(
+                cbor2.dumps({"fmt": "none", "attStmt": {}, "authData": auth_data})
+            ),
             "transports": ["AUTHENTICATOR_TRANSPORT_INTERNAL"],
         }
 
@@ -101,8 +110,13 @@ class SimulatorClient:
         self.organization_id = organization_id
 
     def submit(self, op: str, activity_type: str, parameters: Json, **extra: Any) -> Response:
-        body = {"parameters": parameters, "organizationId": extra.pop("organizationId", self.organization_id),
-                "timestampMs": extra.pop("timestampMs", str(int(time.time() * 1000))), "type": activity_type, **extra}
+        body = {
+            "parameters": parameters,
+            "organizationId": extra.pop("organizationId", self.organization_id),
+            "timestampMs": extra.pop("timestampMs", str(int(time.time() * 1000))),
+            "type": activity_type,
+            **extra,
+        }
         return self.post(f"/public/v1/submit/{op}", json.dumps(body).encode())
 
     def query(self, op: str, **fields: Any) -> Response:
@@ -115,7 +129,9 @@ class SimulatorClient:
             name, value = self.stamper.stamp(raw)
             all_headers.setdefault(name, value)
         status, data, headers_out = self._send(method, path, raw, all_headers)
-        parsed = json.loads(data) if data and headers_out.get("content-type", "").startswith("application/json") else data
+        parsed = (
+            json.loads(data) if data and headers_out.get("content-type", "").startswith("application/json") else data
+        )
         return Response(status, parsed, headers_out)
 
     def _send(self, method: str, path: str, raw: bytes, headers: dict[str, str]) -> tuple[int, bytes, dict[str, str]]:

@@ -6,9 +6,7 @@ import difflib
 import json
 import threading
 from pathlib import Path
-from typing import Any
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import fastjsonschema
 
@@ -28,8 +26,7 @@ class Schemas:
         self.root = root or data_dir("schemas")
         self.allow_unknown_fields = allow_unknown_fields
         self.operations = {
-            kind: sorted(p.stem for p in (self.root / kind).glob("*.json"))
-            for kind in ("submit", "query", "proxy")
+            kind: sorted(p.stem for p in (self.root / kind).glob("*.json")) for kind in ("submit", "query", "proxy")
         }
         self._schemas: dict[str, dict[str, Any]] = {}
         self._fast: dict[str, Any] = {}

@@ -15,8 +15,12 @@ pytest_plugins = ["pytester"]
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULTS: dict[str, Any] = json.loads((ROOT / "fixtures" / "default_credentials.json").read_text())
-ETH_ACCOUNT = {"curve": "CURVE_SECP256K1", "pathFormat": "PATH_FORMAT_BIP32",
-               "path": "m/44'/60'/0'/0/0", "addressFormat": "ADDRESS_FORMAT_ETHEREUM"}
+ETH_ACCOUNT = {
+    "curve": "CURVE_SECP256K1",
+    "pathFormat": "PATH_FORMAT_BIP32",
+    "path": "m/44'/60'/0'/0/0",
+    "addressFormat": "ADDRESS_FORMAT_ETHEREUM",
+}
 
 
 def example(kind: str, op: str) -> dict[str, Any]:
@@ -47,9 +51,14 @@ def result_of(response: Any, key: str) -> dict[str, Any]:
 
 
 def new_user(client: SimulatorClient, name: str = "Alice", **extra: Any) -> str:
-    params = {"users": [{"userName": name, "apiKeys": [], "authenticators": [], "oauthProviders": [],
-                         "userTags": [], **extra}]}
-    return result_of(client.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V3", params), "createUsersResult")["userIds"][0]
+    params = {
+        "users": [
+            {"userName": name, "apiKeys": [], "authenticators": [], "oauthProviders": [], "userTags": [], **extra}
+        ]
+    }
+    return result_of(client.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V3", params), "createUsersResult")[
+        "userIds"
+    ][0]
 
 
 def stamper_for(private_hex: str, curve: str = "p256") -> ApiKeyStamper:
@@ -63,9 +72,13 @@ def scenario_text(name: str) -> str:
     """A shipped scenario's YAML without its steps, so a test can append to its last organization."""
     text = (SCENARIOS / name).read_text()
     return re.split(r"^(?:# .*\n)?steps:", text, maxsplit=1, flags=re.M)[0]
-KEYS = {"bob": "b0b0000000000000000000000000000000000000000000000000000000000001",
-        "carol": "ca40100000000000000000000000000000000000000000000000000000000001",
-        "dave": "da4e000000000000000000000000000000000000000000000000000000000001"}
+
+
+KEYS = {
+    "bob": "b0b0000000000000000000000000000000000000000000000000000000000001",
+    "carol": "ca40100000000000000000000000000000000000000000000000000000000001",
+    "dave": "da4e000000000000000000000000000000000000000000000000000000000001",
+}
 
 
 @pytest.fixture(scope="module")

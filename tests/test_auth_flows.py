@@ -14,16 +14,16 @@ import time
 
 import base58
 import pytest
+from conftest import DEFAULTS, ok, result_of
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from test_errors import assert_error
 
-from conftest import DEFAULTS, ok, result_of
 from simulator import oauth_provider
 from simulator.crypto import service_keys
 from simulator.testing import ApiKeyStamper, PasskeyStamper, SimulatorClient
-from test_errors import assert_error
 
 EMAIL = "alice@example.com"
 
@@ -51,10 +51,15 @@ def verify_session(jwt: str) -> dict:
     """verifySessionJwtSignature: raw r‖s over SHA-256(SHA-256(header.payload)), notarizer key."""
     header, payload, signature = jwt.split(".")
     raw = base64.urlsafe_b64decode(signature + "==")
-    key = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), bytes.fromhex(service_keys.public_hex("notarizer")))
+    key = ec.EllipticCurvePublicKey.from_encoded_point(
+        ec.SECP256R1(), bytes.fromhex(service_keys.public_hex("notarizer"))
+    )
     digest = hashlib.sha256(f"{header}.{payload}".encode()).digest()
-    key.verify(encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big")), digest,
-               ec.ECDSA(hashes.SHA256()))
+    key.verify(
+        encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big")),
+        digest,
+        ec.ECDSA(hashes.SHA256()),
+    )
     return atob_json(payload)
 
 
@@ -64,20 +69,45 @@ def open_bundle(bundle: str, client: ClientKey) -> str:
 
     raw = base58.b58decode_check(bundle)
     enc = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw[:33]).public_bytes(
-        Encoding.X962, PublicFormat.UncompressedPoint)
+        Encoding.X962, PublicFormat.UncompressedPoint
+    )
     suite = CipherSuite.new(KEMId.DHKEM_P256_HKDF_SHA256, KDFId.HKDF_SHA256, AEADId.AES256_GCM)
     recipient = suite.create_recipient_context(enc, KEMKey.from_pyca_cryptography_key(client.key), info=b"turnkey_hpke")
     return recipient.open(raw[33:], aad=enc + bytes.fromhex(client.uncompressed)).hex()
 
 
 def sub_org(client, **root_user) -> tuple[str, str]:
-    user = {"userName": "Alice", "userEmail": EMAIL, "apiKeys": [], "authenticators": [], "oauthProviders": [],
-            **root_user}
-    result = result_of(client.submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7", {
-        "subOrganizationName": "alice's org", "rootUsers": [user], "rootQuorumThreshold": 1,
-        "wallet": {"walletName": "Default", "accounts": [{"curve": "CURVE_SECP256K1", "pathFormat": "PATH_FORMAT_BIP32",
-                                                           "path": "m/44'/60'/0'/0/0", "addressFormat": "ADDRESS_FORMAT_ETHEREUM"}]}}),
-        "createSubOrganizationResultV7")
+    user = {
+        "userName": "Alice",
+        "userEmail": EMAIL,
+        "apiKeys": [],
+        "authenticators": [],
+        "oauthProviders": [],
+        **root_user,
+    }
+    result = result_of(
+        client.submit(
+            "create_sub_organization",
+            "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
+            {
+                "subOrganizationName": "alice's org",
+                "rootUsers": [user],
+                "rootQuorumThreshold": 1,
+                "wallet": {
+                    "walletName": "Default",
+                    "accounts": [
+                        {
+                            "curve": "CURVE_SECP256K1",
+                            "pathFormat": "PATH_FORMAT_BIP32",
+                            "path": "m/44'/60'/0'/0/0",
+                            "addressFormat": "ADDRESS_FORMAT_ETHEREUM",
+                        }
+                    ],
+                },
+            },
+        ),
+        "createSubOrganizationResultV7",
+    )
     assert result["wallet"]["addresses"][0].startswith("0x")
     return result["subOrganizationId"], result["rootUserIds"][0]
 
@@ -95,19 +125,45 @@ def test_otp_login_end_to_end(client, simulator):
     assert (sent["contact"], sent["channel"], sent["otpId"]) == (EMAIL, "OTP_TYPE_EMAIL", otp_id)
     assert len(sent["code"]) == 9
     session_key = ClientKey()
-    token = result_of(client.submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP", {
-        "otpId": otp_id, "otpCode": sent["code"], "publicKey": session_key.public}), "verifyOtpResult")["verificationToken"]
+    token = result_of(
+        client.submit(
+            "verify_otp",
+            "ACTIVITY_TYPE_VERIFY_OTP",
+            {"otpId": otp_id, "otpCode": sent["code"], "publicKey": session_key.public},
+        ),
+        "verifyOtpResult",
+    )["verificationToken"]
     claims = atob_json(token.split(".")[1])
-    assert (claims["contact"], claims["verification_type"], claims["public_key"]) == (EMAIL, "OTP_TYPE_EMAIL", session_key.public)
-    message = json.dumps({"login": {"publicKey": session_key.public}, "tokenId": claims["id"], "type": "USAGE_TYPE_LOGIN"})
-    signature = {"publicKey": session_key.public, "scheme": "CLIENT_SIGNATURE_SCHEME_API_P256", "message": message,
-                 "signature": session_key.raw_signature(message)}
-    session = result_of(client.submit("otp_login", "ACTIVITY_TYPE_OTP_LOGIN", {
-        "verificationToken": token, "publicKey": session_key.public, "clientSignature": signature},
-        organizationId=org_id), "otpLoginResult")["session"]
+    assert (claims["contact"], claims["verification_type"], claims["public_key"]) == (
+        EMAIL,
+        "OTP_TYPE_EMAIL",
+        session_key.public,
+    )
+    message = json.dumps(
+        {"login": {"publicKey": session_key.public}, "tokenId": claims["id"], "type": "USAGE_TYPE_LOGIN"}
+    )
+    signature = {
+        "publicKey": session_key.public,
+        "scheme": "CLIENT_SIGNATURE_SCHEME_API_P256",
+        "message": message,
+        "signature": session_key.raw_signature(message),
+    }
+    session = result_of(
+        client.submit(
+            "otp_login",
+            "ACTIVITY_TYPE_OTP_LOGIN",
+            {"verificationToken": token, "publicKey": session_key.public, "clientSignature": signature},
+            organizationId=org_id,
+        ),
+        "otpLoginResult",
+    )["session"]
     payload = verify_session(session)
     assert (payload["user_id"], payload["organization_id"], payload["public_key"], payload["session_type"]) == (
-        user_id, org_id, session_key.public, "SESSION_TYPE_READ_WRITE")
+        user_id,
+        org_id,
+        session_key.public,
+        "SESSION_TYPE_READ_WRITE",
+    )
     assert payload["exp"] == int(time.time()) + 900 or abs(payload["exp"] - time.time() - 900) < 5
     as_alice = SimulatorClient(simulator.url, ApiKeyStamper(session_key.private), org_id)
     assert ok(as_alice.query("whoami"))["userId"] == user_id
@@ -123,10 +179,19 @@ def test_otp_rules(client, simulator):
     wrong = "1" * 6 if code != "1" * 6 else "2" * 6
     for left in (2, 1, 0):
         body = {"otpId": otp_id, "otpCode": wrong}
-        assert_error(client.submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP", body, timestampMs=str(time.time_ns() // 10**6)),
-                     400, 3, "Invalid OTP code", f"{left} attempt(s) left")
-    assert_error(client.submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP", {"otpId": otp_id, "otpCode": code}), 400, 3,
-                 "locked after 3 attempts")
+        assert_error(
+            client.submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP", body, timestampMs=str(time.time_ns() // 10**6)),
+            400,
+            3,
+            "Invalid OTP code",
+            f"{left} attempt(s) left",
+        )
+    assert_error(
+        client.submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP", {"otpId": otp_id, "otpCode": code}),
+        400,
+        3,
+        "locked after 3 attempts",
+    )
     for _ in range(2):
         ok(init_otp(client))
     assert_error(init_otp(client), 400, 3, "Max number of OTPs have been initiated")
@@ -136,20 +201,37 @@ def test_otp_rules(client, simulator):
 
 def test_otp_auth_returns_a_bundle_the_client_can_open(client, simulator):
     org_id, user_id = sub_org(client)
-    otp_id = result_of(client.submit("init_otp_auth", "ACTIVITY_TYPE_INIT_OTP_AUTH_V3", {
-        "otpType": "OTP_TYPE_EMAIL", "contact": EMAIL, "appName": "Demo"}, organizationId=org_id),
-        "initOtpAuthResultV2")["otpId"]
+    otp_id = result_of(
+        client.submit(
+            "init_otp_auth",
+            "ACTIVITY_TYPE_INIT_OTP_AUTH_V3",
+            {"otpType": "OTP_TYPE_EMAIL", "contact": EMAIL, "appName": "Demo"},
+            organizationId=org_id,
+        ),
+        "initOtpAuthResultV2",
+    )["otpId"]
     target = ClientKey()
-    result = result_of(client.submit("otp_auth", "ACTIVITY_TYPE_OTP_AUTH", {
-        "otpId": otp_id, "otpCode": simulator.simulator.store.outbox[-1]["code"], "targetPublicKey": target.uncompressed},
-        organizationId=org_id), "otpAuthResult")
+    result = result_of(
+        client.submit(
+            "otp_auth",
+            "ACTIVITY_TYPE_OTP_AUTH",
+            {
+                "otpId": otp_id,
+                "otpCode": simulator.simulator.store.outbox[-1]["code"],
+                "targetPublicKey": target.uncompressed,
+            },
+            organizationId=org_id,
+        ),
+        "otpAuthResult",
+    )
     assert result["userId"] == user_id
     private = open_bundle(result["credentialBundle"], target)
     as_alice = SimulatorClient(simulator.url, ApiKeyStamper(private), org_id)
     assert ok(as_alice.query("whoami"))["userId"] == user_id
     keys = ok(as_alice.query("get_api_keys", userId=user_id))["apiKeys"]
     assert [(k["apiKeyId"], k["credential"]["type"], k["expirationSeconds"]) for k in keys] == [
-        (result["apiKeyId"], "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256", "900")]
+        (result["apiKeyId"], "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256", "900")
+    ]
     assert keys[0]["apiKeyName"].startswith("OTP Auth - ")
 
 
@@ -157,44 +239,102 @@ def test_oauth_login_with_an_id_token(client, simulator):
     registration = oauth_provider.id_token(simulator.simulator, subject="g-123", audience="google-client")
     org_id, user_id = sub_org(client, oauthProviders=[{"providerName": "Google", "oidcToken": registration}])
     session_key = ClientKey()
-    token = oauth_provider.id_token(simulator.simulator, subject="g-123", audience="google-client",
-                                    nonce=oauth_provider.nonce_for(session_key.public))
-    session = result_of(client.submit("oauth_login", "ACTIVITY_TYPE_OAUTH_LOGIN", {
-        "oidcToken": token, "publicKey": session_key.public}, organizationId=org_id), "oauthLoginResult")["session"]
+    token = oauth_provider.id_token(
+        simulator.simulator,
+        subject="g-123",
+        audience="google-client",
+        nonce=oauth_provider.nonce_for(session_key.public),
+    )
+    session = result_of(
+        client.submit(
+            "oauth_login",
+            "ACTIVITY_TYPE_OAUTH_LOGIN",
+            {"oidcToken": token, "publicKey": session_key.public},
+            organizationId=org_id,
+        ),
+        "oauthLoginResult",
+    )["session"]
     assert verify_session(session)["user_id"] == user_id
     wrong_nonce = oauth_provider.id_token(simulator.simulator, subject="g-123", audience="google-client", nonce="00")
-    assert_error(client.submit("oauth_login", "ACTIVITY_TYPE_OAUTH_LOGIN", {"oidcToken": wrong_nonce,
-                 "publicKey": session_key.public}, organizationId=org_id), 400, 3, "nonce must be the SHA-256")
-    stranger = oauth_provider.id_token(simulator.simulator, subject="other", audience="google-client",
-                                       nonce=oauth_provider.nonce_for(session_key.public))
-    assert_error(client.submit("oauth_login", "ACTIVITY_TYPE_OAUTH_LOGIN", {"oidcToken": stranger,
-                 "publicKey": session_key.public}, organizationId=org_id), 404, 5, "has an OAuth provider")
+    assert_error(
+        client.submit(
+            "oauth_login",
+            "ACTIVITY_TYPE_OAUTH_LOGIN",
+            {"oidcToken": wrong_nonce, "publicKey": session_key.public},
+            organizationId=org_id,
+        ),
+        400,
+        3,
+        "nonce must be the SHA-256",
+    )
+    stranger = oauth_provider.id_token(
+        simulator.simulator,
+        subject="other",
+        audience="google-client",
+        nonce=oauth_provider.nonce_for(session_key.public),
+    )
+    assert_error(
+        client.submit(
+            "oauth_login",
+            "ACTIVITY_TYPE_OAUTH_LOGIN",
+            {"oidcToken": stranger, "publicKey": session_key.public},
+            organizationId=org_id,
+        ),
+        404,
+        5,
+        "has an OAuth provider",
+    )
 
 
 def test_oauth2_authenticate_exchanges_a_code_with_pkce(client, simulator):
-    cred = result_of(client.submit("create_oauth2_credential", "ACTIVITY_TYPE_CREATE_OAUTH2_CREDENTIAL", {
-        "provider": "OAUTH2_PROVIDER_X", "clientId": "x-client", "encryptedClientSecret": "e"}),
-        "createOauth2CredentialResult")["oauth2CredentialId"]
-    code = oauth_provider.authorize(simulator.simulator, "42", code_challenge=oauth_provider.s256("verifier"),
-                                    redirect_uri="http://localhost/cb")
+    cred = result_of(
+        client.submit(
+            "create_oauth2_credential",
+            "ACTIVITY_TYPE_CREATE_OAUTH2_CREDENTIAL",
+            {"provider": "OAUTH2_PROVIDER_X", "clientId": "x-client", "encryptedClientSecret": "e"},
+        ),
+        "createOauth2CredentialResult",
+    )["oauth2CredentialId"]
+    code = oauth_provider.authorize(
+        simulator.simulator, "42", code_challenge=oauth_provider.s256("verifier"), redirect_uri="http://localhost/cb"
+    )
     target = ClientKey()
-    params = {"oauth2CredentialId": cred, "authCode": code, "redirectUri": "http://localhost/cb",
-              "codeVerifier": "verifier", "nonce": "n-1", "bearerTokenTargetPublicKey": target.uncompressed}
-    token = result_of(client.submit("oauth2_authenticate", "ACTIVITY_TYPE_OAUTH2_AUTHENTICATE", params),
-                      "oauth2AuthenticateResult")["oidcToken"]
+    params = {
+        "oauth2CredentialId": cred,
+        "authCode": code,
+        "redirectUri": "http://localhost/cb",
+        "codeVerifier": "verifier",
+        "nonce": "n-1",
+        "bearerTokenTargetPublicKey": target.uncompressed,
+    }
+    token = result_of(
+        client.submit("oauth2_authenticate", "ACTIVITY_TYPE_OAUTH2_AUTHENTICATE", params), "oauth2AuthenticateResult"
+    )["oidcToken"]
     claims = atob_json(token.split(".")[1])
     assert (claims["sub"], claims["aud"], claims["nonce"]) == ("x:42", "x-client", "n-1")
     assert open_bundle(claims["encrypted_bearer_token"], target)
-    again = client.submit("oauth2_authenticate", "ACTIVITY_TYPE_OAUTH2_AUTHENTICATE", params,
-                          timestampMs=str(time.time_ns() // 10**6 + 1))
+    again = client.submit(
+        "oauth2_authenticate", "ACTIVITY_TYPE_OAUTH2_AUTHENTICATE", params, timestampMs=str(time.time_ns() // 10**6 + 1)
+    )
     assert_error(again, 400, 3, "already used authorization code")
     bad = oauth_provider.authorize(simulator.simulator, "42", code_challenge=oauth_provider.s256("other"))
-    assert_error(client.submit("oauth2_authenticate", "ACTIVITY_TYPE_OAUTH2_AUTHENTICATE", {**params, "authCode": bad}),
-                 400, 3, "code_verifier does not match")
+    assert_error(
+        client.submit("oauth2_authenticate", "ACTIVITY_TYPE_OAUTH2_AUTHENTICATE", {**params, "authCode": bad}),
+        400,
+        3,
+        "code_verifier does not match",
+    )
     org_id, user_id = sub_org(client, oauthProviders=[{"providerName": "X", "oidcToken": token}])
     session_key = ClientKey()
-    session = result_of(client.submit("oauth_login", "ACTIVITY_TYPE_OAUTH_LOGIN", {
-        "oidcToken": token, "publicKey": session_key.public}, organizationId=org_id), "oauthLoginResult")["session"]
+    session = result_of(
+        client.submit(
+            "oauth_login",
+            "ACTIVITY_TYPE_OAUTH_LOGIN",
+            {"oidcToken": token, "publicKey": session_key.public},
+            organizationId=org_id,
+        ),
+        "oauthLoginResult",
+    )["session"]
     assert verify_session(session)["organization_id"] == org_id
 
 
@@ -202,18 +342,29 @@ def test_stamp_login_with_the_default_passkey(simulator):
     passkey = PasskeyStamper(DEFAULTS["passkeyCredentialId"], DEFAULTS["passkeyPrivateKey"])
     as_passkey = SimulatorClient(simulator.url, passkey, DEFAULTS["organizationId"])
     session_key = ClientKey()
-    session = result_of(as_passkey.submit("stamp_login", "ACTIVITY_TYPE_STAMP_LOGIN", {"publicKey": session_key.public}),
-                        "stampLoginResult")["session"]
+    session = result_of(
+        as_passkey.submit("stamp_login", "ACTIVITY_TYPE_STAMP_LOGIN", {"publicKey": session_key.public}),
+        "stampLoginResult",
+    )["session"]
     assert verify_session(session)["user_id"] == DEFAULTS["userId"]
-    assert ok(SimulatorClient(simulator.url, ApiKeyStamper(session_key.private), DEFAULTS["organizationId"])
-              .query("whoami"))["userId"] == DEFAULTS["userId"]
+    assert (
+        ok(
+            SimulatorClient(simulator.url, ApiKeyStamper(session_key.private), DEFAULTS["organizationId"]).query(
+                "whoami"
+            )
+        )["userId"]
+        == DEFAULTS["userId"]
+    )
 
 
 @pytest.mark.parametrize("threshold, phrase", [(0, "quorum threshold must be non-zero"), (2, "no larger than")])
 def test_sub_organization_quorum_is_checked(client, threshold, phrase):
     user = {"userName": "A", "apiKeys": [], "authenticators": [], "oauthProviders": []}
-    response = client.submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7", {
-        "subOrganizationName": "x", "rootUsers": [user], "rootQuorumThreshold": threshold})
+    response = client.submit(
+        "create_sub_organization",
+        "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
+        {"subOrganizationName": "x", "rootUsers": [user], "rootQuorumThreshold": threshold},
+    )
     assert_error(response, 400, 3, phrase)
 
 
@@ -232,19 +383,39 @@ def seal_to_target(bundle: str, plaintext: bytes) -> str:
 def test_encrypted_otp_v3_and_v2(client, simulator):
     """init_otp V3 gives a target signed by the simulator's enclave key; verify_otp V2 opens the code."""
     sub_org(client)
-    result = result_of(client.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", {
-        "otpType": "OTP_TYPE_EMAIL", "contact": EMAIL, "appName": "Demo"}), "initOtpResultV2")
+    result = result_of(
+        client.submit(
+            "init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", {"otpType": "OTP_TYPE_EMAIL", "contact": EMAIL, "appName": "Demo"}
+        ),
+        "initOtpResultV2",
+    )
     bundle = json.loads(result["otpEncryptionTargetBundle"])
     assert bundle["enclaveQuorumPublic"] == service_keys.public_hex("enclave")
     signer = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), bytes.fromhex(bundle["enclaveQuorumPublic"]))
     signer.verify(bytes.fromhex(bundle["dataSignature"]), bytes.fromhex(bundle["data"]), ec.ECDSA(hashes.SHA256()))
     key = ClientKey()
-    wrong = seal_to_target(result["otpEncryptionTargetBundle"], json.dumps({"otp_code": "nope", "public_key": key.public}).encode())
-    assert_error(client.submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP_V2", {"otpId": result["otpId"],
-                 "encryptedOtpBundle": wrong}), 400, 3, "Invalid OTP code")
+    wrong = seal_to_target(
+        result["otpEncryptionTargetBundle"], json.dumps({"otp_code": "nope", "public_key": key.public}).encode()
+    )
+    assert_error(
+        client.submit(
+            "verify_otp", "ACTIVITY_TYPE_VERIFY_OTP_V2", {"otpId": result["otpId"], "encryptedOtpBundle": wrong}
+        ),
+        400,
+        3,
+        "Invalid OTP code",
+    )
     code = simulator.simulator.otp_code(EMAIL)
-    sealed = seal_to_target(result["otpEncryptionTargetBundle"], json.dumps({"otp_code": code, "public_key": key.public}).encode())
-    token = result_of(client.submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP_V2", {
-        "otpId": result["otpId"], "encryptedOtpBundle": sealed}, timestampMs=str(time.time_ns() // 10**6 + 1)),
-        "verifyOtpResult")["verificationToken"]
+    sealed = seal_to_target(
+        result["otpEncryptionTargetBundle"], json.dumps({"otp_code": code, "public_key": key.public}).encode()
+    )
+    token = result_of(
+        client.submit(
+            "verify_otp",
+            "ACTIVITY_TYPE_VERIFY_OTP_V2",
+            {"otpId": result["otpId"], "encryptedOtpBundle": sealed},
+            timestampMs=str(time.time_ns() // 10**6 + 1),
+        ),
+        "verifyOtpResult",
+    )["verificationToken"]
     assert atob_json(token.split(".")[1])["public_key"] == key.public

@@ -8,12 +8,17 @@ import subprocess
 import sys
 
 from conftest import DEFAULTS, ok
+
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
 
 def start(*args: str) -> tuple[subprocess.Popen, dict]:
-    proc = subprocess.Popen([sys.executable, "-m", "simulator", "serve", "--port", "0", "--proxy-port", "0", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "simulator", "serve", "--port", "0", "--proxy-port", "0", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     line = proc.stdout.readline()
     if not line:
         proc.kill()
@@ -25,7 +30,8 @@ def test_serve_prints_the_ready_line_and_stops_on_ctrl_c():
     proc, ready = start("--seed", "3")
     try:
         assert {k: ready[k] for k in ("organizationId", "userId", "apiPublicKey", "apiPrivateKey")} == {
-            k: DEFAULTS[k] for k in ("organizationId", "userId", "apiPublicKey", "apiPrivateKey")}
+            k: DEFAULTS[k] for k in ("organizationId", "userId", "apiPublicKey", "apiPrivateKey")
+        }
         assert ready["url"].startswith("http://127.0.0.1:") and ready["seed"] == 3
         assert ready["proxyUrl"].startswith("http://127.0.0.1:") and ready["proxyUrl"] != ready["url"]
         client = SimulatorClient(ready["url"], ApiKeyStamper(ready["apiPrivateKey"]), ready["organizationId"])
@@ -43,9 +49,12 @@ def test_serve_prints_the_ready_line_and_stops_on_ctrl_c():
 def test_serve_refuses_a_bad_scenario_with_its_line(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("organizations:\n  - name: A\n    colour: red\n")
-    result = subprocess.run([sys.executable, "-m", "simulator", "serve", "--port", "0", "--proxy-port", "0",
-                             "--scenario", str(bad)],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "simulator", "serve", "--port", "0", "--proxy-port", "0", "--scenario", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 2
     assert f"{bad}:3:" in result.stderr and "unknown field 'colour'" in result.stderr
     assert result.stdout == ""

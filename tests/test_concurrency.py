@@ -13,10 +13,12 @@ def test_concurrent_wallets_and_tags_lose_nothing(client):
     def work(worker: int) -> list[str]:
         ids = []
         for i in range(EACH):
-            wallet = client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET",
-                                   {"walletName": f"w-{worker}-{i}", "accounts": []})
-            tag = client.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG",
-                                {"userTagName": f"t-{worker}-{i}", "userIds": []})
+            wallet = client.submit(
+                "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": f"w-{worker}-{i}", "accounts": []}
+            )
+            tag = client.submit(
+                "create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", {"userTagName": f"t-{worker}-{i}", "userIds": []}
+            )
             ids += [ok(wallet)["activity"]["id"], ok(tag)["activity"]["id"]]
         return ids
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import DEFAULTS, SCENARIOS
+
 from simulator import Config, SimulatorServer
 
 T = pytest.importorskip("turnkey_sdk_types")
@@ -12,19 +12,28 @@ from turnkey_api_key_stamper import ApiKeyStamper, ApiKeyStamperConfig  # noqa: 
 from turnkey_http import TurnkeyClient  # noqa: E402
 from turnkey_sdk_types.errors import TurnkeyActivityError  # noqa: E402
 
-STUCK = (SCENARIOS / "reject.yaml").read_text().split("rules:")[0] + """rules:
+STUCK = (
+    (SCENARIOS / "reject.yaml").read_text().split("rules:")[0]
+    + """rules:
   - name: stuck
     match: {type: CREATE_WALLET}
     outcome: allow
     after: {polls: 1000}
 """
+)
 
 
 def client(server) -> TurnkeyClient:
-    stamper = ApiKeyStamper(ApiKeyStamperConfig(api_public_key=DEFAULTS["apiPublicKey"],
-                                                api_private_key=DEFAULTS["apiPrivateKey"]))
-    return TurnkeyClient(base_url=server.url, stamper=stamper, organization_id=DEFAULTS["organizationId"],
-                         polling_interval_ms=20, max_polling_retries=4)
+    stamper = ApiKeyStamper(
+        ApiKeyStamperConfig(api_public_key=DEFAULTS["apiPublicKey"], api_private_key=DEFAULTS["apiPrivateKey"])
+    )
+    return TurnkeyClient(
+        base_url=server.url,
+        stamper=stamper,
+        organization_id=DEFAULTS["organizationId"],
+        polling_interval_ms=20,
+        max_polling_retries=4,
+    )
 
 
 def create(server) -> T.CreateWalletResponse:
@@ -79,16 +88,19 @@ def test_approval_then_completion_through_the_client(serve):
     activity_id = next(iter(server.simulator.store.activities))
     assert caught.value is not None
     fingerprint = server.simulator.store.activities[activity_id].fingerprint
-    stamper = ApiKeyStamper(ApiKeyStamperConfig(
-        api_public_key=ApiKeyStamperPublic("b0b0000000000000000000000000000000000000000000000000000000000001"),
-        api_private_key="b0b0000000000000000000000000000000000000000000000000000000000001"))
+    stamper = ApiKeyStamper(
+        ApiKeyStamperConfig(
+            api_public_key=ApiKeyStamperPublic("b0b0000000000000000000000000000000000000000000000000000000000001"),
+            api_private_key="b0b0000000000000000000000000000000000000000000000000000000000001",
+        )
+    )
     bob = TurnkeyClient(base_url=server.url, stamper=stamper, organization_id=DEFAULTS["organizationId"])
     approved = bob.approve_activity(T.ApproveActivityBody(fingerprint=fingerprint))
     assert approved.activity.status == "ACTIVITY_STATUS_COMPLETED"
     assert approved.activity.result.createWalletResult.walletId
 
 
-def ApiKeyStamperPublic(private_hex: str) -> str:  # noqa: N802
+def ApiKeyStamperPublic(private_hex: str) -> str:
     from simulator.testing import ApiKeyStamper as Ours
 
     return Ours(private_hex).public_key

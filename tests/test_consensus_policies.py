@@ -9,14 +9,18 @@ SCENARIO = "policy_deny.yaml"
 
 
 def test_a_policy_allows_dave_to_create_wallets(server):
-    activity = ok(as_user(server, "dave").submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET",
-                                                 {"walletName": "d", "accounts": []}))["activity"]
+    activity = ok(
+        as_user(server, "dave").submit(
+            "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "d", "accounts": []}
+        )
+    )["activity"]
     assert activity["status"] == "ACTIVITY_STATUS_COMPLETED"
     evaluation = ok(as_user(server, "dave").query("get_policy_evaluations", activityId=activity["id"]))
     policies = {p["policyId"]: p for p in ok(as_user(server, "root").query("list_policies"))["policies"]}
     allowed = evaluation["policyEvaluations"][0]["policyEvaluations"]
     assert [(policies[e["policyId"]]["policyName"], e["outcome"]) for e in allowed] == [
-        ("traders create wallets", "OUTCOME_ALLOW")]
+        ("traders create wallets", "OUTCOME_ALLOW")
+    ]
 
 
 def test_an_explicit_deny_is_a_403_with_the_evaluations(server):
@@ -33,47 +37,73 @@ def test_an_explicit_deny_is_a_403_with_the_evaluations(server):
 
 
 def test_nothing_matching_is_an_implicit_deny(server):
-    response = as_user(server, "dave").submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG",
-                                              {"userTagName": "x", "userIds": []})
+    response = as_user(server, "dave").submit(
+        "create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", {"userTagName": "x", "userIds": []}
+    )
     body = assert_error(response, 403, 7)
     assert body["details"][1]["policyEvaluations"] == [{"outcome": "OUTCOME_DENY_IMPLICIT"}]
 
 
 def test_root_quorum_only_activities_are_denied_to_others(server):
-    response = as_user(server, "dave").submit("set_organization_feature", "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",
-                                              {"name": "FEATURE_NAME_EMAIL_AUTH", "value": ""})
+    response = as_user(server, "dave").submit(
+        "set_organization_feature",
+        "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",
+        {"name": "FEATURE_NAME_EMAIL_AUTH", "value": ""},
+    )
     body = assert_error(response, 403, 7)
     assert "root-quorum-only" in body["details"][1]["message"]
 
 
 def test_users_manage_their_own_credentials_without_a_policy(server):
     keys = ok(as_user(server, "dave").query("get_api_keys", userId="da4e0000-0000-4000-8000-00000000d001"))["apiKeys"]
-    deleted = ok(as_user(server, "dave").submit("delete_api_keys", "ACTIVITY_TYPE_DELETE_API_KEYS", {
-        "userId": "da4e0000-0000-4000-8000-00000000d001", "apiKeyIds": [keys[0]["apiKeyId"]]}))["activity"]
+    deleted = ok(
+        as_user(server, "dave").submit(
+            "delete_api_keys",
+            "ACTIVITY_TYPE_DELETE_API_KEYS",
+            {"userId": "da4e0000-0000-4000-8000-00000000d001", "apiKeyIds": [keys[0]["apiKeyId"]]},
+        )
+    )["activity"]
     assert deleted["status"] == "ACTIVITY_STATUS_COMPLETED"
 
 
 def test_a_root_user_is_not_governed_by_the_deny_policy(server):
-    activity = ok(as_user(server, "root").submit("delete_policies", "ACTIVITY_TYPE_DELETE_POLICIES",
-                                                 {"policyIds": []}))["activity"]
+    activity = ok(
+        as_user(server, "root").submit("delete_policies", "ACTIVITY_TYPE_DELETE_POLICIES", {"policyIds": []})
+    )["activity"]
     assert activity["status"] == "ACTIVITY_STATUS_COMPLETED"
 
 
 def test_policy_consensus_waits_for_the_named_approver(server):
     root = as_user(server, "root")
-    ok(root.submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", {
-        "policyName": "tags need root", "effect": "EFFECT_ALLOW", "notes": "",
-        "condition": "activity.resource == 'USER'",
-        "consensus": "approvers.any(user, user.id == '5f1c0c5e-0000-4000-8000-00000000b001')"}))
-    activity = ok(as_user(server, "dave").submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG",
-                                                 {"userTagName": "x", "userIds": []}))["activity"]
+    ok(
+        root.submit(
+            "create_policy",
+            "ACTIVITY_TYPE_CREATE_POLICY_V3",
+            {
+                "policyName": "tags need root",
+                "effect": "EFFECT_ALLOW",
+                "notes": "",
+                "condition": "activity.resource == 'USER'",
+                "consensus": "approvers.any(user, user.id == '5f1c0c5e-0000-4000-8000-00000000b001')",
+            },
+        )
+    )
+    activity = ok(
+        as_user(server, "dave").submit(
+            "create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", {"userTagName": "x", "userIds": []}
+        )
+    )["activity"]
     assert activity["status"] == "ACTIVITY_STATUS_CONSENSUS_NEEDED"
-    done = ok(root.submit("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY",
-                          {"fingerprint": activity["fingerprint"]}))["activity"]
+    done = ok(
+        root.submit("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", {"fingerprint": activity["fingerprint"]})
+    )["activity"]
     assert done["status"] == "ACTIVITY_STATUS_COMPLETED" and done["result"]["createUserTagResult"]["userTagId"]
 
 
 def test_unsupported_policy_language_is_refused_when_created(server):
-    response = as_user(server, "root").submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", {
-        "policyName": "bad", "effect": "EFFECT_ALLOW", "notes": "", "condition": "activity.params.amount * 2 > 5"})
+    response = as_user(server, "root").submit(
+        "create_policy",
+        "ACTIVITY_TYPE_CREATE_POLICY_V3",
+        {"policyName": "bad", "effect": "EFFECT_ALLOW", "notes": "", "condition": "activity.params.amount * 2 > 5"},
+    )
     assert_error(response, 400, 3, "invalid policy condition")

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 from conftest import DEFAULTS, as_user, ok
-from simulator.testing import ApiKeyStamper, SimulatorClient
 from test_errors import assert_error
+
+from simulator.testing import ApiKeyStamper, SimulatorClient
 
 SCENARIO = "two_of_three_quorum.yaml"
 
 
 def new_wallet(server, name="w"):
-    return ok(as_user(server, "root").submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET",
-                                             {"walletName": name, "accounts": []}))["activity"]
+    return ok(
+        as_user(server, "root").submit(
+            "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": name, "accounts": []}
+        )
+    )["activity"]
 
 
 def decide(server, who: str, op: str, fingerprint: str):
@@ -31,8 +35,10 @@ def test_a_root_users_activity_waits_for_a_second_root_user(server):
     assert approved["votes"][1]["user"]["userName"] == "Bob"
     evaluations = ok(as_user(server, "root").query("get_policy_evaluations", activityId=activity["id"]))
     outcomes = [(e["voteId"], e["policyEvaluations"]) for e in evaluations["policyEvaluations"]]
-    assert outcomes == [(approved["votes"][0]["id"], [{"outcome": "OUTCOME_REQUIRES_CONSENSUS"}]),
-                        (approved["votes"][1]["id"], [{"outcome": "OUTCOME_ALLOW"}])]
+    assert outcomes == [
+        (approved["votes"][0]["id"], [{"outcome": "OUTCOME_REQUIRES_CONSENSUS"}]),
+        (approved["votes"][1]["id"], [{"outcome": "OUTCOME_ALLOW"}]),
+    ]
     assert len(ok(as_user(server, "root").query("list_wallets"))["wallets"]) == 1
 
 
@@ -42,7 +48,12 @@ def test_a_rejection_ends_the_activity(server):
     assert rejected["status"] == "ACTIVITY_STATUS_REJECTED"
     assert rejected["votes"][1]["selection"] == "VOTE_SELECTION_REJECTED"
     assert ok(as_user(server, "root").query("list_wallets"))["wallets"] == []
-    assert_error(decide(server, "bob", "approve_activity", activity["fingerprint"]), 400, 3, "only an activity awaiting consensus")
+    assert_error(
+        decide(server, "bob", "approve_activity", activity["fingerprint"]),
+        400,
+        3,
+        "only an activity awaiting consensus",
+    )
 
 
 def test_voting_twice_is_refused(server):
@@ -51,15 +62,21 @@ def test_voting_twice_is_refused(server):
 
 
 def test_an_unknown_fingerprint_is_not_found(server):
-    assert_error(decide(server, "bob", "approve_activity", "sha256:" + "0" * 64), 404, 5,
-                 "No activity found with fingerprint. Consensus activities must target an existing activity by fingerprint")
+    assert_error(
+        decide(server, "bob", "approve_activity", "sha256:" + "0" * 64),
+        404,
+        5,
+        "No activity found with fingerprint. Consensus activities must target an existing activity by fingerprint",
+    )
 
 
 def test_a_voter_of_another_organization_is_refused(server, tmp_path):
     activity = new_wallet(server)
     body = {"fingerprint": activity["fingerprint"]}
     other = SimulatorClient(server.url, ApiKeyStamper(DEFAULTS["apiPrivateKey"]), "elsewhere")
-    assert_error(other.submit("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", body), 404, 5, "no organization found")
+    assert_error(
+        other.submit("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", body), 404, 5, "no organization found"
+    )
 
 
 def test_approving_from_the_python_api_and_explaining(server):

@@ -7,8 +7,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ETH_ACCOUNT, SCENARIOS, ok, result_of
+
 from simulator import Config, Simulator
 from simulator.control_client import ControlClient, ControlError
 
@@ -24,8 +24,12 @@ def test_snapshot_and_restore(client, simulator):
 
 
 def test_state_exports_as_json_and_imports_back(client, simulator):
-    wallet = result_of(client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET",
-                                     {"walletName": "kept", "accounts": [ETH_ACCOUNT]}), "createWalletResult")
+    wallet = result_of(
+        client.submit(
+            "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "kept", "accounts": [ETH_ACCOUNT]}
+        ),
+        "createWalletResult",
+    )
     control = ControlClient(simulator.url)
     state = json.loads(json.dumps(control.state()))  # plain JSON all the way down
     control.reset()
@@ -52,7 +56,9 @@ def test_load_scenarios_clock_and_votes(simulator):
 
     root = next(c for c in credentials if c["userName"] == "Root User")
     client = SimulatorClient(simulator.url, ApiKeyStamper(root["apiPrivateKey"]), root["organizationId"])
-    activity = ok(client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": []}))["activity"]
+    activity = ok(client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": []}))[
+        "activity"
+    ]
     assert control.explain(activity["id"])["status"] == "ACTIVITY_STATUS_CONSENSUS_NEEDED"
     assert control.approve(activity["id"], "Bob")["status"] == "ACTIVITY_STATUS_COMPLETED"
     before = simulator.simulator.clock.now_ms()
@@ -64,8 +70,12 @@ def test_load_scenarios_clock_and_votes(simulator):
 
 
 def test_the_cli_wraps_the_control_api(simulator):
-    run = lambda *a: subprocess.run([sys.executable, "-m", "simulator", "control", *a, "--url", simulator.url],  # noqa: E731
-                                    capture_output=True, text=True, timeout=60)
+    run = lambda *a: subprocess.run(
+        [sys.executable, "-m", "simulator", "control", *a, "--url", simulator.url],  # noqa: E731
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     snapshot = run("snapshot")
     assert snapshot.returncode == 0 and snapshot.stdout.strip().startswith('"snapshot-')
     assert run("restore", json.loads(snapshot.stdout)).returncode == 0

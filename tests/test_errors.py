@@ -6,8 +6,8 @@ import json
 import time
 
 import pytest
-
 from conftest import DEFAULTS, ETH_ACCOUNT, new_user, ok
+
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
 
@@ -24,13 +24,26 @@ def assert_error(response, status: int, code: int, *phrases: str) -> dict:
 
 
 def test_validation_lists_every_problem_with_path_expected_and_actual(client):
-    params = {"walletName": 7, "accounts": [{"curve": "CURVE_X", "pathFormat": "PATH_FORMAT_BIP32",
-                                             "addressFormat": "ADDRESS_FORMAT_ETHEREUM"}], "colour": "red"}
-    body = assert_error(client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", params), 400, 3,
-                        "invalid request body (4 problems")
+    params = {
+        "walletName": 7,
+        "accounts": [
+            {"curve": "CURVE_X", "pathFormat": "PATH_FORMAT_BIP32", "addressFormat": "ADDRESS_FORMAT_ETHEREUM"}
+        ],
+        "colour": "red",
+    }
+    body = assert_error(
+        client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", params),
+        400,
+        3,
+        "invalid request body (4 problems",
+    )
     violations = {v["field"]: v for v in body["details"][1]["fieldViolations"]}
-    assert set(violations) == {"$.parameters.walletName", "$.parameters.accounts[0].curve",
-                               "$.parameters.accounts[0].path", "$.parameters.colour"}
+    assert set(violations) == {
+        "$.parameters.walletName",
+        "$.parameters.accounts[0].curve",
+        "$.parameters.accounts[0].path",
+        "$.parameters.colour",
+    }
     assert violations["$.parameters.walletName"]["expected"] == "string"
     assert violations["$.parameters.walletName"]["actual"] == "number"
     assert violations["$.parameters.accounts[0].curve"]["actual"] == "CURVE_X"
@@ -45,17 +58,24 @@ def test_unknown_fields_are_accepted_when_switched_off():
 
     with SimulatorServer(config=Config(allow_unknown_fields=True)) as server:
         client = SimulatorClient(server.url, ApiKeyStamper(DEFAULTS["apiPrivateKey"]), DEFAULTS["organizationId"])
-        response = client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET",
-                                 {"walletName": "w", "accounts": [], "colour": "red"}, futureField=1)
+        response = client.submit(
+            "create_wallet",
+            "ACTIVITY_TYPE_CREATE_WALLET",
+            {"walletName": "w", "accounts": [], "colour": "red"},
+            futureField=1,
+        )
         assert ok(response)["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
 
 
-@pytest.mark.parametrize("raw, content_type, phrase", [
-    (b"{not json", "application/json", "malformed JSON at line 1 column 2"),
-    (b"[1, 2]", "application/json", "expected a JSON object, got list"),
-    (b"{}", "text/plain", "Content-Type must be application/json, got 'text/plain'"),
-    (b"\xff\xfe", "application/json", "not UTF-8"),
-])
+@pytest.mark.parametrize(
+    "raw, content_type, phrase",
+    [
+        (b"{not json", "application/json", "malformed JSON at line 1 column 2"),
+        (b"[1, 2]", "application/json", "expected a JSON object, got list"),
+        (b"{}", "text/plain", "Content-Type must be application/json, got 'text/plain'"),
+        (b"\xff\xfe", "application/json", "not UTF-8"),
+    ],
+)
 def test_unreadable_bodies_are_refused(client, raw, content_type, phrase):
     assert_error(client.post("/public/v1/query/whoami", raw, {"Content-Type": content_type}), 400, 3, phrase)
 
@@ -64,11 +84,14 @@ def test_wrong_method_is_refused(client):
     assert_error(client.post("/public/v1/query/whoami", b"", method="GET"), 405, 12, "method GET is not allowed")
 
 
-@pytest.mark.parametrize("path, closest", [
-    ("/public/v1/submit/create_walet", "create_wallet"),
-    ("/public/v1/query/whoamii", "whoami"),
-    ("/public/v1/querry/whoami", "/public/v1/query/whoami"),
-])
+@pytest.mark.parametrize(
+    "path, closest",
+    [
+        ("/public/v1/submit/create_walet", "create_wallet"),
+        ("/public/v1/query/whoamii", "whoami"),
+        ("/public/v1/querry/whoami", "/public/v1/query/whoami"),
+    ],
+)
 def test_unknown_paths_name_the_closest_operation(client, path, closest):
     body = assert_error(client.post(path, b"{}"), 404, 5, "did you mean", closest)
     assert any(closest in c for c in body["details"][1]["closest"])
@@ -80,10 +103,17 @@ def test_over_size_bodies_are_refused(client):
 
 
 def test_the_400kb_interface_limit_on_contract_interfaces(client):
-    params = {"smartContractAddress": "0x0", "smartContractInterface": "x" * 400_001,
-              "type": "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM", "label": "big"}
-    body = assert_error(client.submit("create_smart_contract_interface",
-                                      "ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE", params), 400, 3)
+    params = {
+        "smartContractAddress": "0x0",
+        "smartContractInterface": "x" * 400_001,
+        "type": "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM",
+        "label": "big",
+    }
+    body = assert_error(
+        client.submit("create_smart_contract_interface", "ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE", params),
+        400,
+        3,
+    )
     assert body["details"][1]["fieldViolations"][0]["validator"] == "maxLength"
 
 
@@ -101,25 +131,33 @@ def test_two_stamps_are_refused(client):
 def test_a_signature_over_other_bytes_is_refused(client):
     raw = json.dumps({"organizationId": DEFAULTS["organizationId"]}).encode()
     _, value = client.stamper.stamp(raw + b" ")
-    assert_error(client.post("/public/v1/query/whoami", raw, {"X-Stamp": value}), 401, 16,
-                 "could not verify api key signature")
+    assert_error(
+        client.post("/public/v1/query/whoami", raw, {"X-Stamp": value}), 401, 16, "could not verify api key signature"
+    )
 
 
 def test_garbage_stamp_is_refused(client):
-    assert_error(client.post("/public/v1/query/whoami", b"{}", {"X-Stamp": "%%%"}), 401, 16,
-                 "could not extract api key stamp")
+    assert_error(
+        client.post("/public/v1/query/whoami", b"{}", {"X-Stamp": "%%%"}), 401, 16, "could not extract api key stamp"
+    )
 
 
 def test_unknown_key_is_refused_with_the_phrase_clients_match(simulator):
     stranger = SimulatorClient(simulator.url, ApiKeyStamper("11" * 32), DEFAULTS["organizationId"])
-    assert_error(stranger.query("whoami"), 401, 16, "could not find public key in organization or its parent organization")
+    assert_error(
+        stranger.query("whoami"), 401, 16, "could not find public key in organization or its parent organization"
+    )
 
 
 def test_expired_key_is_refused_with_the_phrase_clients_match(client, simulator):
     user = new_user(client)
     stamper = ApiKeyStamper("22" * 32)
-    key = {"apiKeyName": "short", "publicKey": stamper.public_key, "curveType": "API_KEY_CURVE_P256",
-           "expirationSeconds": "60"}
+    key = {
+        "apiKeyName": "short",
+        "publicKey": stamper.public_key,
+        "curveType": "API_KEY_CURVE_P256",
+        "expirationSeconds": "60",
+    }
     ok(client.submit("create_api_keys", "ACTIVITY_TYPE_CREATE_API_KEYS_V2", {"userId": user, "apiKeys": [key]}))
     short = SimulatorClient(simulator.url, stamper, DEFAULTS["organizationId"])
     assert ok(short.query("whoami"))["userId"] == user
@@ -132,36 +170,66 @@ def test_unknown_organization_is_not_found(client):
 
 
 def test_stale_timestamp_is_refused(client):
-    response = client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": []},
-                             timestampMs="1")
+    response = client.submit(
+        "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": []}, timestampMs="1"
+    )
     body = assert_error(response, 400, 3, "behind the simulator clock")
     assert body["turnkeyErrorCode"] == "INVALID_TIME"
 
 
-@pytest.mark.parametrize("params, status, code, phrase", [
-    ({"walletName": "w", "accounts": [ETH_ACCOUNT, ETH_ACCOUNT]}, 400, 3, "paths cannot be reused"),
-    ({"walletName": "w", "accounts": [{**ETH_ACCOUNT, "curve": "CURVE_ED25519"}]}, 400, 3, "invalid"),
-    ({"walletName": "w", "accounts": [{**ETH_ACCOUNT, "path": "m/44'/x"}]}, 400, 3, "invalid path"),
-    ({"walletName": "w", "accounts": [{**ETH_ACCOUNT, "addressFormat": "ADDRESS_FORMAT_TON_V4R2"}]}, 400, 3,
-     "invalid curve: ADDRESS_FORMAT_TON_V4R2 requires CURVE_ED25519"),
-    ({"walletName": "w", "accounts": [], "mnemonicLength": 13}, 400, 3, "invalid mnemonic length"),
-])
+@pytest.mark.parametrize(
+    "params, status, code, phrase",
+    [
+        ({"walletName": "w", "accounts": [ETH_ACCOUNT, ETH_ACCOUNT]}, 400, 3, "paths cannot be reused"),
+        ({"walletName": "w", "accounts": [{**ETH_ACCOUNT, "curve": "CURVE_ED25519"}]}, 400, 3, "invalid"),
+        ({"walletName": "w", "accounts": [{**ETH_ACCOUNT, "path": "m/44'/x"}]}, 400, 3, "invalid path"),
+        (
+            {"walletName": "w", "accounts": [{**ETH_ACCOUNT, "addressFormat": "ADDRESS_FORMAT_TON_V4R2"}]},
+            400,
+            3,
+            "invalid curve: ADDRESS_FORMAT_TON_V4R2 requires CURVE_ED25519",
+        ),
+        ({"walletName": "w", "accounts": [], "mnemonicLength": 13}, 400, 3, "invalid mnemonic length"),
+    ],
+)
 def test_wallet_requests_the_service_refuses(client, params, status, code, phrase):
     assert_error(client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", params), status, code, phrase)
 
 
-@pytest.mark.parametrize("op, type_, params, status, phrase", [
-    ("delete_policies", "ACTIVITY_TYPE_DELETE_POLICIES", {"policyIds": ["missing"]}, 404, "policies not found"),
-    ("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", {"userTagName": "t", "userIds": ["ghost"]}, 404,
-     "users not found"),
-    ("delete_api_keys", "ACTIVITY_TYPE_DELETE_API_KEYS", {"userId": DEFAULTS["userId"], "apiKeyIds": ["k"]}, 404,
-     "api keys not found"),
-    ("update_oauth2_credential", "ACTIVITY_TYPE_UPDATE_OAUTH2_CREDENTIAL",
-     {"oauth2CredentialId": "c", "provider": "OAUTH2_PROVIDER_X", "clientId": "x", "encryptedClientSecret": "e"},
-     404, "oauth2 credential c not found"),
-    ("set_organization_feature", "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",
-     {"name": "FEATURE_NAME_WEBHOOK", "value": "not a url"}, 400, "invalid webhook URL"),
-])
+@pytest.mark.parametrize(
+    "op, type_, params, status, phrase",
+    [
+        ("delete_policies", "ACTIVITY_TYPE_DELETE_POLICIES", {"policyIds": ["missing"]}, 404, "policies not found"),
+        (
+            "create_user_tag",
+            "ACTIVITY_TYPE_CREATE_USER_TAG",
+            {"userTagName": "t", "userIds": ["ghost"]},
+            404,
+            "users not found",
+        ),
+        (
+            "delete_api_keys",
+            "ACTIVITY_TYPE_DELETE_API_KEYS",
+            {"userId": DEFAULTS["userId"], "apiKeyIds": ["k"]},
+            404,
+            "api keys not found",
+        ),
+        (
+            "update_oauth2_credential",
+            "ACTIVITY_TYPE_UPDATE_OAUTH2_CREDENTIAL",
+            {"oauth2CredentialId": "c", "provider": "OAUTH2_PROVIDER_X", "clientId": "x", "encryptedClientSecret": "e"},
+            404,
+            "oauth2 credential c not found",
+        ),
+        (
+            "set_organization_feature",
+            "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",
+            {"name": "FEATURE_NAME_WEBHOOK", "value": "not a url"},
+            400,
+            "invalid webhook URL",
+        ),
+    ],
+)
 def test_references_are_checked(client, op, type_, params, status, phrase):
     assert_error(client.submit(op, type_, params), status, {400: 3, 404: 5}[status], phrase)
 
@@ -169,12 +237,20 @@ def test_references_are_checked(client, op, type_, params, status, phrase):
 def test_names_must_be_unique(client):
     policy = {"policyName": "p", "effect": "EFFECT_ALLOW", "notes": ""}
     ok(client.submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", policy))
-    assert_error(client.submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", policy, timestampMs=fresh()), 400, 3,
-                 "policy label must be unique")
+    assert_error(
+        client.submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", policy, timestampMs=fresh()),
+        400,
+        3,
+        "policy label must be unique",
+    )
     tag = {"userTagName": "t", "userIds": []}
     ok(client.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", tag))
-    assert_error(client.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", tag, timestampMs=fresh()), 400, 3,
-                 "tag name must be unique")
+    assert_error(
+        client.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", tag, timestampMs=fresh()),
+        400,
+        3,
+        "tag name must be unique",
+    )
 
 
 def fresh() -> str:
@@ -185,20 +261,45 @@ def fresh() -> str:
 def test_non_root_users_cannot_set_features(client, simulator):
     user = new_user(client)
     stamper = ApiKeyStamper("33" * 32)
-    ok(client.submit("create_api_keys", "ACTIVITY_TYPE_CREATE_API_KEYS_V2", {"userId": user, "apiKeys": [
-        {"apiKeyName": "k", "publicKey": stamper.public_key, "curveType": "API_KEY_CURVE_P256"}]}))
+    ok(
+        client.submit(
+            "create_api_keys",
+            "ACTIVITY_TYPE_CREATE_API_KEYS_V2",
+            {
+                "userId": user,
+                "apiKeys": [{"apiKeyName": "k", "publicKey": stamper.public_key, "curveType": "API_KEY_CURVE_P256"}],
+            },
+        )
+    )
     other = SimulatorClient(simulator.url, stamper, DEFAULTS["organizationId"])
-    body = assert_error(other.submit("set_organization_feature", "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",
-                                     {"name": "FEATURE_NAME_EMAIL_AUTH", "value": ""}), 403, 7)
+    body = assert_error(
+        other.submit(
+            "set_organization_feature",
+            "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",
+            {"name": "FEATURE_NAME_EMAIL_AUTH", "value": ""},
+        ),
+        403,
+        7,
+    )
     assert "root-quorum-only" in body["details"][1]["message"]
 
 
 def test_too_many_api_keys_is_resource_exhausted(client):
     user = new_user(client)
-    keys = [{"apiKeyName": f"k{i}", "publicKey": ApiKeyStamper(f"{i + 1:064x}").public_key,
-             "curveType": "API_KEY_CURVE_P256"} for i in range(11)]
-    assert_error(client.submit("create_api_keys", "ACTIVITY_TYPE_CREATE_API_KEYS_V2", {"userId": user, "apiKeys": keys}),
-                 429, 8, "user has exceeded maximum long-lived api keys")
+    keys = [
+        {
+            "apiKeyName": f"k{i}",
+            "publicKey": ApiKeyStamper(f"{i + 1:064x}").public_key,
+            "curveType": "API_KEY_CURVE_P256",
+        }
+        for i in range(11)
+    ]
+    assert_error(
+        client.submit("create_api_keys", "ACTIVITY_TYPE_CREATE_API_KEYS_V2", {"userId": user, "apiKeys": keys}),
+        429,
+        8,
+        "user has exceeded maximum long-lived api keys",
+    )
 
 
 def test_unsimulated_operations_say_so(client):

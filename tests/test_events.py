@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import DEFAULTS, ok, result_of
 from pytest_httpserver import HTTPServer
 from werkzeug.wrappers import Response
 
-from conftest import DEFAULTS, ok, result_of
 from simulator.control_client import ControlClient
 from simulator.events.signing import verify_delivery
 
@@ -27,12 +27,20 @@ def receiver():
 
 def set_webhook(client, url: str, org: str | None = None) -> None:
     extra = {"organizationId": org} if org else {}
-    ok(client.submit("set_organization_feature", "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE", {"name": WEBHOOK, "value": url},
-                     **extra))
+    ok(
+        client.submit(
+            "set_organization_feature",
+            "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",
+            {"name": WEBHOOK, "value": url},
+            **extra,
+        )
+    )
 
 
 def test_a_new_activity_is_delivered_signed(client, simulator, webhook_receiver):
-    activity = ok(client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": []}))["activity"]
+    activity = ok(client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": []}))[
+        "activity"
+    ]
     request = webhook_receiver.wait_for(1)[0]
     body = json.loads(request.get_data())
     assert (body["id"], body["status"]) == (activity["id"], "ACTIVITY_STATUS_COMPLETED")
@@ -48,11 +56,32 @@ def test_a_new_activity_is_delivered_signed(client, simulator, webhook_receiver)
 def test_sub_organization_activity_reaches_the_parents_receiver(client, simulator, receiver):
     receiver.expect_request("/parent").respond_with_data("ok")
     set_webhook(client, receiver.url_for("/parent"))
-    sub = result_of(client.submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7", {
-        "subOrganizationName": "child", "rootUserIds": None, "rootQuorumThreshold": 1,
-        "rootUsers": [{"userName": "Kid", "apiKeys": [{"apiKeyName": "k", "publicKey": client.stamper.public_key,
-                                                       "curveType": "API_KEY_CURVE_P256"}],
-                       "authenticators": [], "oauthProviders": []}]}), "createSubOrganizationResultV7")
+    sub = result_of(
+        client.submit(
+            "create_sub_organization",
+            "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
+            {
+                "subOrganizationName": "child",
+                "rootUserIds": None,
+                "rootQuorumThreshold": 1,
+                "rootUsers": [
+                    {
+                        "userName": "Kid",
+                        "apiKeys": [
+                            {
+                                "apiKeyName": "k",
+                                "publicKey": client.stamper.public_key,
+                                "curveType": "API_KEY_CURVE_P256",
+                            }
+                        ],
+                        "authenticators": [],
+                        "oauthProviders": [],
+                    }
+                ],
+            },
+        ),
+        "createSubOrganizationResultV7",
+    )
     child = type(client)(simulator.url, client.stamper, sub["subOrganizationId"])
     ok(child.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "kid", "accounts": []}))
     delivered = simulator.simulator.webhooks.wait_for(lambda d: d["organizationId"] == sub["subOrganizationId"])
@@ -62,13 +91,25 @@ def test_sub_organization_activity_reaches_the_parents_receiver(client, simulato
 def test_status_changes_arrive_in_order(client, simulator, receiver):
     receiver.expect_request("/hooks").respond_with_data("ok")
     set_webhook(client, receiver.url_for("/hooks"))
-    ok(client.submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", {"policyName": "p", "effect": "EFFECT_ALLOW", "notes": ""}))
+    ok(
+        client.submit(
+            "create_policy",
+            "ACTIVITY_TYPE_CREATE_POLICY_V3",
+            {"policyName": "p", "effect": "EFFECT_ALLOW", "notes": ""},
+        )
+    )
     sim = simulator.simulator
     sim.rules.append({"name": "later", "match": {"type": "CREATE_USER_TAG"}, "outcome": "allow", "after": {"polls": 1}})
-    activity = ok(client.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", {"userTagName": "t", "userIds": []}))["activity"]
+    activity = ok(
+        client.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", {"userTagName": "t", "userIds": []})
+    )["activity"]
     ok(client.query("get_activity", activityId=activity["id"]))
     sim.webhooks.wait_for(lambda d: d["reason"] == "status")
-    statuses = [json.loads(d["body"])["status"] for d in sim.webhooks.deliveries() if json.loads(d["body"])["id"] == activity["id"]]
+    statuses = [
+        json.loads(d["body"])["status"]
+        for d in sim.webhooks.deliveries()
+        if json.loads(d["body"])["id"] == activity["id"]
+    ]
     assert statuses == ["ACTIVITY_STATUS_PENDING", "ACTIVITY_STATUS_COMPLETED"]
 
 
@@ -125,10 +166,28 @@ def test_the_cli_lists_and_fires(client, simulator, receiver):
     import sys
 
     receiver.expect_request("/cli").respond_with_data("ok")
-    run = subprocess.run([sys.executable, "-m", "simulator", "webhooks", "fire", "--to", receiver.url_for("/cli"),
-                          "--url", simulator.url], capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "simulator",
+            "webhooks",
+            "fire",
+            "--to",
+            receiver.url_for("/cli"),
+            "--url",
+            simulator.url,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 0 and json.loads(run.stdout)[0]["url"] == receiver.url_for("/cli")
     simulator.simulator.webhooks.wait_for(lambda d: d["state"] == "delivered")
-    listed = subprocess.run([sys.executable, "-m", "simulator", "webhooks", "list", "--url", simulator.url],
-                            capture_output=True, text=True, timeout=60)
+    listed = subprocess.run(
+        [sys.executable, "-m", "simulator", "webhooks", "list", "--url", simulator.url],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert json.loads(listed.stdout)[0]["state"] == "delivered"

@@ -8,12 +8,28 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
 
 EXAMPLES = sorted((ROOT / "fixtures" / "requests").glob("*/*.json"))
-ODD_VALUES = [None, 0, -1, 2**70, 1.5, "", "x" * 3000, "\u0000\ud7ff", [], {}, [None], {"a": {"b": []}}, True,
-              "m/44'/60'/0'/0/0", "ADDRESS_FORMAT_TON_V5R1", "00" * 33, "sha256:" + "0" * 64]
+ODD_VALUES = [
+    None,
+    0,
+    -1,
+    2**70,
+    1.5,
+    "",
+    "x" * 3000,
+    "\u0000\ud7ff",
+    [],
+    {},
+    [None],
+    {"a": {"b": []}},
+    True,
+    "m/44'/60'/0'/0/0",
+    "ADDRESS_FORMAT_TON_V5R1",
+    "00" * 33,
+    "sha256:" + "0" * 64,
+]
 MUTATIONS_PER_BODY = 12
 
 

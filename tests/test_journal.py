@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import ETH_ACCOUNT, ok
 
 
@@ -13,7 +12,11 @@ def test_every_call_is_journaled_with_its_outcome(client, simulator):
     journal = simulator.simulator.journal
     wallet, miss = journal.entries()
     assert (wallet["kind"], wallet["op"], wallet["status"], wallet["outcome"]["status"]) == (
-        "submit", "create_wallet", 200, "ACTIVITY_STATUS_COMPLETED")
+        "submit",
+        "create_wallet",
+        200,
+        "ACTIVITY_STATUS_COMPLETED",
+    )
     assert (miss["op"], miss["status"], miss["outcome"]["code"]) == ("get_wallet", 404, 5)
     assert journal.assert_called("create_wallet", times=1, walletName="w")
     journal.assert_not_called("create_wallet", walletName="other")

@@ -10,17 +10,20 @@ import shutil
 import subprocess
 
 import pytest
-
 from conftest import ROOT
 
 JS = ROOT / "tests" / "js"
-pytestmark = pytest.mark.skipif(not (shutil.which("node") and (JS / "node_modules").is_dir()),
-                                reason="node or tests/js/node_modules missing (npm ci --prefix tests/js)")
+pytestmark = pytest.mark.skipif(
+    not (shutil.which("node") and (JS / "node_modules").is_dir()),
+    reason="node or tests/js/node_modules missing (npm ci --prefix tests/js)",
+)
 
 
 def test_sdk_server_and_http_clients_work_unmodified(simulator, simulator_credentials):
     ready = {**simulator_credentials, "url": simulator.url}
-    run = subprocess.run(["node", str(JS / "compat.js"), json.dumps(ready)], capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        ["node", str(JS / "compat.js"), json.dumps(ready)], capture_output=True, text=True, timeout=120
+    )
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout)
     assert out["createWallet"]["status"] == "ACTIVITY_STATUS_COMPLETED"
@@ -39,17 +42,38 @@ def test_turnkey_crypto_opens_bundles_and_verifies_sessions(simulator, client):
     from simulator.crypto import service_keys
 
     org_id, user_id = sub_org(client)
-    otp_id = result_of(client.submit("init_otp_auth", "ACTIVITY_TYPE_INIT_OTP_AUTH_V3", {
-        "otpType": "OTP_TYPE_EMAIL", "contact": EMAIL, "appName": "Demo"}, organizationId=org_id),
-        "initOtpAuthResultV2")["otpId"]
+    otp_id = result_of(
+        client.submit(
+            "init_otp_auth",
+            "ACTIVITY_TYPE_INIT_OTP_AUTH_V3",
+            {"otpType": "OTP_TYPE_EMAIL", "contact": EMAIL, "appName": "Demo"},
+            organizationId=org_id,
+        ),
+        "initOtpAuthResultV2",
+    )["otpId"]
     target, session_key = ClientKey(), ClientKey()
-    bundle = result_of(client.submit("otp_auth", "ACTIVITY_TYPE_OTP_AUTH", {
-        "otpId": otp_id, "otpCode": simulator.simulator.store.outbox[-1]["code"], "targetPublicKey": target.uncompressed},
-        organizationId=org_id), "otpAuthResult")["credentialBundle"]
-    session = result_of(client.submit("stamp_login", "ACTIVITY_TYPE_STAMP_LOGIN", {"publicKey": session_key.public}),
-                        "stampLoginResult")["session"]
-    given = {"bundle": bundle, "receiverPrivateKey": target.private, "session": session,
-             "notarizerPublicKey": service_keys.public_hex("notarizer")}
+    bundle = result_of(
+        client.submit(
+            "otp_auth",
+            "ACTIVITY_TYPE_OTP_AUTH",
+            {
+                "otpId": otp_id,
+                "otpCode": simulator.simulator.store.outbox[-1]["code"],
+                "targetPublicKey": target.uncompressed,
+            },
+            organizationId=org_id,
+        ),
+        "otpAuthResult",
+    )["credentialBundle"]
+    session = result_of(
+        client.submit("stamp_login", "ACTIVITY_TYPE_STAMP_LOGIN", {"publicKey": session_key.public}), "stampLoginResult"
+    )["session"]
+    given = {
+        "bundle": bundle,
+        "receiverPrivateKey": target.private,
+        "session": session,
+        "notarizerPublicKey": service_keys.public_hex("notarizer"),
+    }
     run = subprocess.run(["node", str(JS / "crypto.js"), json.dumps(given)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout)
@@ -63,20 +87,30 @@ def test_turnkey_crypto_opens_bundles_and_verifies_sessions(simulator, client):
 def test_turnkey_core_1x_flows_run_unmodified(tmp_path):
     """@turnkey/core 1.14.1: OTP sign-up then login, and OAuth sign-up then login, through the proxy."""
     from conftest import DEFAULTS, scenario_text
+
     from simulator import Config, SimulatorServer
 
     scenario = tmp_path / "proxy.yaml"
     scenario.write_text(scenario_text("default.yaml") + "    authProxy: {configId: cfg-1}\n")
     with SimulatorServer(config=Config(scenarios=(scenario,))) as server:
-        given = {"url": server.url, "proxyUrl": server.proxy_url, "configId": "cfg-1",
-                 "organizationId": DEFAULTS["organizationId"], "email": "core@example.com"}
-        run = subprocess.run(["node", str(JS / "core1x.js"), json.dumps(given)], capture_output=True, text=True,
-                             timeout=120)
+        given = {
+            "url": server.url,
+            "proxyUrl": server.proxy_url,
+            "configId": "cfg-1",
+            "organizationId": DEFAULTS["organizationId"],
+            "email": "core@example.com",
+        }
+        run = subprocess.run(
+            ["node", str(JS / "core1x.js"), json.dumps(given)], capture_output=True, text=True, timeout=120
+        )
         assert run.returncode == 0, run.stderr
         out = json.loads(run.stdout)
         assert server.simulator.crashes == []
     assert (out["signup"]["action"], out["login"]["action"]) == ("SIGNUP", "LOGIN")
-    assert out["whoami"]["username"] == "core@example.com" and out["whoami"]["organizationId"] == out["session"]["organizationId"]
+    assert (
+        out["whoami"]["username"] == "core@example.com"
+        and out["whoami"]["organizationId"] == out["session"]["organizationId"]
+    )
     assert out["secondSession"] == out["session"]["organizationId"]
     assert (out["oauthSignup"]["action"], out["oauthLogin"]["action"]) == ("SIGNUP", "LOGIN")
     assert out["oauthLoginOrg"] == out["oauthSignupOrg"] != out["session"]["organizationId"]
@@ -89,13 +123,27 @@ def test_turnkey_crypto_seals_otp_codes_for_verify_otp_v2(simulator, client):
     from simulator.crypto import service_keys
 
     sub_org(client)
-    started = result_of(client.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", {
-        "otpType": "OTP_TYPE_EMAIL", "contact": EMAIL, "appName": "Demo"}), "initOtpResultV2")
+    started = result_of(
+        client.submit(
+            "init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", {"otpType": "OTP_TYPE_EMAIL", "contact": EMAIL, "appName": "Demo"}
+        ),
+        "initOtpResultV2",
+    )
     key = ClientKey()
-    given = {"bundle": started["otpEncryptionTargetBundle"], "code": simulator.simulator.otp_code(EMAIL),
-             "publicKey": key.public, "signer": service_keys.public_hex("enclave")}
+    given = {
+        "bundle": started["otpEncryptionTargetBundle"],
+        "code": simulator.simulator.otp_code(EMAIL),
+        "publicKey": key.public,
+        "signer": service_keys.public_hex("enclave"),
+    }
     run = subprocess.run(["node", str(JS / "otp_v2.js"), json.dumps(given)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
-    token = result_of(client.submit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP_V2", {
-        "otpId": started["otpId"], "encryptedOtpBundle": run.stdout.strip()}), "verifyOtpResult")["verificationToken"]
+    token = result_of(
+        client.submit(
+            "verify_otp",
+            "ACTIVITY_TYPE_VERIFY_OTP_V2",
+            {"otpId": started["otpId"], "encryptedOtpBundle": run.stdout.strip()},
+        ),
+        "verifyOtpResult",
+    )["verificationToken"]
     assert atob_json(token.split(".")[1])["public_key"] == key.public

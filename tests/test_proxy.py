@@ -6,15 +6,17 @@ import base64
 import json
 
 import pytest
-
 from conftest import DEFAULTS, ok, scenario_text
-from simulator import Config, SimulatorServer, oauth_provider
-from simulator.testing import ApiKeyStamper, SimulatorClient
 from test_auth_flows import ClientKey, verify_session
 from test_errors import assert_error
 
+from simulator import Config, SimulatorServer, oauth_provider
+from simulator.testing import ApiKeyStamper, SimulatorClient
+
 CONFIG_ID = "proxy-config-1"
-PROXY = scenario_text("default.yaml") + f"""    authProxy:
+PROXY = (
+    scenario_text("default.yaml")
+    + f"""    authProxy:
       configId: {CONFIG_ID}
       allowedOrigins: ["http://localhost:3000"]
       otpLength: "6"
@@ -22,6 +24,7 @@ PROXY = scenario_text("default.yaml") + f"""    authProxy:
     oauth2Credentials:
       - {{provider: OAUTH2_PROVIDER_X, clientId: x-client, encryptedClientSecret: secret}}
 """
+)
 
 
 @pytest.fixture(scope="module")
@@ -52,8 +55,12 @@ def client_signature(token: str, key: ClientKey, usage: dict, kind: str) -> dict
     """clientSignature as @turnkey/core 1.x builds it: raw r‖s over the usage message."""
     claims = json.loads(base64.b64decode(token.split(".")[1] + "=="))
     message = json.dumps({**usage, "tokenId": claims["id"], "type": kind})
-    return {"publicKey": key.public, "scheme": "CLIENT_SIGNATURE_SCHEME_API_P256", "message": message,
-            "signature": key.raw_signature(message)}
+    return {
+        "publicKey": key.public,
+        "scheme": "CLIENT_SIGNATURE_SCHEME_API_P256",
+        "message": message,
+        "signature": key.raw_signature(message),
+    }
 
 
 def test_otp_sign_up_then_login_as_core_1x_does(proxy, server):
@@ -62,34 +69,84 @@ def test_otp_sign_up_then_login_as_core_1x_does(proxy, server):
     otp_id = ok(call(proxy, "otp_init", {"otpType": "OTP_TYPE_EMAIL", "contact": email}))["otpId"]
     code = server.simulator.store.outbox[-1]["code"]
     key = ClientKey()
-    token = ok(call(proxy, "otp_verify", {"otpId": otp_id, "otpCode": code, "publicKey": key.public}))["verificationToken"]
+    token = ok(call(proxy, "otp_verify", {"otpId": otp_id, "otpCode": code, "publicKey": key.public}))[
+        "verificationToken"
+    ]
     assert ok(call(proxy, "account", {"filterType": "EMAIL", "filterValue": email, "verificationToken": token})) == {}
     signup = client_signature(token, key, {"signup": {"email": email}}, "USAGE_TYPE_SIGNUP")
-    signed_up = ok(call(proxy, "signup", {"userName": email, "userEmail": email, "organizationName": "sub-org-1",
-                                          "verificationToken": token, "apiKeys": [], "authenticators": [],
-                                          "oauthProviders": [], "clientSignature": signup}))
+    signed_up = ok(
+        call(
+            proxy,
+            "signup",
+            {
+                "userName": email,
+                "userEmail": email,
+                "organizationName": "sub-org-1",
+                "verificationToken": token,
+                "apiKeys": [],
+                "authenticators": [],
+                "oauthProviders": [],
+                "clientSignature": signup,
+            },
+        )
+    )
     found = ok(call(proxy, "account", {"filterType": "EMAIL", "filterValue": email}))
     assert found == {"organizationId": signed_up["organizationId"]}
-    session = ok(call(proxy, "otp_login", {"verificationToken": token, "publicKey": key.public,
-                                           "invalidateExisting": False, "clientSignature": login_message(token, key)}))
+    session = ok(
+        call(
+            proxy,
+            "otp_login",
+            {
+                "verificationToken": token,
+                "publicKey": key.public,
+                "invalidateExisting": False,
+                "clientSignature": login_message(token, key),
+            },
+        )
+    )
     claims = verify_session(session["session"])
     assert (claims["organization_id"], claims["user_id"]) == (signed_up["organizationId"], signed_up["userId"])
     as_user = SimulatorClient(server.url, ApiKeyStamper(key.private), claims["organization_id"])
     assert ok(as_user.query("whoami"))["username"] == email
     activities = server.simulator.store.org(DEFAULTS["organizationId"]).activities.values()
-    assert {a.activity_type for a in activities} >= {"ACTIVITY_TYPE_INIT_OTP_V2", "ACTIVITY_TYPE_VERIFY_OTP",
-                                                     "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7"}
+    assert {a.activity_type for a in activities} >= {
+        "ACTIVITY_TYPE_INIT_OTP_V2",
+        "ACTIVITY_TYPE_VERIFY_OTP",
+        "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
+    }
 
 
 def test_oauth_through_the_proxy(proxy, server):
-    code = oauth_provider.authorize(server.simulator, "77", code_challenge=oauth_provider.s256("v"),
-                                    redirect_uri="http://localhost:3000/cb")
-    token = ok(call(proxy, "oauth2_authenticate", {"provider": "OAUTH2_PROVIDER_X", "authCode": code, "clientId": "x-client",
-                                                   "redirectUri": "http://localhost:3000/cb", "codeVerifier": "v",
-                                                   "nonce": "n"}))["oidcToken"]
+    code = oauth_provider.authorize(
+        server.simulator, "77", code_challenge=oauth_provider.s256("v"), redirect_uri="http://localhost:3000/cb"
+    )
+    token = ok(
+        call(
+            proxy,
+            "oauth2_authenticate",
+            {
+                "provider": "OAUTH2_PROVIDER_X",
+                "authCode": code,
+                "clientId": "x-client",
+                "redirectUri": "http://localhost:3000/cb",
+                "codeVerifier": "v",
+                "nonce": "n",
+            },
+        )
+    )["oidcToken"]
     assert ok(call(proxy, "account", {"filterType": "OIDC_TOKEN", "filterValue": token})) == {}
-    made = ok(call(proxy, "signup", {"userName": "x user", "apiKeys": [], "authenticators": [],
-                                     "oauthProviders": [{"providerName": "X", "oidcToken": token}]}))
+    made = ok(
+        call(
+            proxy,
+            "signup",
+            {
+                "userName": "x user",
+                "apiKeys": [],
+                "authenticators": [],
+                "oauthProviders": [{"providerName": "X", "oidcToken": token}],
+            },
+        )
+    )
     key = ClientKey()
     session = ok(call(proxy, "oauth_login", {"oidcToken": token, "publicKey": key.public, "invalidateExisting": False}))
     assert verify_session(session["session"])["organization_id"] == made["organizationId"]
@@ -102,11 +159,14 @@ def test_wallet_kit_config(proxy):
     assert config["oauthClientIds"] == {"google": "google-client"}
 
 
-@pytest.mark.parametrize("origin, config_id, status, phrase", [
-    ("http://evil.example", CONFIG_ID, 403, "origin http://evil.example is not allowed"),
-    ("http://localhost:3000", "nope", 404, "auth proxy configuration nope not found"),
-    ("http://localhost:3000", None, 404, "X-Auth-Proxy-Config-Id header is required"),
-])
+@pytest.mark.parametrize(
+    "origin, config_id, status, phrase",
+    [
+        ("http://evil.example", CONFIG_ID, 403, "origin http://evil.example is not allowed"),
+        ("http://localhost:3000", "nope", 404, "auth proxy configuration nope not found"),
+        ("http://localhost:3000", None, 404, "X-Auth-Proxy-Config-Id header is required"),
+    ],
+)
 def test_refusals_in_the_error_shape(proxy, origin, config_id, status, phrase):
     response = call(proxy, "wallet_kit_config", {}, origin=origin, config_id=config_id)
     assert_error(response, status, {403: 7, 404: 5}[status], phrase)
@@ -115,8 +175,12 @@ def test_refusals_in_the_error_shape(proxy, origin, config_id, status, phrase):
 
 
 def test_cors_preflight(proxy):
-    allowed = proxy.post("/v1/otp_init", b"", {"Origin": "http://localhost:3000",
-                                                "Access-Control-Request-Method": "POST"}, method="OPTIONS")
+    allowed = proxy.post(
+        "/v1/otp_init",
+        b"",
+        {"Origin": "http://localhost:3000", "Access-Control-Request-Method": "POST"},
+        method="OPTIONS",
+    )
     assert allowed.status == 204 and allowed.headers["access-control-allow-origin"] == "http://localhost:3000"
     assert "X-Auth-Proxy-Config-Id" in allowed.headers["access-control-allow-headers"]
     refused = proxy.post("/v1/otp_init", b"", {"Origin": "http://evil.example"}, method="OPTIONS")
@@ -136,8 +200,10 @@ def test_the_proxy_key_reaches_nothing_but_authentication(server):
 
 def test_outbox_provider_and_proxy_from_the_control_api(server, tmp_path):
     control = SimulatorClient(server.url, None, "")
-    made = control.post("/_simulator/auth-proxy", json.dumps({"organizationId": DEFAULTS["organizationId"],
-                                                               "configId": "second", "otpLength": "8"}).encode()).body
+    made = control.post(
+        "/_simulator/auth-proxy",
+        json.dumps({"organizationId": DEFAULTS["organizationId"], "configId": "second", "otpLength": "8"}).encode(),
+    ).body
     assert made["configId"] == "second" and "encryptedProxyKey" not in made
     proxy = SimulatorClient(server.proxy_url, None, "")
     call(proxy, "otp_init", {"otpType": "OTP_TYPE_SMS", "contact": "+15555550100"}, config_id="second", origin=None)
@@ -162,7 +228,8 @@ def test_outbox_provider_and_proxy_from_the_control_api(server, tmp_path):
 def test_outbox_command(server, capsys):
     from simulator.cli import main
 
-    server.simulator.store.outbox.append({"contact": "c@example.com", "channel": "OTP_TYPE_EMAIL", "code": "123456",
-                                          "otpId": "o1"})
+    server.simulator.store.outbox.append(
+        {"contact": "c@example.com", "channel": "OTP_TYPE_EMAIL", "code": "123456", "otpId": "o1"}
+    )
     assert main(["outbox", "--url", server.url, "--contact", "c@example.com"]) == 0
     assert capsys.readouterr().out.split() == ["c@example.com", "OTP_TYPE_EMAIL", "123456", "o1"]

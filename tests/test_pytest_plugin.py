@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from conftest import SCENARIOS
 
-DOWNSTREAM = '''
+DOWNSTREAM = """
 import pytest
 
 ETH = {"curve": "CURVE_SECP256K1", "pathFormat": "PATH_FORMAT_BIP32", "path": "m/44'/60'/0'/0/0",
@@ -46,7 +46,7 @@ def test_outbox(simulator_client, simulator_outbox):
 
 def test_official_client(turnkey_client):
     assert turnkey_client.get_whoami().username == "Root User"
-'''
+"""
 
 
 def downstream(pytester):
@@ -66,10 +66,12 @@ def test_the_plugin_under_xdist(pytester):
 
 
 def test_a_crash_in_the_simulator_fails_the_test_that_caused_it(pytester):
-    pytester.makepyfile(test_crash='''
+    pytester.makepyfile(
+        test_crash="""
 def test_boom(simulator):
     simulator.simulator.crashes.append({"traceback": "Traceback: simulated internal error"})
-''')
+"""
+    )
     result = pytester.runpytest_subprocess("-q", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1, errors=1)
     result.stdout.fnmatch_lines(["*the simulator failed internally*", "*simulated internal error*"])

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import DEFAULTS, ETH_ACCOUNT, ok, result_of
+from test_errors import assert_error
+
 from simulator import Config, SimulatorServer
 from simulator.testing import ApiKeyStamper, SimulatorClient
-from test_errors import assert_error
 
 MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
 ADDRESS = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94"
@@ -28,7 +28,7 @@ organizations:
     privateKeys:
       - name: Signer
         curve: CURVE_SECP256K1
-        privateKey: "{'0' * 63}1"
+        privateKey: "{"0" * 63}1"
         addressFormats: [ADDRESS_FORMAT_ETHEREUM]
         tags: [hot]
     balances:
@@ -42,7 +42,7 @@ organizations:
     balancesAccess: false
     users:
       - name: Nobody
-        apiKeys: [{{privateKey: "{'e2' * 32}"}}]
+        apiKeys: [{{privateKey: "{"e2" * 32}"}}]
     wallets:
       - name: Known
         mnemonic: {MNEMONIC}
@@ -60,17 +60,27 @@ def rich(tmp_path_factory):
 
 
 def test_whoami_names_the_caller(client):
-    assert ok(client.query("whoami")) == {"organizationId": DEFAULTS["organizationId"],
-                                          "organizationName": DEFAULTS["organizationName"],
-                                          "userId": DEFAULTS["userId"], "username": DEFAULTS["userName"]}
+    assert ok(client.query("whoami")) == {
+        "organizationId": DEFAULTS["organizationId"],
+        "organizationName": DEFAULTS["organizationName"],
+        "userId": DEFAULTS["userId"],
+        "username": DEFAULTS["userName"],
+    }
 
 
-@pytest.mark.parametrize("op, key", [
-    ("list_private_keys", "privateKeys"), ("list_private_key_tags", "privateKeyTags"),
-    ("list_fiat_on_ramp_credentials", "fiatOnRampCredentials"), ("list_wallets", "wallets"),
-    ("list_wallet_accounts", "accounts"), ("list_policies", "policies"), ("list_user_tags", "userTags"),
-    ("list_activities", "activities"),
-])
+@pytest.mark.parametrize(
+    "op, key",
+    [
+        ("list_private_keys", "privateKeys"),
+        ("list_private_key_tags", "privateKeyTags"),
+        ("list_fiat_on_ramp_credentials", "fiatOnRampCredentials"),
+        ("list_wallets", "wallets"),
+        ("list_wallet_accounts", "accounts"),
+        ("list_policies", "policies"),
+        ("list_user_tags", "userTags"),
+        ("list_activities", "activities"),
+    ],
+)
 def test_empty_lists_are_empty_arrays(client, op, key):
     assert ok(client.query(op)) == {key: []}
 
@@ -80,7 +90,9 @@ def test_scenario_wallets_keys_and_tags_are_listed(rich):
     assert accounts[0]["address"] == ADDRESS
     assert accounts[0]["walletDetails"]["walletName"] == "Known"
     key = ok(rich.query("list_private_keys"))["privateKeys"][0]
-    assert key["addresses"] == [{"format": "ADDRESS_FORMAT_ETHEREUM", "address": "0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf"}]
+    assert key["addresses"] == [
+        {"format": "ADDRESS_FORMAT_ETHEREUM", "address": "0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf"}
+    ]
     tags = ok(rich.query("list_private_key_tags"))["privateKeyTags"]
     assert [(t["tagName"], t["tagType"]) for t in tags] == [("hot", "TAG_TYPE_PRIVATE_KEY")]
     assert key["privateKeyTags"] == [tags[0]["tagId"]] and (key["exported"], key["imported"]) == (False, False)
@@ -88,7 +100,9 @@ def test_scenario_wallets_keys_and_tags_are_listed(rich):
 
 def test_balances_come_from_the_scenario_and_skip_zeros(rich):
     balances = ok(rich.query("get_wallet_address_balances", address=ADDRESS, caip2="eip155:1"))["balances"]
-    assert [(b["symbol"], b["balance"], b["display"]["usd"]) for b in balances] == [("ETH", "1500000000000000000", "4500.00")]
+    assert [(b["symbol"], b["balance"], b["display"]["usd"]) for b in balances] == [
+        ("ETH", "1500000000000000000", "4500.00")
+    ]
     assert ok(rich.query("get_wallet_address_balances", address=ADDRESS, caip2="eip155:137")) == {"balances": []}
 
 
@@ -105,12 +119,21 @@ def test_balances_need_beta_access(rich):
 def test_list_activities_filters_and_paginates(client):
     ids = []
     for i in range(3):
-        ids.append(ok(client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": f"w{i}", "accounts": []}))["activity"]["id"])
+        ids.append(
+            ok(client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": f"w{i}", "accounts": []}))[
+                "activity"
+            ]["id"]
+        )
     ok(client.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", {"userTagName": "t", "userIds": []}))
     wallets = ok(client.query("list_activities", filterByType=["ACTIVITY_TYPE_CREATE_WALLET"]))["activities"]
     assert [a["id"] for a in wallets] == ids[::-1]
-    page = ok(client.query("list_activities", filterByType=["ACTIVITY_TYPE_CREATE_WALLET"],
-                           paginationOptions={"limit": "1", "after": ids[2]}))["activities"]
+    page = ok(
+        client.query(
+            "list_activities",
+            filterByType=["ACTIVITY_TYPE_CREATE_WALLET"],
+            paginationOptions={"limit": "1", "after": ids[2]},
+        )
+    )["activities"]
     assert [a["id"] for a in page] == [ids[1]]
     done = ok(client.query("list_activities", filterByStatus=["ACTIVITY_STATUS_COMPLETED"]))["activities"]
     assert len(done) == 4
@@ -122,8 +145,12 @@ def test_get_activity_of_an_unknown_id_is_not_found(client):
 
 
 def test_get_wallet_and_user_by_id(client):
-    wallet_id = result_of(client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET",
-                                        {"walletName": "solo", "accounts": [ETH_ACCOUNT]}), "createWalletResult")["walletId"]
+    wallet_id = result_of(
+        client.submit(
+            "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "solo", "accounts": [ETH_ACCOUNT]}
+        ),
+        "createWalletResult",
+    )["walletId"]
     assert ok(client.query("get_wallet", walletId=wallet_id))["wallet"]["walletName"] == "solo"
     assert ok(client.query("get_user", userId=DEFAULTS["userId"]))["user"]["userEmail"] == DEFAULTS["userEmail"]
     assert_error(client.query("get_wallet", walletId="nope"), 404, 5, "wallet nope not found")

@@ -25,17 +25,48 @@ DIGEST = REFERENCE / "swagger-activities.md"
 ORG = "00000000-0000-4000-8000-000000000001"
 
 IN_SCOPE = {
-    "submit": ["create_wallet", "create_invitations", "create_smart_contract_interface", "update_oauth2_credential",
-               "create_user_tag", "update_user_tag", "delete_authenticators", "delete_api_keys",
-               "set_organization_feature", "delete_policies", "create_users", "create_api_keys", "create_policy",
-               "create_policies", "create_oauth2_credential", "create_fiat_on_ramp_credential", "approve_activity",
-               "reject_activity"],
+    "submit": [
+        "create_wallet",
+        "create_invitations",
+        "create_smart_contract_interface",
+        "update_oauth2_credential",
+        "create_user_tag",
+        "update_user_tag",
+        "delete_authenticators",
+        "delete_api_keys",
+        "set_organization_feature",
+        "delete_policies",
+        "create_users",
+        "create_api_keys",
+        "create_policy",
+        "create_policies",
+        "create_oauth2_credential",
+        "create_fiat_on_ramp_credential",
+        "approve_activity",
+        "reject_activity",
+    ],
     # URL segments; the Python client names four of them get_wallets, get_wallet_accounts, get_users, get_policies.
-    "query": ["get_authenticator", "list_private_keys", "list_private_key_tags", "list_fiat_on_ramp_credentials",
-              "get_oauth2_credential", "get_policy_evaluations", "get_organization_configs",
-              "get_wallet_address_balances", "whoami", "get_activity", "list_activities", "list_wallets",
-              "list_wallet_accounts", "list_users", "get_api_keys", "get_authenticators", "list_user_tags",
-              "list_policies", "list_app_proofs"],
+    "query": [
+        "get_authenticator",
+        "list_private_keys",
+        "list_private_key_tags",
+        "list_fiat_on_ramp_credentials",
+        "get_oauth2_credential",
+        "get_policy_evaluations",
+        "get_organization_configs",
+        "get_wallet_address_balances",
+        "whoami",
+        "get_activity",
+        "list_activities",
+        "list_wallets",
+        "list_wallet_accounts",
+        "list_users",
+        "get_api_keys",
+        "get_authenticators",
+        "list_user_tags",
+        "list_policies",
+        "list_app_proofs",
+    ],
 }
 
 
@@ -76,8 +107,11 @@ def test_there_is_one_schema_per_swagger_post_path() -> None:
     assert len(list((SCHEMAS / "query").glob("*.json"))) == 67
     if SWAGGER.exists():
         paths = load(SWAGGER)["paths"]
-        expected = {p.removeprefix("/public/v1/") + ".json" for p, ops in paths.items()
-                    if p.startswith(("/public/v1/submit/", "/public/v1/query/")) and "post" in ops}
+        expected = {
+            p.removeprefix("/public/v1/") + ".json"
+            for p, ops in paths.items()
+            if p.startswith(("/public/v1/submit/", "/public/v1/query/")) and "post" in ops
+        }
         assert {f"{p.parent.name}/{p.name}" for p in schema_files()} == expected
 
 
@@ -121,8 +155,16 @@ def test_submit_schema_envelope_and_activity_types_agree(path: Path) -> None:
 def test_generator_reproduces_the_committed_files(tmp_path: Path) -> None:
     if not (SWAGGER.exists() and DIGEST.exists()):
         pytest.skip("the shared reference swagger is not available")
-    command = [sys.executable, str(ROOT / "tools" / "derive_schemas.py"), "--swagger", str(SWAGGER),
-               "--digest", str(DIGEST), "--out", str(tmp_path)]
+    command = [
+        sys.executable,
+        str(ROOT / "tools" / "derive_schemas.py"),
+        "--swagger",
+        str(SWAGGER),
+        "--digest",
+        str(DIGEST),
+        "--out",
+        str(tmp_path),
+    ]
     subprocess.run(command, check=True, capture_output=True)
     for kind in ("submit", "query"):
         fresh = {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / kind).glob("*.json")}
@@ -145,9 +187,11 @@ def test_example_validates_against_its_schema(path: Path) -> None:
 
 @pytest.mark.parametrize("op", IN_SCOPE["submit"])
 def test_submit_examples_use_the_type_the_python_client_sends(op: str) -> None:
-    python_types = {"create_users": "ACTIVITY_TYPE_CREATE_USERS_V3",
-                    "create_api_keys": "ACTIVITY_TYPE_CREATE_API_KEYS_V2",
-                    "create_policy": "ACTIVITY_TYPE_CREATE_POLICY_V3"}
+    python_types = {
+        "create_users": "ACTIVITY_TYPE_CREATE_USERS_V3",
+        "create_api_keys": "ACTIVITY_TYPE_CREATE_API_KEYS_V2",
+        "create_policy": "ACTIVITY_TYPE_CREATE_POLICY_V3",
+    }
     body = example("submit", op)
     assert body["type"] == python_types.get(op, "ACTIVITY_TYPE_" + op.upper())
     assert body["timestampMs"] == "1700000000000" and body["organizationId"] == ORG
@@ -201,8 +245,14 @@ def test_get_wallet_address_balances_accepts_only_the_six_interface_networks() -
 
 
 def test_otp_auth_requires_the_r_fields_only() -> None:
-    full = {"otpId": "otp-1", "otpCode": "123456", "targetPublicKey": "04ab", "apiKeyName": "OTP key",
-            "expirationSeconds": "900", "invalidateExisting": True}
+    full = {
+        "otpId": "otp-1",
+        "otpCode": "123456",
+        "targetPublicKey": "04ab",
+        "apiKeyName": "OTP key",
+        "expirationSeconds": "900",
+        "invalidateExisting": True,
+    }
     assert problems("submit", "otp_auth", envelope("ACTIVITY_TYPE_OTP_AUTH", full)) == []
     minimal = {k: full[k] for k in ("otpId", "otpCode", "targetPublicKey")}
     assert problems("submit", "otp_auth", envelope("ACTIVITY_TYPE_OTP_AUTH", minimal)) == []
@@ -210,37 +260,47 @@ def test_otp_auth_requires_the_r_fields_only() -> None:
     assert problems("submit", "otp_auth", envelope("ACTIVITY_TYPE_OTP_AUTH", no_otp_id)) == ["$.parameters: required"]
 
 
-@pytest.mark.parametrize(("op", "required"), [
-    ("oauth2_authenticate", ["oauth2CredentialId", "authCode", "redirectUri", "codeVerifier"]),
-    ("otp_auth", ["otpId", "otpCode", "targetPublicKey"]),
-    ("oauth_login", ["oidcToken", "publicKey"]),
-    ("delete_policies", ["policyIds"]),
-])
+@pytest.mark.parametrize(
+    ("op", "required"),
+    [
+        ("oauth2_authenticate", ["oauth2CredentialId", "authCode", "redirectUri", "codeVerifier"]),
+        ("otp_auth", ["otpId", "otpCode", "targetPublicKey"]),
+        ("oauth_login", ["oidcToken", "publicKey"]),
+        ("delete_policies", ["policyIds"]),
+    ],
+)
 def test_activities_table_r_flags_are_exactly_the_required_parameters(op: str, required: list[str]) -> None:
     for branch in load(SCHEMAS / "submit" / f"{op}.json")["allOf"]:
         assert branch["then"]["properties"]["parameters"]["required"] == required
 
 
 def test_oauth2_authenticate_nonce_is_optional() -> None:
-    params = {"oauth2CredentialId": "c-1", "authCode": "code", "redirectUri": "https://app.example/cb",
-              "codeVerifier": "verifier"}
+    params = {
+        "oauth2CredentialId": "c-1",
+        "authCode": "code",
+        "redirectUri": "https://app.example/cb",
+        "codeVerifier": "verifier",
+    }
     body = envelope("ACTIVITY_TYPE_OAUTH2_AUTHENTICATE", params)
     assert problems("submit", "oauth2_authenticate", body) == []
     del params["codeVerifier"]
     assert problems("submit", "oauth2_authenticate", body) == ["$.parameters: required"]
 
 
-@pytest.mark.parametrize(("op", "fields"), [
-    ("get_authenticator", ["organizationId", "authenticatorId"]),
-    ("list_private_keys", ["organizationId"]),
-    ("list_private_key_tags", ["organizationId"]),
-    ("list_fiat_on_ramp_credentials", ["organizationId"]),
-    ("get_oauth2_credential", ["organizationId", "oauth2CredentialId"]),
-    ("get_policy_evaluations", ["organizationId", "activityId"]),
-    ("get_organization_configs", ["organizationId"]),
-    ("get_wallet_address_balances", ["organizationId", "address", "caip2"]),
-    ("whoami", ["organizationId"]),
-])
+@pytest.mark.parametrize(
+    ("op", "fields"),
+    [
+        ("get_authenticator", ["organizationId", "authenticatorId"]),
+        ("list_private_keys", ["organizationId"]),
+        ("list_private_key_tags", ["organizationId"]),
+        ("list_fiat_on_ramp_credentials", ["organizationId"]),
+        ("get_oauth2_credential", ["organizationId", "oauth2CredentialId"]),
+        ("get_policy_evaluations", ["organizationId", "activityId"]),
+        ("get_organization_configs", ["organizationId"]),
+        ("get_wallet_address_balances", ["organizationId", "address", "caip2"]),
+        ("whoami", ["organizationId"]),
+    ],
+)
 def test_queries_table_fields_are_all_required(op: str, fields: list[str]) -> None:
     schema = load(SCHEMAS / "query" / f"{op}.json")
     assert schema["required"] == fields
@@ -252,14 +312,21 @@ def test_queries_table_fields_are_all_required(op: str, fields: list[str]) -> No
 def test_create_invitations_item_fields_and_access_types() -> None:
     item = load(SCHEMAS / "submit" / "create_invitations.json")["allOf"][0]["then"]["properties"]["parameters"]
     item = item["properties"]["invitations"]["items"]
-    assert item["required"] == ["receiverUserName", "receiverUserEmail", "receiverUserTags", "accessType",
-                                "senderUserId"]
+    assert item["required"] == [
+        "receiverUserName",
+        "receiverUserEmail",
+        "receiverUserTags",
+        "accessType",
+        "senderUserId",
+    ]
     assert item["properties"]["accessType"]["enum"] == ["ACCESS_TYPE_WEB", "ACCESS_TYPE_API", "ACCESS_TYPE_ALL"]
     body = example("submit", "create_invitations")
     body["parameters"]["invitations"][0]["accessType"] = "ACCESS_TYPE_EMAIL"
     del body["parameters"]["invitations"][0]["senderUserId"]
-    assert problems("submit", "create_invitations", body) == ["$.parameters.invitations[0].accessType: enum",
-                                                              "$.parameters.invitations[0]: required"]
+    assert problems("submit", "create_invitations", body) == [
+        "$.parameters.invitations[0].accessType: enum",
+        "$.parameters.invitations[0]: required",
+    ]
 
 
 def test_create_smart_contract_interface_400kb_limit_and_types() -> None:
@@ -269,13 +336,22 @@ def test_create_smart_contract_interface_400kb_limit_and_types() -> None:
     body["parameters"]["smartContractInterface"] = "x" * 400001
     body["parameters"]["type"] = "SMART_CONTRACT_INTERFACE_TYPE_SUI"
     assert problems("submit", "create_smart_contract_interface", body) == [
-        "$.parameters.smartContractInterface: maxLength", "$.parameters.type: enum"]
+        "$.parameters.smartContractInterface: maxLength",
+        "$.parameters.type: enum",
+    ]
 
 
 def test_set_organization_feature_names_are_the_interface_enum() -> None:
-    names = ["FEATURE_NAME_ROOT_USER_EMAIL_RECOVERY", "FEATURE_NAME_WEBAUTHN_ORIGINS", "FEATURE_NAME_EMAIL_AUTH",
-             "FEATURE_NAME_EMAIL_RECOVERY", "FEATURE_NAME_WEBHOOK", "FEATURE_NAME_SMS_AUTH",
-             "FEATURE_NAME_OTP_EMAIL_AUTH", "FEATURE_NAME_AUTH_PROXY"]
+    names = [
+        "FEATURE_NAME_ROOT_USER_EMAIL_RECOVERY",
+        "FEATURE_NAME_WEBAUTHN_ORIGINS",
+        "FEATURE_NAME_EMAIL_AUTH",
+        "FEATURE_NAME_EMAIL_RECOVERY",
+        "FEATURE_NAME_WEBHOOK",
+        "FEATURE_NAME_SMS_AUTH",
+        "FEATURE_NAME_OTP_EMAIL_AUTH",
+        "FEATURE_NAME_AUTH_PROXY",
+    ]
     parameters = load(SCHEMAS / "submit" / "set_organization_feature.json")["allOf"][0]["then"]["properties"]
     assert parameters["parameters"]["properties"]["name"]["enum"] == names
     body = example("submit", "set_organization_feature")
@@ -286,27 +362,35 @@ def test_set_organization_feature_names_are_the_interface_enum() -> None:
 # --- several activity-type versions on one URL -------------------------------------------------
 
 
-@pytest.mark.parametrize(("op", "types"), [
-    ("otp_login", ["ACTIVITY_TYPE_OTP_LOGIN", "ACTIVITY_TYPE_OTP_LOGIN_V2"]),
-    ("verify_otp", ["ACTIVITY_TYPE_VERIFY_OTP", "ACTIVITY_TYPE_VERIFY_OTP_V2"]),
-    ("init_otp", ["ACTIVITY_TYPE_INIT_OTP_V2", "ACTIVITY_TYPE_INIT_OTP_V3"]),
-    ("create_sub_organization",
-     ["ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8"]),
-    ("create_users", ["ACTIVITY_TYPE_CREATE_USERS_V3", "ACTIVITY_TYPE_CREATE_USERS_V4"]),
-])
+@pytest.mark.parametrize(
+    ("op", "types"),
+    [
+        ("otp_login", ["ACTIVITY_TYPE_OTP_LOGIN", "ACTIVITY_TYPE_OTP_LOGIN_V2"]),
+        ("verify_otp", ["ACTIVITY_TYPE_VERIFY_OTP", "ACTIVITY_TYPE_VERIFY_OTP_V2"]),
+        ("init_otp", ["ACTIVITY_TYPE_INIT_OTP_V2", "ACTIVITY_TYPE_INIT_OTP_V3"]),
+        (
+            "create_sub_organization",
+            ["ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8"],
+        ),
+        ("create_users", ["ACTIVITY_TYPE_CREATE_USERS_V3", "ACTIVITY_TYPE_CREATE_USERS_V4"]),
+    ],
+)
 def test_every_version_the_clients_send_is_accepted(op: str, types: list[str]) -> None:
     assert load(SCHEMAS / "submit" / f"{op}.json")["properties"]["type"]["enum"] == types
 
 
-@pytest.mark.parametrize(("op", "activity_type", "intent_key", "result_key"), [
-    ("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", "createPolicyIntentV3", "createPolicyResult"),
-    ("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", "initOtpIntentV3", "initOtpResultV2"),
-    ("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2", "initOtpIntentV2", "initOtpResult"),
-    ("create_users", "ACTIVITY_TYPE_CREATE_USERS_V3", "createUsersIntentV3", "createUsersResult"),
-    ("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", "createWalletIntent", "createWalletResult"),
-    ("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", "approveActivityIntent", None),
-    ("reject_activity", "ACTIVITY_TYPE_REJECT_ACTIVITY", "rejectActivityIntent", None),
-])
+@pytest.mark.parametrize(
+    ("op", "activity_type", "intent_key", "result_key"),
+    [
+        ("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", "createPolicyIntentV3", "createPolicyResult"),
+        ("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", "initOtpIntentV3", "initOtpResultV2"),
+        ("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2", "initOtpIntentV2", "initOtpResult"),
+        ("create_users", "ACTIVITY_TYPE_CREATE_USERS_V3", "createUsersIntentV3", "createUsersResult"),
+        ("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", "createWalletIntent", "createWalletResult"),
+        ("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", "approveActivityIntent", None),
+        ("reject_activity", "ACTIVITY_TYPE_REJECT_ACTIVITY", "rejectActivityIntent", None),
+    ],
+)
 def test_activity_type_keys(op: str, activity_type: str, intent_key: str, result_key: str | None) -> None:
     keys = load(SCHEMAS / "submit" / f"{op}.json")["x-activity-types"][activity_type]
     assert keys == {"intentKey": intent_key, "resultKey": result_key}
@@ -318,7 +402,8 @@ def test_create_users_checks_each_version_against_its_own_parameters() -> None:
     assert problems("submit", "create_users", v3) == []
     v4_params = copy.deepcopy(v3["parameters"])
     v4_params["users"][0]["oauthProviders"] = [
-        {"providerName": "Google", "oidcClaims": {"iss": "https://accounts.google.com", "sub": "1234", "aud": "app"}}]
+        {"providerName": "Google", "oidcClaims": {"iss": "https://accounts.google.com", "sub": "1234", "aud": "app"}}
+    ]
     assert problems("submit", "create_users", envelope("ACTIVITY_TYPE_CREATE_USERS_V4", v4_params)) == []
     assert problems("submit", "create_users", envelope("ACTIVITY_TYPE_CREATE_USERS_V3", v4_params)) == [
         "$.parameters.users[0].oauthProviders[0]: additionalProperties",

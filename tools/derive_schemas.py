@@ -40,24 +40,44 @@ ROOT = Path(__file__).resolve().parent.parent
 # Interface "Organization configs": Feature name enum (the swagger adds SOLANA_RENT_PREFUND_ENABLED,
 # SWAP_CONFIG and EARN_CONFIG, which the interface does not list).
 FEATURE_NAMES = [
-    "FEATURE_NAME_ROOT_USER_EMAIL_RECOVERY", "FEATURE_NAME_WEBAUTHN_ORIGINS", "FEATURE_NAME_EMAIL_AUTH",
-    "FEATURE_NAME_EMAIL_RECOVERY", "FEATURE_NAME_WEBHOOK", "FEATURE_NAME_SMS_AUTH",
-    "FEATURE_NAME_OTP_EMAIL_AUTH", "FEATURE_NAME_AUTH_PROXY",
+    "FEATURE_NAME_ROOT_USER_EMAIL_RECOVERY",
+    "FEATURE_NAME_WEBAUTHN_ORIGINS",
+    "FEATURE_NAME_EMAIL_AUTH",
+    "FEATURE_NAME_EMAIL_RECOVERY",
+    "FEATURE_NAME_WEBHOOK",
+    "FEATURE_NAME_SMS_AUTH",
+    "FEATURE_NAME_OTP_EMAIL_AUTH",
+    "FEATURE_NAME_AUTH_PROXY",
 ]
 
 # Interface "Private key": Address format enum (the swagger adds SPARK_MAINNET and SPARK_REGTEST).
-ADDRESS_FORMATS = [
-    "ADDRESS_FORMAT_UNCOMPRESSED", "ADDRESS_FORMAT_COMPRESSED", "ADDRESS_FORMAT_ETHEREUM",
-    "ADDRESS_FORMAT_SOLANA", "ADDRESS_FORMAT_COSMOS", "ADDRESS_FORMAT_TRON", "ADDRESS_FORMAT_SUI",
-    "ADDRESS_FORMAT_APTOS",
-] + [
-    f"ADDRESS_FORMAT_BITCOIN_{network}_{form}"
-    for network in ("MAINNET", "TESTNET", "SIGNET", "REGTEST")
-    for form in ("P2PKH", "P2SH", "P2WPKH", "P2WSH", "P2TR")
-] + [
-    "ADDRESS_FORMAT_SEI", "ADDRESS_FORMAT_XLM", "ADDRESS_FORMAT_DOGE_MAINNET", "ADDRESS_FORMAT_DOGE_TESTNET",
-    "ADDRESS_FORMAT_TON_V3R2", "ADDRESS_FORMAT_TON_V4R2", "ADDRESS_FORMAT_TON_V5R1", "ADDRESS_FORMAT_XRP",
-]
+ADDRESS_FORMATS = (
+    [
+        "ADDRESS_FORMAT_UNCOMPRESSED",
+        "ADDRESS_FORMAT_COMPRESSED",
+        "ADDRESS_FORMAT_ETHEREUM",
+        "ADDRESS_FORMAT_SOLANA",
+        "ADDRESS_FORMAT_COSMOS",
+        "ADDRESS_FORMAT_TRON",
+        "ADDRESS_FORMAT_SUI",
+        "ADDRESS_FORMAT_APTOS",
+    ]
+    + [
+        f"ADDRESS_FORMAT_BITCOIN_{network}_{form}"
+        for network in ("MAINNET", "TESTNET", "SIGNET", "REGTEST")
+        for form in ("P2PKH", "P2SH", "P2WPKH", "P2WSH", "P2TR")
+    ]
+    + [
+        "ADDRESS_FORMAT_SEI",
+        "ADDRESS_FORMAT_XLM",
+        "ADDRESS_FORMAT_DOGE_MAINNET",
+        "ADDRESS_FORMAT_DOGE_TESTNET",
+        "ADDRESS_FORMAT_TON_V3R2",
+        "ADDRESS_FORMAT_TON_V4R2",
+        "ADDRESS_FORMAT_TON_V5R1",
+        "ADDRESS_FORMAT_XRP",
+    ]
+)
 
 # Interface "Queries" + "Limits": only these six networks for get_wallet_address_balances.
 BALANCE_NETWORKS = ["eip155:1", "eip155:11155111", "eip155:8453", "eip155:84532", "eip155:137", "eip155:80002"]
@@ -77,8 +97,9 @@ OVERRIDES: dict[str, dict[str, Json]] = {
     "submit/delete_policies": {"": {"required": ["policyIds"]}},
     # Activities table: the five invitation fields and the access-type enum.
     "submit/create_invitations": {
-        "invitations[]": {"required": ["receiverUserName", "receiverUserEmail", "receiverUserTags", "accessType",
-                                       "senderUserId"]},
+        "invitations[]": {
+            "required": ["receiverUserName", "receiverUserEmail", "receiverUserTags", "accessType", "senderUserId"]
+        },
         "invitations[].accessType": {"enum": ["ACCESS_TYPE_WEB", "ACCESS_TYPE_API", "ACCESS_TYPE_ALL"]},
     },
     # Activities table + Limits: ABI/IDL at most 400kb; the two interface types.

@@ -42,8 +42,14 @@ class Context:
     def users(self, user_ids: list[str]) -> list[User]:
         return self.existing(self.org.users, user_ids, "users")
 
-    def existing(self, table: Mapping[str, T], ids: list[str], what: str, error_code: str = "REQUEST_INVALID",
-                 where: str | None = None) -> list[T]:
+    def existing(
+        self,
+        table: Mapping[str, T],
+        ids: list[str],
+        what: str,
+        error_code: str = "REQUEST_INVALID",
+        where: str | None = None,
+    ) -> list[T]:
         """The records of ``ids`` in ``table``, or NotFound naming every missing one."""
         missing = [i for i in ids if i not in table]
         if missing:

@@ -96,11 +96,18 @@ def new_authenticator(ctx: Context, params: Json) -> Authenticator:
             "invalid attestation: attestationObject must be base64url CBOR whose authData carries "
             "an ES256 (P-256) credential public key"
         ) from None
-    return authenticator_record(ctx, params["authenticatorName"], attestation["credentialId"], point,
-                                attestation.get("transports") or ["AUTHENTICATOR_TRANSPORT_INTERNAL"])
+    return authenticator_record(
+        ctx,
+        params["authenticatorName"],
+        attestation["credentialId"],
+        point,
+        attestation.get("transports") or ["AUTHENTICATOR_TRANSPORT_INTERNAL"],
+    )
 
 
-def authenticator_record(ctx: Context, name: str, credential_id: str, point: bytes, transports: list[str]) -> Authenticator:
+def authenticator_record(
+    ctx: Context, name: str, credential_id: str, point: bytes, transports: list[str]
+) -> Authenticator:
     return Authenticator(
         authenticator_id=ctx.new_id(),
         name=name,

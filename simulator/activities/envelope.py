@@ -74,14 +74,16 @@ def record_evaluation(ctx: Context, activity: Activity, outcomes: list[Json], vo
     """Keep a policy evaluation tied to its vote, the requester's by default (get_policy_evaluations)."""
     if vote_id is None:
         vote_id = activity.votes[0]["id"] if activity.votes else ""
-    ctx.store.evaluations.setdefault(activity.activity_id, []).append({
-        "id": ctx.new_id(),
-        "activityId": activity.activity_id,
-        "organizationId": activity.organization_id,
-        "voteId": vote_id,
-        "policyEvaluations": outcomes,
-        "createdAt": timestamp(ctx.now_ms),
-    })
+    ctx.store.evaluations.setdefault(activity.activity_id, []).append(
+        {
+            "id": ctx.new_id(),
+            "activityId": activity.activity_id,
+            "organizationId": activity.organization_id,
+            "voteId": vote_id,
+            "policyEvaluations": outcomes,
+            "createdAt": timestamp(ctx.now_ms),
+        }
+    )
 
 
 def complete(activity: Activity, result_key: str | None, result: Json, now_ms: int) -> None:
@@ -96,15 +98,19 @@ def app_proof(source: Source, activity: Activity, result: Json) -> Json:
     The real key is vouched for by an enclave boot attestation, which cannot exist locally.
     """
     key = keys.new_ec_key(source, "p256")
-    payload = json.dumps({
-        "type": "APP_PROOF_TYPE_ACTIVITY_RESULT",
-        "activityId": activity.activity_id,
-        "organizationId": activity.organization_id,
-        "activityType": activity.activity_type,
-        "fingerprint": activity.fingerprint,
-        "timestampMs": str(activity.updated_ms or activity.created_ms),
-        "result": result,
-    }, separators=(",", ":"), sort_keys=True)
+    payload = json.dumps(
+        {
+            "type": "APP_PROOF_TYPE_ACTIVITY_RESULT",
+            "activityId": activity.activity_id,
+            "organizationId": activity.organization_id,
+            "activityType": activity.activity_type,
+            "fingerprint": activity.fingerprint,
+            "timestampMs": str(activity.updated_ms or activity.created_ms),
+            "result": result,
+        },
+        separators=(",", ":"),
+        sort_keys=True,
+    )
     signature = key.sign(payload.encode(), ec.ECDSA(hashes.SHA256()))
     return {
         "scheme": APP_PROOF_SCHEME,

@@ -33,8 +33,13 @@ def oauth2_authenticate(ctx: Context, params: Json) -> Json:
         raise InvalidArgument("oauth2 token exchange failed: code_verifier does not match the code challenge")
     if grant.get("redirectUri") not in (None, params["redirectUri"]):
         raise InvalidArgument("oauth2 token exchange failed: redirect_uri does not match the authorization request")
-    claims = {"iss": service_keys.TURNKEY_ISSUER, "sub": f"{PREFIXES[credential['provider']]}:{grant['subject']}",
-              "aud": credential["clientId"], "iat": ctx.now_ms // 1000, "exp": ctx.now_ms // 1000 + 3600}
+    claims = {
+        "iss": service_keys.TURNKEY_ISSUER,
+        "sub": f"{PREFIXES[credential['provider']]}:{grant['subject']}",
+        "aud": credential["clientId"],
+        "iat": ctx.now_ms // 1000,
+        "exp": ctx.now_ms // 1000 + 3600,
+    }
     if params.get("nonce"):
         claims["nonce"] = params["nonce"]
     if grant.get("email"):
@@ -74,8 +79,9 @@ def oidc_claims(ctx: Context, token: str, public_key: str) -> Json:
         raise InvalidArgument("invalid OIDC token: expired", error_code="INVALID_OIDC_TOKEN")
     expected = hashlib.sha256(public_key.encode()).hexdigest()
     if claims["iss"] != service_keys.TURNKEY_ISSUER and expected not in (claims.get("nonce"), claims.get("tknonce")):
-        raise InvalidArgument("invalid OIDC token: the nonce must be the SHA-256 of the public key's hex",
-                              error_code="INVALID_OIDC_TOKEN")
+        raise InvalidArgument(
+            "invalid OIDC token: the nonce must be the SHA-256 of the public key's hex", error_code="INVALID_OIDC_TOKEN"
+        )
     return claims
 
 
@@ -85,5 +91,8 @@ def user_by_provider(ctx: Context, claims: Json) -> User:
         for provider in user.oauth_providers:
             if (provider["issuer"], provider["subject"], provider["audience"]) == (claims["iss"], claims["sub"], aud):
                 return user
-    raise NotFound(f"no user of organization {ctx.org.organization_id} has an OAuth provider for issuer "
-                   f"{claims['iss']}, subject {claims['sub']}, audience {aud}", error_code="REQUEST_INVALID")
+    raise NotFound(
+        f"no user of organization {ctx.org.organization_id} has an OAuth provider for issuer "
+        f"{claims['iss']}, subject {claims['sub']}, audience {aud}",
+        error_code="REQUEST_INVALID",
+    )

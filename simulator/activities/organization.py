@@ -28,8 +28,10 @@ def remove_organization_feature(ctx: Context, params: Json) -> Json:
     if ctx.principal is not None and not ctx.principal.is_root:
         raise PermissionDenied("request not authorized: only the root quorum can remove organization features")
     if params["name"] not in ctx.org.features:
-        raise NotFound(f"feature {params['name']} is not set on organization {ctx.org.organization_id}",
-                       error_code="REQUEST_INVALID")
+        raise NotFound(
+            f"feature {params['name']} is not set on organization {ctx.org.organization_id}",
+            error_code="REQUEST_INVALID",
+        )
     del ctx.org.features[params["name"]]
     return {"features": ctx.org.features_api()}
 
@@ -38,8 +40,7 @@ def check_webhook_url(value: str) -> None:
     url = urlparse(value)
     if url.scheme not in ("http", "https") or not url.netloc:
         raise InvalidArgument(
-            f"invalid webhook URL {value!r}: expected an absolute http(s) URL such as "
-            "http://127.0.0.1:9000/hooks",
+            f"invalid webhook URL {value!r}: expected an absolute http(s) URL such as http://127.0.0.1:9000/hooks",
             error_code="INVALID_FQDN",
         )
 

@@ -41,17 +41,28 @@ def new_otp(ctx: Context, params: Json) -> Otp:
     contact, now = params["contact"], ctx.now_ms
     active = [o for o in ctx.store.otps.values() if o.contact == contact and not o.used and o.expires_ms > now]
     if len(active) >= MAX_ACTIVE:
-        raise InvalidArgument("Max number of OTPs have been initiated please wait and try again",
-                              error_code="MAX_OTP_INITIATED")
+        raise InvalidArgument(
+            "Max number of OTPs have been initiated please wait and try again", error_code="MAX_OTP_INITIATED"
+        )
     ttl = sessions.seconds(params.get("expirationSeconds"), 300)
     if ttl > 600:
         raise InvalidArgument(f"invalid expirationSeconds {ttl}: OTP codes expire within 600 seconds")
-    otp = Otp(ctx.new_id(), ctx.org.organization_id, params["otpType"], contact, code_for(ctx, params), now, now + ttl * 1000)
+    otp = Otp(
+        ctx.new_id(), ctx.org.organization_id, params["otpType"], contact, code_for(ctx, params), now, now + ttl * 1000
+    )
     ctx.store.otps[otp.otp_id] = otp
-    ctx.store.outbox.append({
-        "otpId": otp.otp_id, "organizationId": otp.organization_id, "channel": otp.otp_type, "contact": contact,
-        "code": otp.code, "sentAt": timestamp(now), "appName": params.get("appName", ""),
-        "customization": params.get("emailCustomization") or params.get("smsCustomization") or {}})
+    ctx.store.outbox.append(
+        {
+            "otpId": otp.otp_id,
+            "organizationId": otp.organization_id,
+            "channel": otp.otp_type,
+            "contact": contact,
+            "code": otp.code,
+            "sentAt": timestamp(now),
+            "appName": params.get("appName", ""),
+            "customization": params.get("emailCustomization") or params.get("smsCustomization") or {},
+        }
+    )
     return otp
 
 
@@ -73,22 +84,31 @@ def target_bundle(ctx: Context, otp: Otp) -> str:
     otp.target_key = keys.private_hex(target)
     data = json.dumps({"targetPublic": keys.uncompressed(target).hex()}).encode()
     signature = service_keys.private("enclave").sign(data, ec.ECDSA(hashes.SHA256()))
-    return json.dumps({"version": "v1.0.0", "data": data.hex(), "dataSignature": signature.hex(),
-                       "enclaveQuorumPublic": service_keys.public_hex("enclave")})
+    return json.dumps(
+        {
+            "version": "v1.0.0",
+            "data": data.hex(),
+            "dataSignature": signature.hex(),
+            "enclaveQuorumPublic": service_keys.public_hex("enclave"),
+        }
+    )
 
 
 def spend(ctx: Context, otp_id: str, code: str) -> Otp:
     """Check a code: unknown, expired, used, wrong and locked codes are refused."""
     otp = ctx.store.otps.get(otp_id)
     if otp is None or not reachable(ctx, otp.organization_id):
-        raise NotFound(f"OTP {otp_id} not found in organization {ctx.org.organization_id}", error_code="REQUEST_INVALID")
+        raise NotFound(
+            f"OTP {otp_id} not found in organization {ctx.org.organization_id}", error_code="REQUEST_INVALID"
+        )
     if otp.used or otp.expires_ms <= ctx.now_ms or otp.attempts >= MAX_ATTEMPTS:
         why = "used" if otp.used else "expired" if otp.expires_ms <= ctx.now_ms else "locked after 3 attempts"
         raise InvalidArgument(f"{INVALID_CODE}: the code is {why}", error_code="REQUEST_INVALID")
     if code.upper() != otp.code.upper():
         otp.attempts += 1
-        raise InvalidArgument(f"{INVALID_CODE}: {MAX_ATTEMPTS - otp.attempts} attempt(s) left",
-                              error_code="REQUEST_INVALID")
+        raise InvalidArgument(
+            f"{INVALID_CODE}: {MAX_ATTEMPTS - otp.attempts} attempt(s) left", error_code="REQUEST_INVALID"
+        )
     otp.used = True
     return otp
 
@@ -110,8 +130,13 @@ def verify_otp(ctx: Context, params: Json) -> Json:
         code, public_key = open_otp_bundle(ctx, params["otpId"], params["encryptedOtpBundle"])
     otp = spend(ctx, params["otpId"], str(code))
     ttl = sessions.seconds(params.get("expirationSeconds"), 3600)
-    claims = {"contact": otp.contact, "exp": ctx.now_ms // 1000 + ttl, "id": ctx.new_id(),
-              "organization_id": otp.organization_id, "verification_type": otp.otp_type}
+    claims = {
+        "contact": otp.contact,
+        "exp": ctx.now_ms // 1000 + ttl,
+        "id": ctx.new_id(),
+        "organization_id": otp.organization_id,
+        "verification_type": otp.otp_type,
+    }
     if public_key:
         claims["public_key"] = public_key
     return {"verificationToken": tokens.sign(claims, service_keys.private("verification"))}
@@ -125,13 +150,17 @@ def open_otp_bundle(ctx: Context, otp_id: str, bundle: str) -> tuple[str, str | 
         raise InvalidArgument(f"OTP {otp_id} has no encryption target: start it with ACTIVITY_TYPE_INIT_OTP_V3")
     try:
         sealed = json.loads(bundle)
-        plain = hpke.open_sealed(keys.ec_key_from_hex("p256", otp.target_key), bytes.fromhex(sealed["encappedPublic"]),
-                                 bytes.fromhex(sealed["ciphertext"]))
+        plain = hpke.open_sealed(
+            keys.ec_key_from_hex("p256", otp.target_key),
+            bytes.fromhex(sealed["encappedPublic"]),
+            bytes.fromhex(sealed["ciphertext"]),
+        )
         payload = json.loads(plain)
         return str(payload["otp_code"]), payload.get("public_key")
     except (ValueError, KeyError, TypeError, InvalidTag):
-        raise InvalidArgument(f"{INVALID_CODE}: the encrypted OTP bundle does not open with this OTP's target "
-                              "key") from None
+        raise InvalidArgument(
+            f"{INVALID_CODE}: the encrypted OTP bundle does not open with this OTP's target key"
+        ) from None
 
 
 def otp_login(ctx: Context, params: Json) -> Json:
@@ -165,8 +194,10 @@ def user_by_contact(ctx: Context, claims: Json) -> User:
     for user in ctx.org.users.values():
         if (getattr(user, field) or "").lower() == str(claims["contact"]).lower():
             return user
-    raise NotFound(f"no user with {field.replace('_', ' ')} {claims['contact']} in organization "
-                   f"{ctx.org.organization_id}", error_code="REQUEST_INVALID")
+    raise NotFound(
+        f"no user with {field.replace('_', ' ')} {claims['contact']} in organization {ctx.org.organization_id}",
+        error_code="REQUEST_INVALID",
+    )
 
 
 def check_client_signature(signature: Json, claims: Json, public_key: str) -> None:
@@ -177,8 +208,10 @@ def check_client_signature(signature: Json, claims: Json, public_key: str) -> No
     except (ValueError, KeyError, TypeError, AttributeError):
         found = None
     if found != (claims["id"], "USAGE_TYPE_LOGIN", public_key.lower()):
-        raise InvalidArgument("invalid client signature: the message must be {login: {publicKey}, tokenId, type: "
-                              "USAGE_TYPE_LOGIN} for this token and session key")
+        raise InvalidArgument(
+            "invalid client signature: the message must be {login: {publicKey}, tokenId, type: "
+            "USAGE_TYPE_LOGIN} for this token and session key"
+        )
     verify_client_signature(signature, claims)
 
 
@@ -192,8 +225,9 @@ def verify_client_signature(signature: Json, claims: Json) -> None:
         point = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), bytes.fromhex(signature["publicKey"]))
         point.verify(der, signature["message"].encode(), ec.ECDSA(hashes.SHA256()))
     except (ValueError, KeyError, TypeError, AttributeError, InvalidSignature):
-        raise InvalidArgument("invalid client signature: it must be signed with the key named in the "
-                              "verification token") from None
+        raise InvalidArgument(
+            "invalid client signature: it must be signed with the key named in the verification token"
+        ) from None
 
 
 def otp_auth(ctx: Context, params: Json) -> Json:
@@ -203,15 +237,18 @@ def otp_auth(ctx: Context, params: Json) -> Json:
     key_pair = keys.new_ec_key(ctx.source, "p256")
     ttl = sessions.seconds(params.get("expirationSeconds"), 900)
     name = params.get("apiKeyName") or f"OTP Auth - {ctx.now_ms}"
-    key = credentials.new_api_key(ctx, {"apiKeyName": name, "publicKey": keys.compressed_hex(key_pair),
-                                        "expirationSeconds": str(ttl)}, "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256")
+    key = credentials.new_api_key(
+        ctx,
+        {"apiKeyName": name, "publicKey": keys.compressed_hex(key_pair), "expirationSeconds": str(ttl)},
+        "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256",
+    )
     if params.get("invalidateExisting"):
         sessions.drop_keys(ctx, user, lambda k: k.credential_type == "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256")
     sessions.add_expiring_key(ctx, user, key)
     try:
-        bundle = hpke.credential_bundle(params["targetPublicKey"], bytes.fromhex(keys.private_hex(key_pair)),
-                                        keys.new_ec_key(ctx.source, "p256"))
+        bundle = hpke.credential_bundle(
+            params["targetPublicKey"], bytes.fromhex(keys.private_hex(key_pair)), keys.new_ec_key(ctx.source, "p256")
+        )
     except ValueError as exc:
         raise InvalidArgument(f"invalid targetPublicKey: {exc}") from None
     return {"userId": user.user_id, "apiKeyId": key.api_key_id, "credentialBundle": bundle}
-

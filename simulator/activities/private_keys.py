@@ -14,25 +14,43 @@ MAX_PRIVATE_KEYS = 1000
 def create_private_keys(ctx: Context, params: Json) -> Json:
     specs = params["privateKeys"]
     check_limit(len(ctx.org.private_keys), len(specs), MAX_PRIVATE_KEYS, "private keys")
-    require_unique([k.name for k in ctx.org.private_keys.values()], [s["privateKeyName"] for s in specs],
-                   "private key name")
-    made = [new_private_key(ctx, s["privateKeyName"], s["curve"], s["addressFormats"], s["privateKeyTags"])
-            for s in specs]
+    require_unique(
+        [k.name for k in ctx.org.private_keys.values()], [s["privateKeyName"] for s in specs], "private key name"
+    )
+    made = [
+        new_private_key(ctx, s["privateKeyName"], s["curve"], s["addressFormats"], s["privateKeyTags"]) for s in specs
+    ]
     for key in made:
         ctx.org.private_keys[key.private_key_id] = key
-    return {"privateKeys": [{"privateKeyId": k.private_key_id, "addresses": [dict(a) for a in k.addresses]}
-                            for k in made]}
+    return {
+        "privateKeys": [{"privateKeyId": k.private_key_id, "addresses": [dict(a) for a in k.addresses]} for k in made]
+    }
 
 
-def new_private_key(ctx: Context, name: str, curve: str, formats: list[str], tag_ids: list[str],
-                    secret: bytes | None = None, key_id: str | None = None) -> PrivateKey:
+def new_private_key(
+    ctx: Context,
+    name: str,
+    curve: str,
+    formats: list[str],
+    tag_ids: list[str],
+    secret: bytes | None = None,
+    key_id: str | None = None,
+) -> PrivateKey:
     """A checked private key (shared by create_private_keys and scenarios), not yet stored."""
     ctx.tags(tag_ids, "TAG_TYPE_PRIVATE_KEY", "private key tags")
     secret = secret or keys.new_secret(ctx.source, curve)
     public = keys.public_key_for(curve, secret)
     found = [{"format": f, "address": address_of(f, curve, public)} for f in formats]
-    return PrivateKey(key_id or ctx.new_id(), name, curve, secret, addresses.public_key_hex(curve, public),
-                      found, ctx.now_ms, list(tag_ids))
+    return PrivateKey(
+        key_id or ctx.new_id(),
+        name,
+        curve,
+        secret,
+        addresses.public_key_hex(curve, public),
+        found,
+        ctx.now_ms,
+        list(tag_ids),
+    )
 
 
 def create_private_key_tag(ctx: Context, params: Json) -> Json:

@@ -30,21 +30,35 @@ def seconds(value: object, default: int) -> int:
 def new_session(ctx: Context, user: User, public_key: str, params: Json, credential_type: str) -> Json:
     """Register ``public_key`` for the user until the session expires; return {"session": jwt}."""
     ttl = seconds(params.get("expirationSeconds"), DEFAULT_SESSION_SECONDS)
-    key = credentials.new_api_key(ctx, {"apiKeyName": f"Session key {ctx.now_ms}", "publicKey": public_key,
-                                        "curveType": "API_KEY_CURVE_P256", "expirationSeconds": str(ttl)},
-                                  credential_type)
+    key = credentials.new_api_key(
+        ctx,
+        {
+            "apiKeyName": f"Session key {ctx.now_ms}",
+            "publicKey": public_key,
+            "curveType": "API_KEY_CURVE_P256",
+            "expirationSeconds": str(ttl),
+        },
+        credential_type,
+    )
     if params.get("invalidateExisting"):
         drop_keys(ctx, user, lambda k: k.credential_type in LOGIN_TYPES)
     add_expiring_key(ctx, user, key)
-    claims = {"exp": (ctx.now_ms // 1000) + ttl, "public_key": key.public_key, "session_type": "SESSION_TYPE_READ_WRITE",
-              "user_id": user.user_id, "organization_id": ctx.org.organization_id}
+    claims = {
+        "exp": (ctx.now_ms // 1000) + ttl,
+        "public_key": key.public_key,
+        "session_type": "SESSION_TYPE_READ_WRITE",
+        "user_id": user.user_id,
+        "organization_id": ctx.org.organization_id,
+    }
     return {"session": tokens.session_token(claims, service_keys.private("notarizer"))}
 
 
 def add_expiring_key(ctx: Context, user: User, key: ApiKey) -> None:
     """An 11th expiring key replaces an expired one, else the oldest (resource limits)."""
-    expiring = sorted((k for k in user.api_keys.values() if k.expiration_seconds is not None),
-                      key=lambda k: ((k.expires_at_ms() or 0) > ctx.now_ms, k.created_ms))
+    expiring = sorted(
+        (k for k in user.api_keys.values() if k.expiration_seconds is not None),
+        key=lambda k: ((k.expires_at_ms() or 0) > ctx.now_ms, k.created_ms),
+    )
     if len(expiring) >= credentials.MAX_KEYS_PER_KIND:
         ctx.store.remove_api_key(ctx.org, user, expiring[0].api_key_id)
     same = [k.api_key_id for k in user.api_keys.values() if k.public_key == key.public_key]

@@ -35,8 +35,9 @@ def sign_raw_payload(ctx: Context, params: Json) -> Json:
 
 def sign_raw_payloads(ctx: Context, params: Json) -> Json:
     curve, secret = signing_key(ctx, params["signWith"])
-    return {"signatures": [sign(curve, secret, p, params["encoding"], params["hashFunction"])
-                           for p in params["payloads"]]}
+    return {
+        "signatures": [sign(curve, secret, p, params["encoding"], params["hashFunction"]) for p in params["payloads"]]
+    }
 
 
 def signing_key(ctx: Context, sign_with: str) -> tuple[str, bytes]:
@@ -60,17 +61,22 @@ def sign(curve: str, secret: bytes, payload: str, encoding: str, hash_function: 
     message = payload_bytes(payload, encoding)
     if curve == "CURVE_ED25519":
         if hash_function not in ("HASH_FUNCTION_NOT_APPLICABLE", "HASH_FUNCTION_NO_OP"):
-            raise InvalidArgument(f"invalid hash function {hash_function}: Ed25519 signs the payload itself; "
-                                  "use HASH_FUNCTION_NOT_APPLICABLE")
+            raise InvalidArgument(
+                f"invalid hash function {hash_function}: Ed25519 signs the payload itself; "
+                "use HASH_FUNCTION_NOT_APPLICABLE"
+            )
         signature = ed25519.Ed25519PrivateKey.from_private_bytes(secret).sign(message)
         return {"r": signature[:32].hex(), "s": signature[32:].hex(), "v": "00"}
     if hash_function == "HASH_FUNCTION_NOT_APPLICABLE":
-        raise InvalidArgument(f"invalid hash function {hash_function}: it is for Ed25519 keys; ECDSA keys sign a "
-                              "digest (HASH_FUNCTION_KECCAK256, HASH_FUNCTION_SHA256 or HASH_FUNCTION_NO_OP)")
+        raise InvalidArgument(
+            f"invalid hash function {hash_function}: it is for Ed25519 keys; ECDSA keys sign a "
+            "digest (HASH_FUNCTION_KECCAK256, HASH_FUNCTION_SHA256 or HASH_FUNCTION_NO_OP)"
+        )
     digest = HASHES[hash_function](message)
     if len(digest) != 32:
-        raise InvalidArgument(f"invalid payload: with {hash_function} the payload must be a 32-byte digest, "
-                              f"got {len(digest)} bytes")
+        raise InvalidArgument(
+            f"invalid payload: with {hash_function} the payload must be a 32-byte digest, got {len(digest)} bytes"
+        )
     return ecdsa(curve, secret, digest)
 
 

@@ -26,8 +26,12 @@ def create_sub_organization(ctx: Context, params: Json) -> Json:
     wallet = None
     if params.get("wallet"):
         spec = params["wallet"]
-        wallet = wallets.new_wallet(child_ctx, spec["walletName"], spec["accounts"],
-                                    mnemonic_length=spec.get("mnemonicLength", wallets.DEFAULT_MNEMONIC_LENGTH))
+        wallet = wallets.new_wallet(
+            child_ctx,
+            spec["walletName"],
+            spec["accounts"],
+            mnemonic_length=spec.get("mnemonicLength", wallets.DEFAULT_MNEMONIC_LENGTH),
+        )
     ctx.store.add_org(child)
     for user, keys, auths in built:
         users.store_user(child_ctx, user, keys, auths)

@@ -63,8 +63,10 @@ def oauth_provider(ctx: Context, params: Json) -> Json:
     claims = params.get("oidcClaims") or token_claims(params.get("oidcToken", ""))
     missing = [c for c in ("iss", "sub", "aud") if not claims.get(c)]
     if missing:
-        raise InvalidArgument(f"invalid OIDC token: the token must carry aud, sub and iss (missing {', '.join(missing)})",
-                              error_code="INVALID_OIDC_TOKEN")
+        raise InvalidArgument(
+            f"invalid OIDC token: the token must carry aud, sub and iss (missing {', '.join(missing)})",
+            error_code="INVALID_OIDC_TOKEN",
+        )
     aud = claims["aud"][0] if isinstance(claims["aud"], list) else claims["aud"]
     return {
         "providerId": ctx.new_id(),

@@ -86,23 +86,24 @@ def create_wallet_accounts(ctx: Context, params: Json) -> Json:
     """More accounts for an existing wallet; ``persist: false`` only shows their addresses."""
     wallet = ctx.org.wallets.get(params["walletId"])
     if wallet is None:
-        raise NotFound(f"wallet {params['walletId']} not found in organization {ctx.org.organization_id}",
-                       error_code="REQUEST_INVALID")
+        raise NotFound(
+            f"wallet {params['walletId']} not found in organization {ctx.org.organization_id}",
+            error_code="REQUEST_INVALID",
+        )
     prepared = PreparedWallet(wallet.mnemonic, wallet.seed or seed_of(wallet.mnemonic))
     made = add_accounts(ctx, wallet, params["accounts"], prepared, persist=params.get("persist", True))
     return {"addresses": [a.address for a in made]}
 
 
-def add_accounts(ctx: Context, wallet: Wallet, accounts: list[Json], prepared: PreparedWallet,
-                 persist: bool = True) -> list[WalletAccount]:
+def add_accounts(
+    ctx: Context, wallet: Wallet, accounts: list[Json], prepared: PreparedWallet, persist: bool = True
+) -> list[WalletAccount]:
     """Derive each requested account; a path may be used once per wallet."""
     used = {a.path for a in wallet.accounts}
     made = []
     for spec in accounts:
         if spec["path"] in used:
-            raise InvalidArgument(
-                f"invalid path {spec['path']!r}: paths cannot be reused within the same HD wallet"
-            )
+            raise InvalidArgument(f"invalid path {spec['path']!r}: paths cannot be reused within the same HD wallet")
         used.add(spec["path"])
         made.append(derive_account(ctx, wallet.wallet_id, prepared, spec))
     if persist:

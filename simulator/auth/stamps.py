@@ -29,10 +29,7 @@ ED25519 = "SIGNATURE_SCHEME_TK_API_ED25519"
 WEBAUTHN = "SIGNATURE_SCHEME_WEBAUTHN"  # our label for votes made with a passkey
 API_KEY_SCHEMES = (P256, SECP256K1, SECP256K1_EIP191, ED25519)
 
-NO_STAMP = (
-    "cannot authenticate public API activity request without a stamp "
-    "(X-Stamp/X-Stamp-Webauthn header)"
-)
+NO_STAMP = "cannot authenticate public API activity request without a stamp (X-Stamp/X-Stamp-Webauthn header)"
 
 
 @dataclass(frozen=True)
@@ -74,14 +71,12 @@ def _read_api_stamp(header: str) -> Stamp:
         stamp = Stamp(header, str(fields["publicKey"]).lower(), str(fields["scheme"]), str(fields["signature"]))
     except (ValueError, KeyError, TypeError, binascii.Error):
         raise Unauthenticated(
-            "could not extract api key stamp: X-Stamp must be base64url of JSON "
-            '{"publicKey", "scheme", "signature"}',
+            'could not extract api key stamp: X-Stamp must be base64url of JSON {"publicKey", "scheme", "signature"}',
             error_code="SIGNATURE_INVALID",
         ) from None
     if stamp.scheme not in API_KEY_SCHEMES:
         raise Unauthenticated(
-            f"malformed activity stamp: unknown scheme {stamp.scheme!r}; "
-            f"expected one of {', '.join(API_KEY_SCHEMES)}",
+            f"malformed activity stamp: unknown scheme {stamp.scheme!r}; expected one of {', '.join(API_KEY_SCHEMES)}",
             error_code="SIGNATURE_INVALID",
         )
     return stamp

@@ -44,26 +44,36 @@ def decide(org: Organization, user: User, activity_type: str, params: Json, used
         by_policy = evaluate_policies(org, activity_type, params, [user], used)
         if by_policy.outcome == ALLOW:
             return by_policy
-        return Decision(CONSENSUS, [{"outcome": "OUTCOME_REQUIRES_CONSENSUS"}],
-                        f"root quorum: {org.root_threshold} of {len(org.root_user_ids)} root users must approve",
-                        {"by": "root", "eligible": list(org.root_user_ids), "threshold": org.root_threshold})
+        return Decision(
+            CONSENSUS,
+            [{"outcome": "OUTCOME_REQUIRES_CONSENSUS"}],
+            f"root quorum: {org.root_threshold} of {len(org.root_user_ids)} root users must approve",
+            {"by": "root", "eligible": list(org.root_user_ids), "threshold": org.root_threshold},
+        )
     if kind in ROOT_QUORUM_ONLY:
-        return Decision(DENY, [{"outcome": "OUTCOME_DENY_IMPLICIT"}],
-                        f"{kind} is a root-quorum-only activity and the requester is not a root user")
+        return Decision(
+            DENY,
+            [{"outcome": "OUTCOME_DENY_IMPLICIT"}],
+            f"{kind} is a root-quorum-only activity and the requester is not a root user",
+        )
     if kind in OWN_CREDENTIALS and params.get("userId") == user.user_id:
         return Decision(ALLOW, [{"outcome": "OUTCOME_ALLOW"}], "users may manage their own credentials")
     return evaluate_policies(org, activity_type, params, [user], used)
 
 
-def evaluate_policies(org: Organization, activity_type: str, params: Json, approvers: list[User],
-                      used: list[Json]) -> Decision:
+def evaluate_policies(
+    org: Organization, activity_type: str, params: Json, approvers: list[User], used: list[Json]
+) -> Decision:
     """Every policy whose condition matches, and the outcome they add up to.
 
     ``approvers`` are the users who approved so far (the requester first); ``used`` the
     credentials their votes were stamped with (the language's ``credentials``).
     """
-    context = {"activity": policy_view(activity_type, params), "approvers": [approver(u) for u in approvers],
-               "credentials": used}
+    context = {
+        "activity": policy_view(activity_type, params),
+        "approvers": [approver(u) for u in approvers],
+        "credentials": used,
+    }
     outcomes = [(p, policy_outcome(p, context)) for p in org.policies.values()]
     ran = [{"policyId": p.policy_id, "outcome": o} for p, o in outcomes if o is not None]
     found = {o for _, o in outcomes}
@@ -73,8 +83,12 @@ def evaluate_policies(org: Organization, activity_type: str, params: Json, appro
     if "OUTCOME_ALLOW" in found:
         return Decision(ALLOW, ran, f"allowed by policy {names('OUTCOME_ALLOW')}")
     if "OUTCOME_REQUIRES_CONSENSUS" in found:
-        return Decision(CONSENSUS, ran, f"policy {names('OUTCOME_REQUIRES_CONSENSUS')} needs more approvals",
-                        {"by": "policy", "eligible": None})
+        return Decision(
+            CONSENSUS,
+            ran,
+            f"policy {names('OUTCOME_REQUIRES_CONSENSUS')} needs more approvals",
+            {"by": "policy", "eligible": None},
+        )
     return Decision(DENY, ran or [{"outcome": "OUTCOME_DENY_IMPLICIT"}], "no policy allows it (implicit deny)")
 
 
@@ -91,8 +105,15 @@ def policy_outcome(policy: Policy, context: Json) -> str | None:
         return "OUTCOME_ERROR"
 
 
-def consensus_met(org: Organization, governance: Json, activity_type: str, params: Json,
-                  approvers: list[User], used: list[Json], requester_id: str | None) -> bool:
+def consensus_met(
+    org: Organization,
+    governance: Json,
+    activity_type: str,
+    params: Json,
+    approvers: list[User],
+    used: list[Json],
+    requester_id: str | None,
+) -> bool:
     """Whether the approvals so far satisfy what the activity waits for."""
     ids = {u.user_id for u in approvers}
     if governance.get("by") == "root":
@@ -113,13 +134,26 @@ def credential(user: User, credential_id: str | None) -> list[Json]:
     """The policy language's view of the credential a vote was stamped with ([] when unstamped)."""
     key = user.api_keys.get(credential_id or "")
     if key is not None:
-        return [{"id": key.api_key_id, "user_id": user.user_id, "type": key.credential_type,
-                 "credential_id": key.api_key_id, "public_key": key.public_key}]
+        return [
+            {
+                "id": key.api_key_id,
+                "user_id": user.user_id,
+                "type": key.credential_type,
+                "credential_id": key.api_key_id,
+                "public_key": key.public_key,
+            }
+        ]
     passkey = user.authenticators.get(credential_id or "")
     if passkey is not None:
-        return [{"id": passkey.authenticator_id, "user_id": user.user_id,
-                 "type": "CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR", "credential_id": passkey.credential_id,
-                 "public_key": passkey.cose_public_key}]
+        return [
+            {
+                "id": passkey.authenticator_id,
+                "user_id": user.user_id,
+                "type": "CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR",
+                "credential_id": passkey.credential_id,
+                "public_key": passkey.cose_public_key,
+            }
+        ]
     return []
 
 

@@ -14,10 +14,11 @@ from simulator.errors import ApiError, InvalidArgument, PermissionDenied
 from simulator.state.activity import CONSENSUS_NEEDED, Activity, Pending
 from simulator.state.store import Store
 
-
 COMPLETED, FAILED, REJECTED = "ACTIVITY_STATUS_COMPLETED", "ACTIVITY_STATUS_FAILED", "ACTIVITY_STATUS_REJECTED"
-DENIED_MESSAGE = ("You don't have sufficient permissions to take this action. Please add a policy granting this "
-                  "user permissions. Learn more at https://docs.turnkey.com/concepts/policies/quickstart.")
+DENIED_MESSAGE = (
+    "You don't have sufficient permissions to take this action. Please add a policy granting this "
+    "user permissions. Learn more at https://docs.turnkey.com/concepts/policies/quickstart."
+)
 
 
 def begin(ctx: Context, activity: Activity, decision: Decision, pending: Pending, proofs: bool) -> None:
@@ -49,14 +50,20 @@ def deny(ctx: Context, activity: Activity, decision: Decision) -> None:
     activity.failure = {"code": 7, "message": DENIED_MESSAGE, "details": []}
     activity.pending = None
     ctx.store.activities[activity.activity_id] = activity  # kept for get_activity / get_policy_evaluations,
-    ctx.org.activities[activity.activity_id] = activity    # but not by fingerprint: a re-post is judged again
+    ctx.org.activities[activity.activity_id] = activity  # but not by fingerprint: a re-post is judged again
     ctx.tell(activity, "created")
-    raise PermissionDenied(DENIED_MESSAGE, error_code="FORBIDDEN", details=[{
-        "@type": "type.googleapis.com/errors.v1.PolicyEnginePermissionError",
-        "message": f"No policies evaluated to outcome: Allow ({decision.decided_by})",
-        "activityId": activity.activity_id,
-        "policyEvaluations": decision.evaluations,
-    }])
+    raise PermissionDenied(
+        DENIED_MESSAGE,
+        error_code="FORBIDDEN",
+        details=[
+            {
+                "@type": "type.googleapis.com/errors.v1.PolicyEnginePermissionError",
+                "message": f"No policies evaluated to outcome: Allow ({decision.decided_by})",
+                "activityId": activity.activity_id,
+                "policyEvaluations": decision.evaluations,
+            }
+        ],
+    )
 
 
 def apply(ctx: Context, activity: Activity, outcome: str, failure: Json | None, immediate: bool) -> None:
@@ -79,8 +86,9 @@ def run(ctx: Context, activity: Activity, immediate: bool) -> None:
     """Carry out the activity. Refused at once it is an HTTP error; refused later, a FAILED activity."""
     pending = activity.pending
     assert pending is not None
-    handler_ctx = Context(ctx.store, ctx.source, ctx.now_ms, ctx.org, requester(ctx, activity),
-                          activity.activity_type, pending.prepared)
+    handler_ctx = Context(
+        ctx.store, ctx.source, ctx.now_ms, ctx.org, requester(ctx, activity), activity.activity_type, pending.prepared
+    )
     try:
         result = HANDLERS[pending.op](handler_ctx, pending.params)
     except ApiError as exc:
@@ -102,8 +110,14 @@ def requester(ctx: Context, activity: Activity) -> Principal | None:
     return Principal(ctx.org, user, None) if user else None
 
 
-def settle(store: Store, source: Source, now_ms: int, activity: Activity, poll: bool,
-           notify: Callable[[Activity, str], None] | None = None) -> None:
+def settle(
+    store: Store,
+    source: Source,
+    now_ms: int,
+    activity: Activity,
+    poll: bool,
+    notify: Callable[[Activity, str], None] | None = None,
+) -> None:
     """A scripted wait ends after its polls or its time: then its outcome applies."""
     pending = activity.pending
     if pending is None or pending.final is None:
@@ -111,7 +125,8 @@ def settle(store: Store, source: Source, now_ms: int, activity: Activity, poll: 
     if poll and pending.polls_left is not None:
         pending.polls_left -= 1
     due = (pending.polls_left is not None and pending.polls_left <= 0) or (
-        pending.ready_at_ms is not None and now_ms >= pending.ready_at_ms)
+        pending.ready_at_ms is not None and now_ms >= pending.ready_at_ms
+    )
     if not due:
         return
     final, pending.final = pending.final, None
@@ -149,24 +164,39 @@ def check_vote(activity: Activity, principal: Principal) -> None:
     if activity.organization_id != principal.organization.organization_id:
         raise InvalidArgument(
             f"organization mismatch: request is targeting organization ({activity.organization_id}), but voters "
-            f"are in organization ({principal.organization.organization_id})", error_code="ORGANIZATION_MISMATCH")
+            f"are in organization ({principal.organization.organization_id})",
+            error_code="ORGANIZATION_MISMATCH",
+        )
     if activity.status != CONSENSUS_NEEDED:
-        raise InvalidArgument(f"activity {activity.activity_id} is {activity.status}: only an activity awaiting "
-                              "consensus can be approved or rejected")
+        raise InvalidArgument(
+            f"activity {activity.activity_id} is {activity.status}: only an activity awaiting "
+            "consensus can be approved or rejected"
+        )
     if any(v["userId"] == user.user_id for v in activity.votes):
         raise InvalidArgument(f"user {user.user_id} has already voted on activity {activity.activity_id}")
     if not activity.can_vote(user.user_id):
-        raise PermissionDenied(f"request not authorized: user {user.user_id} is not among the approvers of "
-                               f"activity {activity.activity_id}")
+        raise PermissionDenied(
+            f"request not authorized: user {user.user_id} is not among the approvers of activity {activity.activity_id}"
+        )
 
 
 def consensus_met(ctx: Context, activity: Activity) -> bool:
     pending = activity.pending
     assert pending is not None
-    approvers = [ctx.org.users[v["userId"]] for v in activity.votes
-                 if v["selection"] == "VOTE_SELECTION_APPROVED" and v["userId"] in ctx.org.users]
-    return engine.consensus_met(ctx.org, pending.governance, activity.activity_type, pending.params, approvers,
-                                pending.governance.get("credentials", []), activity.requester_id)
+    approvers = [
+        ctx.org.users[v["userId"]]
+        for v in activity.votes
+        if v["selection"] == "VOTE_SELECTION_APPROVED" and v["userId"] in ctx.org.users
+    ]
+    return engine.consensus_met(
+        ctx.org,
+        pending.governance,
+        activity.activity_type,
+        pending.params,
+        approvers,
+        pending.governance.get("credentials", []),
+        activity.requester_id,
+    )
 
 
 def record_vote(ctx: Context, activity: Activity, ballot: Json, outcome: str) -> None:

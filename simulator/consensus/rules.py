@@ -18,12 +18,17 @@ from simulator.state.records import User
 from simulator.state.store import Organization, Store
 
 Json = dict[str, Any]
-OUTCOMES = {"allow": "OUTCOME_ALLOW", "consensus": "OUTCOME_REQUIRES_CONSENSUS", "reject": "OUTCOME_REJECTED",
-            "fail": "OUTCOME_ERROR"}
+OUTCOMES = {
+    "allow": "OUTCOME_ALLOW",
+    "consensus": "OUTCOME_REQUIRES_CONSENSUS",
+    "reject": "OUTCOME_REJECTED",
+    "fail": "OUTCOME_ERROR",
+}
 
 
-def scripted(rules: list[Json], store: Store, source: Source, org: Organization, user: User,
-             activity_type: str, params: Json) -> Decision | None:
+def scripted(
+    rules: list[Json], store: Store, source: Source, org: Organization, user: User, activity_type: str, params: Json
+) -> Decision | None:
     """The decision of the first rule that applies to this request, or None."""
     for rule in rules:
         if not matches(rule.get("match", {}), org, user, activity_type, params):
@@ -70,17 +75,24 @@ def decision(rule: Json, org: Organization, user: User) -> Decision:
     if outcome == DENY:
         return Decision(DENY, denial(rule, org), by)
     if outcome == CONSENSUS:
-        governance = {"by": "rule", "approvers": user_ids(org, rule.get("approvers", [])),
-                      "approvals": rule.get("approvals", 1)}
+        governance = {
+            "by": "rule",
+            "approvers": user_ids(org, rule.get("approvers", [])),
+            "approvals": rule.get("approvals", 1),
+        }
         governance["eligible"] = governance["approvers"] or None
         return Decision(CONSENSUS, [{"outcome": OUTCOMES[outcome]}], by, governance, wait=wait)
     failure = None
     if outcome == "fail":
         spec = rule.get("failure", {})
-        failure = {"code": spec.get("code", 13), "message": spec.get("message", f"activity failed ({by})"),
-                   "details": []}
-    return Decision(outcome if outcome != ALLOW else ALLOW, [{"outcome": OUTCOMES[outcome]}], by,
-                    failure=failure, wait=wait)
+        failure = {
+            "code": spec.get("code", 13),
+            "message": spec.get("message", f"activity failed ({by})"),
+            "details": [],
+        }
+    return Decision(
+        outcome if outcome != ALLOW else ALLOW, [{"outcome": OUTCOMES[outcome]}], by, failure=failure, wait=wait
+    )
 
 
 def denial(rule: Json, org: Organization) -> list[Json]:
@@ -100,7 +112,8 @@ def user_ids(org: Organization, refs: list[str]) -> list[str]:
     for ref in refs:
         match = [u.user_id for u in org.users.values() if ref in (u.user_id, u.name)]
         if not match:
-            raise InvalidArgument(f"scenario rule names approver {ref!r}, who is not a user of organization "
-                                  f"{org.organization_id}")
+            raise InvalidArgument(
+                f"scenario rule names approver {ref!r}, who is not a user of organization {org.organization_id}"
+            )
         found.append(match[0])
     return found

@@ -22,8 +22,10 @@ from simulator.crypto.bech32 import bech32_encode
 Encoder = Callable[[str, bytes], str]
 SECP, ED = ("CURVE_SECP256K1",), ("CURVE_ED25519",)
 NETWORKS = {  # name: (P2PKH version, P2SH version, bech32 human-readable part)
-    "MAINNET": (0x00, 0x05, "bc"), "TESTNET": (0x6F, 0xC4, "tb"),
-    "SIGNET": (0x6F, 0xC4, "tb"), "REGTEST": (0x6F, 0xC4, "bcrt"),
+    "MAINNET": (0x00, 0x05, "bc"),
+    "TESTNET": (0x6F, 0xC4, "tb"),
+    "SIGNET": (0x6F, 0xC4, "tb"),
+    "REGTEST": (0x6F, 0xC4, "bcrt"),
 }
 
 
@@ -122,8 +124,13 @@ def aptos(curve: str, key: bytes) -> str:
 def bitcoin_formats() -> dict[str, tuple[tuple[str, ...], Encoder]]:
     out: dict[str, tuple[tuple[str, ...], Encoder]] = {}
     for network, (pkh, sh, hrp) in NETWORKS.items():
-        for kind, encoder in (("P2PKH", p2pkh(pkh)), ("P2SH", p2sh_p2wpkh(sh)), ("P2WPKH", p2wpkh(hrp)),
-                              ("P2WSH", p2wsh(hrp)), ("P2TR", p2tr(hrp))):
+        for kind, encoder in (
+            ("P2PKH", p2pkh(pkh)),
+            ("P2SH", p2sh_p2wpkh(sh)),
+            ("P2WPKH", p2wpkh(hrp)),
+            ("P2WSH", p2wsh(hrp)),
+            ("P2TR", p2tr(hrp)),
+        ):
             out[f"ADDRESS_FORMAT_BITCOIN_{network}_{kind}"] = (SECP, encoder)
     return out
 

@@ -44,11 +44,16 @@ def _labeled_expand(suite: bytes, prk: bytes, label: bytes, info: bytes, length:
 def _key_and_nonce(dh: bytes, enc: bytes, receiver: bytes) -> tuple[bytes, bytes]:
     eae_prk = _labeled_extract(_KEM_SUITE, b"", b"eae_prk", dh)
     shared = _labeled_expand(_KEM_SUITE, eae_prk, b"shared_secret", enc + receiver, 32)
-    context = b"\x00" + _labeled_extract(_HPKE_SUITE, b"", b"psk_id_hash", b"") + \
-        _labeled_extract(_HPKE_SUITE, b"", b"info_hash", INFO)
+    context = (
+        b"\x00"
+        + _labeled_extract(_HPKE_SUITE, b"", b"psk_id_hash", b"")
+        + _labeled_extract(_HPKE_SUITE, b"", b"info_hash", INFO)
+    )
     secret = _labeled_extract(_HPKE_SUITE, shared, b"secret", b"")
-    return (_labeled_expand(_HPKE_SUITE, secret, b"key", context, 32),
-            _labeled_expand(_HPKE_SUITE, secret, b"base_nonce", context, 12))
+    return (
+        _labeled_expand(_HPKE_SUITE, secret, b"key", context, 32),
+        _labeled_expand(_HPKE_SUITE, secret, b"base_nonce", context, 12),
+    )
 
 
 def receiver_point(public_hex: str) -> bytes:

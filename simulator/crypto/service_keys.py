@@ -7,7 +7,7 @@ for them. They are throwaway keys derived from fixed labels, the same in every r
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
@@ -25,7 +25,7 @@ PROVIDER_ISSUER = "https://accounts.simulator.local"  # the fake OAuth/OIDC prov
 TURNKEY_ISSUER = "https://issuer.turnkey.simulator.local"  # tokens oauth2_authenticate issues
 
 
-@lru_cache(maxsize=None)
+@cache
 def private(name: str) -> ec.EllipticCurvePrivateKey:
     return keys.ec_key_from_hex("p256", SECRETS[name])
 

@@ -56,9 +56,17 @@ class Webhooks:
         return urls
 
     def enqueue(self, url: str, organization_id: str, body: bytes, reason: str, event_id: str | None = None) -> Json:
-        delivery = {"eventId": event_id or self.sim.source.uuid4(), "url": url, "organizationId": organization_id,
-                    "eventType": EVENT_TYPE, "reason": reason, "body": body.decode(), "state": "pending",
-                    "attempts": [], "nextAttemptMs": self.sim.clock.now_ms() + int(self.chaos.get("delayMs", 0))}
+        delivery = {
+            "eventId": event_id or self.sim.source.uuid4(),
+            "url": url,
+            "organizationId": organization_id,
+            "eventType": EVENT_TYPE,
+            "reason": reason,
+            "body": body.decode(),
+            "state": "pending",
+            "attempts": [],
+            "nextAttemptMs": self.sim.clock.now_ms() + int(self.chaos.get("delayMs", 0)),
+        }
         with self._wake:
             self.log.append(delivery)
             if self.chaos.get("drop"):
@@ -100,10 +108,15 @@ class Webhooks:
         body = delivery["body"].encode()
         timestamp = str(self.sim.clock.now_ms())
         headers = {
-            "Content-Type": "application/json", "X-Turnkey-Organization-Id": delivery["organizationId"],
-            "X-Turnkey-Event-Type": EVENT_TYPE, "X-Turnkey-Timestamp": timestamp, "X-Turnkey-Webhook-Version": "1",
-            "X-Turnkey-Event-Id": delivery["eventId"], "X-Turnkey-Signature-Key-Id": signing.KEY_ID,
-            "X-Turnkey-Signature-Algorithm": "ed25519", "X-Turnkey-Signature-Version": "v1",
+            "Content-Type": "application/json",
+            "X-Turnkey-Organization-Id": delivery["organizationId"],
+            "X-Turnkey-Event-Type": EVENT_TYPE,
+            "X-Turnkey-Timestamp": timestamp,
+            "X-Turnkey-Webhook-Version": "1",
+            "X-Turnkey-Event-Id": delivery["eventId"],
+            "X-Turnkey-Signature-Key-Id": signing.KEY_ID,
+            "X-Turnkey-Signature-Algorithm": "ed25519",
+            "X-Turnkey-Signature-Version": "v1",
             "X-Turnkey-Signature": signing.sign(timestamp, delivery["eventId"], body),
         }
         start = time.perf_counter()
@@ -111,20 +124,24 @@ class Webhooks:
             status, error = post(delivery["url"], body, headers), None
         except OSError as exc:
             status, error = None, f"{type(exc).__name__}: {exc}"
-        return {"timeMs": int(timestamp), "status": status, "latencyMs": round((time.perf_counter() - start) * 1000, 2),
-                "error": error}
+        return {
+            "timeMs": int(timestamp),
+            "status": status,
+            "latencyMs": round((time.perf_counter() - start) * 1000, 2),
+            "error": error,
+        }
 
     def _settle(self, url: str, delivery: Json, attempt: Json) -> None:
         delivery["attempts"].append(attempt)
         status = attempt["status"]
         if status is not None and 200 <= status < 300:
             delivery["state"] = "delivered"
-        elif status is not None and status < 500:
-            delivery["state"] = "failed"
-        elif len(delivery["attempts"]) > self.retries:
+        elif status is not None and status < 500 or len(delivery["attempts"]) > self.retries:
             delivery["state"] = "failed"
         else:
-            delivery["nextAttemptMs"] = attempt["timeMs"] + int(self.backoff * 1000 * 2 ** (len(delivery["attempts"]) - 1))
+            delivery["nextAttemptMs"] = attempt["timeMs"] + int(
+                self.backoff * 1000 * 2 ** (len(delivery["attempts"]) - 1)
+            )
             return
         self._queues[url].popleft()
 
@@ -147,8 +164,15 @@ class Webhooks:
         """Deliver now: an activity as it is, or a synthetic event; to its receivers or ``url``."""
         with self.sim.lock:
             activity = self.sim.store.activities.get(activity_id or "")
-            body: Json = activity.to_api() if activity else {"id": self.sim.source.uuid4(), "type": "ACTIVITY_TYPE_SYNTHETIC",
-                                                            "status": "ACTIVITY_STATUS_COMPLETED"}
+            body: Json = (
+                activity.to_api()
+                if activity
+                else {
+                    "id": self.sim.source.uuid4(),
+                    "type": "ACTIVITY_TYPE_SYNTHETIC",
+                    "status": "ACTIVITY_STATUS_COMPLETED",
+                }
+            )
             body.update(overrides or {})
             org_id = str(body.get("organizationId") or (activity.organization_id if activity else ""))
             targets = [url] if url else self.receivers(org_id)

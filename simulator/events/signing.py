@@ -34,9 +34,20 @@ def sign(timestamp_ms: str, event_id: str, body: bytes) -> str:
 
 def jwks() -> dict[str, Any]:
     raw = private_key().public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
-    return {"keys": [{"kty": "OKP", "crv": "Ed25519", "alg": "EdDSA", "use": "sig", "kid": KEY_ID,
-                      "x": base64.urlsafe_b64encode(raw).decode().rstrip("="),
-                      "turnkey_signature_algorithm": "ed25519", "turnkey_signature_version": "v1"}]}
+    return {
+        "keys": [
+            {
+                "kty": "OKP",
+                "crv": "Ed25519",
+                "alg": "EdDSA",
+                "use": "sig",
+                "kid": KEY_ID,
+                "x": base64.urlsafe_b64encode(raw).decode().rstrip("="),
+                "turnkey_signature_algorithm": "ed25519",
+                "turnkey_signature_version": "v1",
+            }
+        ]
+    }
 
 
 def verify_delivery(headers: Mapping[str, str], body: bytes, keys: Mapping[str, Any] | None = None) -> bool:

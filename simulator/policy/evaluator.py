@@ -32,7 +32,11 @@ from simulator.policy.nodes import (
 Scope = Mapping[str, Any]
 LIST_TYPES = (list, tuple)
 ORDERINGS: dict[str, Callable[[Any, Any], bool]] = {
-    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
 
 
 def evaluate(node: Node, scope: Scope) -> Any:
@@ -233,7 +237,16 @@ def _contains(node: Contains, scope: Scope) -> bool:
 
 
 HANDLERS: dict[type[Node], Callable[[Any, Scope], Any]] = {
-    Literal: _literal, ListLiteral: _list, Name: _name, Member: _member, Index: _index, Slice: _slice,
-    Not: _not, Logical: _logical, Compare: _compare, Predicate: _predicate, Count: _count,
+    Literal: _literal,
+    ListLiteral: _list,
+    Name: _name,
+    Member: _member,
+    Index: _index,
+    Slice: _slice,
+    Not: _not,
+    Logical: _logical,
+    Compare: _compare,
+    Predicate: _predicate,
+    Count: _count,
     Contains: _contains,
 }

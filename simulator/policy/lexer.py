@@ -68,8 +68,7 @@ def _read_token(text: str, position: int) -> Token:
         if text.startswith(operator, position):
             return Token("op", operator, position, position + len(operator))
     if char in REFUSED_CHARACTERS:
-        raise PolicySyntaxError(
-            f"unsupported construct {char!r} at {position}: {REFUSED_CHARACTERS[char]}", position)
+        raise PolicySyntaxError(f"unsupported construct {char!r} at {position}: {REFUSED_CHARACTERS[char]}", position)
     raise PolicySyntaxError(f"unexpected character {char!r} at {position}", position)
 
 
@@ -78,10 +77,11 @@ def _read_string(text: str, start: int) -> Token:
     quote, position, chars = text[start], start + 1, []
     while position < len(text) and text[position] != quote:
         if text[position] == "\\":
-            escaped = text[position + 1:position + 2]
+            escaped = text[position + 1 : position + 2]
             if escaped not in ESCAPES:
                 raise PolicySyntaxError(
-                    f"unsupported construct '\\{escaped}' at {position}: unknown escape sequence", position)
+                    f"unsupported construct '\\{escaped}' at {position}: unknown escape sequence", position
+                )
             chars.append(ESCAPES[escaped])
             position += 2
         else:
@@ -98,8 +98,8 @@ def _read_number(text: str, start: int) -> Token:
     while position < len(text) and text[position] in digits:
         position += 1
     # A digit after the dot means a fraction; a second dot is a slice range such as [0..2].
-    is_fraction = text[position:position + 1] == "." and text[position + 1:position + 2] in tuple(digits)
-    if is_fraction or text[position:position + 1] in tuple(NAME_START):
+    is_fraction = text[position : position + 1] == "." and text[position + 1 : position + 2] in tuple(digits)
+    if is_fraction or text[position : position + 1] in tuple(NAME_START):
         end = position + 1
         while end < len(text) and (text[end] in NAME_CHARS or text[end] == "."):
             end += 1
@@ -119,6 +119,5 @@ def _read_word(text: str, start: int) -> Token:
     if word == "in":
         return Token("op", "in", start, position)
     if word in REFUSED_WORDS:
-        raise PolicySyntaxError(
-            f"unsupported construct {word!r} at {start}: {REFUSED_WORDS[word]}", start)
+        raise PolicySyntaxError(f"unsupported construct {word!r} at {start}: {REFUSED_WORDS[word]}", start)
     return Token("name", word, start, position)

@@ -100,8 +100,7 @@ class Parser:
         """Consume the operator ``op`` or fail, saying what was being parsed."""
         if not self.accept(op):
             token = self.peek()
-            raise PolicySyntaxError(
-                f"expected {op!r} {context} at {token.start}, found {describe(token)}", token.start)
+            raise PolicySyntaxError(f"expected {op!r} {context} at {token.start}, found {describe(token)}", token.start)
 
     def unexpected(self, token: Token) -> PolicySyntaxError:
         """The error for a token that cannot appear where it is."""
@@ -109,7 +108,7 @@ class Parser:
 
     def source_from(self, start: int) -> str:
         """The text from offset ``start`` to the end of the last consumed token."""
-        return self.text[start:self.tokens[self.index - 1].end]
+        return self.text[start : self.tokens[self.index - 1].end]
 
     @contextmanager
     def nested(self) -> Iterator[None]:
@@ -118,8 +117,7 @@ class Parser:
         try:
             if self.depth > MAX_DEPTH:
                 position = self.peek().start
-                raise PolicySyntaxError(
-                    f"expression nested too deeply at {position} (limit {MAX_DEPTH})", position)
+                raise PolicySyntaxError(f"expression nested too deeply at {position} (limit {MAX_DEPTH})", position)
             yield
         finally:
             self.depth -= 1
@@ -167,7 +165,9 @@ class Parser:
                 self.parse_unary()
                 raise PolicySyntaxError(
                     f"unsupported construct {self.source_from(start)!r} at {start}: "
-                    "chained comparisons are not supported (join them with '&&')", start)
+                    "chained comparisons are not supported (join them with '&&')",
+                    start,
+                )
         self.refuse_parser_keywords(node, start)
         return node
 
@@ -178,7 +178,9 @@ class Parser:
             root = min(roots)
             raise PolicySyntaxError(
                 f"unsupported construct {self.source_from(start)!r} at {start}: "
-                f"the {root}.* transaction parser keywords are not supported by the simulator", start)
+                f"the {root}.* transaction parser keywords are not supported by the simulator",
+                start,
+            )
 
     def parse_unary(self) -> Node:
         """``'!' unary | postfix``."""
@@ -207,7 +209,9 @@ class Parser:
             if self.at("("):
                 raise PolicySyntaxError(
                     f"unsupported construct '{token.value}(...)' at {token.start}: function calls are "
-                    f"not supported (only the list methods {METHOD_NAMES})", token.start)
+                    f"not supported (only the list methods {METHOD_NAMES})",
+                    token.start,
+                )
             return Name(str(token.value))
         if token.kind == "op" and token.value == "(":
             node = self.parse_or()
@@ -246,7 +250,8 @@ class Parser:
         token = self.advance()
         if token.kind != "name":
             raise PolicySyntaxError(
-                f"expected a member name after '.' at {token.start}, found {describe(token)}", token.start)
+                f"expected a member name after '.' at {token.start}, found {describe(token)}", token.start
+            )
         if not self.at("("):
             return Member(target, str(token.value))
         return self.parse_method(target, token)
@@ -260,14 +265,16 @@ class Parser:
         if method == "count":
             if not self.accept(")"):
                 raise PolicySyntaxError(
-                    f"unsupported construct '.count(...)' with arguments at {name.start}: "
-                    ".count() takes no arguments", name.start)
+                    f"unsupported construct '.count(...)' with arguments at {name.start}: .count() takes no arguments",
+                    name.start,
+                )
             return Count(target)
         if method == "contains":
             return self.parse_contains(target, name)
         raise PolicySyntaxError(
-            f"unsupported construct '.{method}(...)' at {name.start}: unknown method "
-            f"(supported: {METHOD_NAMES})", name.start)
+            f"unsupported construct '.{method}(...)' at {name.start}: unknown method (supported: {METHOD_NAMES})",
+            name.start,
+        )
 
     def parse_predicate(self, target: Node, method: str) -> Node:
         """``(var, body)`` of .any/.all/.filter; ``var`` is bound (and shadows outer names) in ``body``."""
@@ -275,7 +282,9 @@ class Parser:
         if token.kind != "name":
             raise PolicySyntaxError(
                 f"expected a variable name as the first argument of '.{method}' at {token.start}, "
-                f"found {describe(token)} (write .{method}(x, <predicate>))", token.start)
+                f"found {describe(token)} (write .{method}(x, <predicate>))",
+                token.start,
+            )
         self.expect(",", f"after the variable of '.{method}' (write .{method}(x, <predicate>))")
         self.bound.append(str(token.value))
         try:
@@ -289,8 +298,8 @@ class Parser:
         """The single argument of ``.contains(value)``."""
         if self.at(")"):
             raise PolicySyntaxError(
-                f"unsupported construct '.contains()' at {name.start}: .contains takes one argument",
-                name.start)
+                f"unsupported construct '.contains()' at {name.start}: .contains takes one argument", name.start
+            )
         item = self.parse_or()
         self.expect(")", "to close '.contains(...)'")
         return Contains(target, item)

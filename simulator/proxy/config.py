@@ -27,10 +27,12 @@ DEFAULTS: Json = {
     "oauthClientIds": {},
     "oauthRedirectUrl": "",
 }
-PROXY_CONDITION = ("(activity.resource == 'AUTH' && activity.action == 'CREATE') || "
-                   "(activity.resource == 'OTP' && activity.action == 'CREATE') || "
-                   "(activity.resource == 'OTP' && activity.action == 'VERIFY') || "
-                   "(activity.resource == 'ORGANIZATION' && activity.action == 'CREATE')")
+PROXY_CONDITION = (
+    "(activity.resource == 'AUTH' && activity.action == 'CREATE') || "
+    "(activity.resource == 'OTP' && activity.action == 'CREATE') || "
+    "(activity.resource == 'OTP' && activity.action == 'VERIFY') || "
+    "(activity.resource == 'ORGANIZATION' && activity.action == 'CREATE')"
+)
 
 
 def enable(ctx: Context, settings: Json) -> Json:
@@ -39,18 +41,34 @@ def enable(ctx: Context, settings: Json) -> Json:
     user = User(ctx.new_id(), "Auth Proxy", ctx.now_ms)
     ctx.org.users[user.user_id] = user
     private = keys.new_ec_key(ctx.source, "p256")
-    key = credentials.new_api_key(ctx, {"apiKeyName": "Auth Proxy key", "publicKey": keys.compressed_hex(private),
-                                        "curveType": "API_KEY_CURVE_P256"})
+    key = credentials.new_api_key(
+        ctx,
+        {"apiKeyName": "Auth Proxy key", "publicKey": keys.compressed_hex(private), "curveType": "API_KEY_CURVE_P256"},
+    )
     ctx.store.add_api_key(ctx.org, user, key)
-    policies.add_policies(ctx, [{"policyName": f"Auth proxy {config_id}", "effect": "EFFECT_ALLOW",
-                                 "notes": "created with the auth proxy: authentication activities only",
-                                 "condition": PROXY_CONDITION,
-                                 "consensus": f"approvers.any(user, user.id == '{user.user_id}')"}])
-    enc, sealed = hpke.seal(service_keys.public_hex("vault"), bytes.fromhex(keys.private_hex(private)),
-                            keys.new_ec_key(ctx.source, "p256"))
-    config = {**DEFAULTS, **{k: v for k, v in settings.items() if k != "configId"}, "configId": config_id,
-              "organizationId": ctx.org.organization_id, "proxyUserId": user.user_id,
-              "encryptedProxyKey": str(base58.b58encode(enc + sealed).decode())}
+    policies.add_policies(
+        ctx,
+        [
+            {
+                "policyName": f"Auth proxy {config_id}",
+                "effect": "EFFECT_ALLOW",
+                "notes": "created with the auth proxy: authentication activities only",
+                "condition": PROXY_CONDITION,
+                "consensus": f"approvers.any(user, user.id == '{user.user_id}')",
+            }
+        ],
+    )
+    enc, sealed = hpke.seal(
+        service_keys.public_hex("vault"), bytes.fromhex(keys.private_hex(private)), keys.new_ec_key(ctx.source, "p256")
+    )
+    config = {
+        **DEFAULTS,
+        **{k: v for k, v in settings.items() if k != "configId"},
+        "configId": config_id,
+        "organizationId": ctx.org.organization_id,
+        "proxyUserId": user.user_id,
+        "encryptedProxyKey": str(base58.b58encode(enc + sealed).decode()),
+    }
     ctx.store.proxy_configs[config_id] = config
     ctx.org.features["FEATURE_NAME_AUTH_PROXY"] = config_id
     return config

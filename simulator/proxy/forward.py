@@ -22,16 +22,28 @@ if TYPE_CHECKING:
 Json = dict[str, Any]
 
 
-def submit(sim: Simulator, config: Json, op: str, activity_type: str, parameters: Json, org_id: str | None = None,
-           result_key: str | None = None) -> Json:
+def submit(
+    sim: Simulator,
+    config: Json,
+    op: str,
+    activity_type: str,
+    parameters: Json,
+    org_id: str | None = None,
+    result_key: str | None = None,
+) -> Json:
     """Run one activity as the proxy user and return its result, or raise the interface's error."""
-    body = {"parameters": parameters, "organizationId": org_id or config["organizationId"],
-            "timestampMs": str(sim.clock.now_ms()), "type": activity_type}
+    body = {
+        "parameters": parameters,
+        "organizationId": org_id or config["organizationId"],
+        "timestampMs": str(sim.clock.now_ms()),
+        "type": activity_type,
+    }
     raw = json.dumps(body).encode()
     key = proxy_config.proxy_key(config)
     signature = key.sign(raw, ec.ECDSA(hashes.SHA256())).hex()
-    stamp = b64url_encode(json.dumps({"publicKey": keys.compressed_hex(key), "scheme": P256,
-                                      "signature": signature}).encode())
+    stamp = b64url_encode(
+        json.dumps({"publicKey": keys.compressed_hex(key), "scheme": P256, "signature": signature}).encode()
+    )
     activity = sim.submit(op, raw, {"X-Stamp": stamp})["activity"]
     if activity["status"] != "ACTIVITY_STATUS_COMPLETED":
         failure = activity.get("failure") or {}
@@ -73,8 +85,10 @@ def matches(org: Organization, filter_type: str, value: str, lowered: str) -> bo
         claims = token_claims(value)
         wanted = (claims.get("iss"), claims.get("sub"), claims.get("aud"))
         return any((p["issuer"], p["subject"], p["audience"]) == wanted for u in users for p in u.oauth_providers)
-    raise InvalidArgument(f"unknown filterType {filter_type!r}: expected EMAIL, PHONE_NUMBER, OIDC_TOKEN, "
-                          "PUBLIC_KEY, CREDENTIAL_ID, NAME or USERNAME")
+    raise InvalidArgument(
+        f"unknown filterType {filter_type!r}: expected EMAIL, PHONE_NUMBER, OIDC_TOKEN, "
+        "PUBLIC_KEY, CREDENTIAL_ID, NAME or USERNAME"
+    )
 
 
 def org_for_token(sim: Simulator, config: Json, token: str) -> str:

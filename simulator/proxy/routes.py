@@ -20,8 +20,13 @@ Endpoint = Callable[["Simulator", Json, Json], Json]
 
 
 def otp_init(sim: Simulator, config: Json, body: Json) -> Json:
-    params = {"otpType": body["otpType"], "contact": body["contact"], "appName": config["appName"],
-              "otpLength": int(config["otpLength"]), "alphanumeric": bool(config["otpAlphanumeric"])}
+    params = {
+        "otpType": body["otpType"],
+        "contact": body["contact"],
+        "appName": config["appName"],
+        "otpLength": int(config["otpLength"]),
+        "alphanumeric": bool(config["otpAlphanumeric"]),
+    }
     customization = body.get("emailCustomization") or config.get("emailCustomization")
     if customization:
         params["emailCustomization"] = customization
@@ -37,21 +42,30 @@ def otp_verify(sim: Simulator, config: Json, body: Json) -> Json:
 
 def otp_login(sim: Simulator, config: Json, body: Json) -> Json:
     org_id = body.get("organizationId") or forward.org_for_token(sim, config, body["verificationToken"])
-    params: Json = {k: body[k] for k in ("verificationToken", "publicKey", "invalidateExisting", "clientSignature")
-                    if k in body}
+    params: Json = {
+        k: body[k] for k in ("verificationToken", "publicKey", "invalidateExisting", "clientSignature") if k in body
+    }
     params["expirationSeconds"] = config["sessionExpirationSeconds"]
     return forward.submit(sim, config, "otp_login", "ACTIVITY_TYPE_OTP_LOGIN", params, org_id)
 
 
 def oauth2_authenticate(sim: Simulator, config: Json, body: Json) -> Json:
     org = sim.store.org(config["organizationId"])
-    found = [c for c in org.oauth2_credentials.values()
-             if c.fields["provider"] == body["provider"] and c.fields["clientId"] == body["clientId"]]
+    found = [
+        c
+        for c in org.oauth2_credentials.values()
+        if c.fields["provider"] == body["provider"] and c.fields["clientId"] == body["clientId"]
+    ]
     if not found:
-        raise NotFound(f"no OAuth 2.0 credential for {body['provider']} with client id {body['clientId']} in "
-                       f"organization {org.organization_id}", error_code="OAUTH2_CREDENTIAL_NOT_FOUND")
-    params: Json = {"oauth2CredentialId": found[0].record_id, **{k: body[k] for k in
-              ("authCode", "redirectUri", "codeVerifier", "nonce") if k in body}}
+        raise NotFound(
+            f"no OAuth 2.0 credential for {body['provider']} with client id {body['clientId']} in "
+            f"organization {org.organization_id}",
+            error_code="OAUTH2_CREDENTIAL_NOT_FOUND",
+        )
+    params: Json = {
+        "oauth2CredentialId": found[0].record_id,
+        **{k: body[k] for k in ("authCode", "redirectUri", "codeVerifier", "nonce") if k in body},
+    }
     return forward.submit(sim, config, "oauth2_authenticate", "ACTIVITY_TYPE_OAUTH2_AUTHENTICATE", params)
 
 
@@ -65,11 +79,18 @@ def oauth_login(sim: Simulator, config: Json, body: Json) -> Json:
 
 
 def signup(sim: Simulator, config: Json, body: Json) -> Json:
-    user = {"userName": body.get("userName") or body.get("userEmail") or "user", "apiKeys": body.get("apiKeys", []),
-            "authenticators": body.get("authenticators", []), "oauthProviders": body.get("oauthProviders", [])}
+    user = {
+        "userName": body.get("userName") or body.get("userEmail") or "user",
+        "apiKeys": body.get("apiKeys", []),
+        "authenticators": body.get("authenticators", []),
+        "oauthProviders": body.get("oauthProviders", []),
+    }
     user.update({k: body[k] for k in ("userEmail", "userPhoneNumber") if body.get(k)})
-    params: Json = {"subOrganizationName": body.get("organizationName") or f"sub-org-{sim.clock.now_ms()}",
-                    "rootUsers": [user], "rootQuorumThreshold": 1}
+    params: Json = {
+        "subOrganizationName": body.get("organizationName") or f"sub-org-{sim.clock.now_ms()}",
+        "rootUsers": [user],
+        "rootQuorumThreshold": 1,
+    }
     params.update({k: body[k] for k in ("wallet", "verificationToken", "clientSignature") if body.get(k)})
     result = forward.submit(sim, config, "create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7", params)
     out = {"organizationId": result["subOrganizationId"], "userId": result["rootUserIds"][0]}
@@ -84,14 +105,27 @@ def account(sim: Simulator, config: Json, body: Json) -> Json:
 
 
 def wallet_kit_config(sim: Simulator, config: Json, body: Json) -> Json:
-    keys = ("enabledProviders", "sessionExpirationSeconds", "organizationId", "oauthClientIds", "oauthRedirectUrl",
-            "otpAlphanumeric", "otpLength")
+    keys = (
+        "enabledProviders",
+        "sessionExpirationSeconds",
+        "organizationId",
+        "oauthClientIds",
+        "oauthRedirectUrl",
+        "otpAlphanumeric",
+        "otpLength",
+    )
     return {k: config[k] for k in keys if config.get(k) not in (None, "", {})}
 
 
 ENDPOINTS: dict[str, Endpoint] = {
-    "otp_init": otp_init, "otp_verify": otp_verify, "otp_login": otp_login, "oauth2_authenticate": oauth2_authenticate,
-    "oauth_login": oauth_login, "signup": signup, "account": account, "wallet_kit_config": wallet_kit_config,
+    "otp_init": otp_init,
+    "otp_verify": otp_verify,
+    "otp_login": otp_login,
+    "oauth2_authenticate": oauth2_authenticate,
+    "oauth_login": oauth_login,
+    "signup": signup,
+    "account": account,
+    "wallet_kit_config": wallet_kit_config,
 }
 
 
@@ -126,8 +160,10 @@ def call(op: str) -> Any:
     with sim.lock:
         config = proxy_config.active(sim.store, request.headers.get("X-Auth-Proxy-Config-Id"))
     if not proxy_config.origin_allowed(config, request.headers.get("Origin")):
-        raise PermissionDenied(f"origin {request.headers.get('Origin')} is not allowed by auth proxy configuration "
-                               f"{config['configId']}", error_code="FORBIDDEN")
+        raise PermissionDenied(
+            f"origin {request.headers.get('Origin')} is not allowed by auth proxy configuration {config['configId']}",
+            error_code="FORBIDDEN",
+        )
     body = request.get_json(silent=True) or {}
     if not isinstance(body, dict):
         raise InvalidArgument("bad request body: expected a JSON object")

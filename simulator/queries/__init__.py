@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from simulator.queries import activities, organization, users, wallets
-from simulator.queries.context import QueryContext, Json
+from simulator.queries.context import Json, QueryContext
 
 Query = Callable[[QueryContext, Json], Json]
 

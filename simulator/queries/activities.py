@@ -22,8 +22,7 @@ def visible_activity(q: QueryContext, activity_id: str) -> Activity:
         if activity.organization_id in readable:
             return activity
     raise NotFound(
-        f"no activity found with id {activity_id} in organization {q.target.organization_id} "
-        "or its sub-organizations",
+        f"no activity found with id {activity_id} in organization {q.target.organization_id} or its sub-organizations",
         error_code="REQUEST_INVALID",
     )
 
@@ -42,8 +41,7 @@ def list_activities(q: QueryContext, body: Json) -> Json:
         lifecycle.settle(q.store, q.source, q.now_ms, activity, poll=False, notify=q.notify)
     newest_first = sorted(q.org.activities.values(), key=lambda a: (a.created_ms, a.activity_id), reverse=True)
     matching = [
-        a for a in newest_first
-        if (not statuses or a.status in statuses) and (not types or a.activity_type in types)
+        a for a in newest_first if (not statuses or a.status in statuses) and (not types or a.activity_type in types)
     ]
     page = paginate(matching, body.get("paginationOptions"), key=lambda a: a.activity_id)
     viewer = q.principal.user.user_id

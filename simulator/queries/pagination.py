@@ -13,7 +13,9 @@ DEFAULT_LIMIT = 10
 MAX_LIMIT = 100
 
 
-def paginate(items: Sequence[T], options: Json | None, key: Callable[[T], str], default: int = DEFAULT_LIMIT) -> list[T]:
+def paginate(
+    items: Sequence[T], options: Json | None, key: Callable[[T], str], default: int = DEFAULT_LIMIT
+) -> list[T]:
     """The page of ``items`` (already in list order) after ``after`` or before ``before``."""
     options = options or {}
     limit = _limit(options.get("limit"), default)

@@ -24,8 +24,10 @@ def get_api_key(q: QueryContext, body: Json) -> Json:
     for user in q.org.users.values():
         if body["apiKeyId"] in user.api_keys:
             return {"apiKey": user.api_keys[body["apiKeyId"]].to_api()}
-    raise NotFound(f"api key {body['apiKeyId']} not found in organization {q.org.organization_id}",
-                   error_code="CREDENTIAL_NOT_FOUND")
+    raise NotFound(
+        f"api key {body['apiKeyId']} not found in organization {q.org.organization_id}",
+        error_code="CREDENTIAL_NOT_FOUND",
+    )
 
 
 def get_authenticators(q: QueryContext, body: Json) -> Json:

@@ -56,7 +56,9 @@ def get_wallet_address_balances(q: QueryContext, body: Json) -> Json:
     known = {a.address for w in q.org.wallets.values() for a in w.accounts}
     known |= {a["address"] for k in q.org.private_keys.values() for a in k.addresses}
     if address not in known:
-        raise NotFound(f"address {address} is not a wallet account of organization {q.org.organization_id}",
-                       error_code="REQUEST_INVALID")
+        raise NotFound(
+            f"address {address} is not a wallet account of organization {q.org.organization_id}",
+            error_code="REQUEST_INVALID",
+        )
     assets = q.org.balances.get((address, body["caip2"]), [])
     return {"balances": [dict(a) for a in assets if int(a.get("balance", "0")) != 0]}

@@ -63,7 +63,9 @@ def load_scenario(path: Path, *, trusted: bool = False) -> Scenario:
         return scenario
     problems = [p for e in _validator().iter_errors(data) for p in _problems(e)]
     if problems:
-        lines = [f"{scenario.where(*where)}: {_dotted(where)}: {message}" for where, message in sorted(problems, key=str)]
+        lines = [
+            f"{scenario.where(*where)}: {_dotted(where)}: {message}" for where, message in sorted(problems, key=str)
+        ]
         raise ScenarioError(f"{len(lines)} problem(s) in scenario {path}:\n" + "\n".join(lines))
     return scenario
 

@@ -40,8 +40,10 @@ class Seeder:
         org = self.store.add_org(Organization(org_id, name, self.now, parent_id))
         org.balances_access = spec.get("balancesAccess", True)
         ctx = Context(self.store, self.source, self.now, org)
-        users = {u.get("ref", u.get("name", str(j))): self.user(ctx, path + ("users", j), u)
-                 for j, u in enumerate(spec.get("users", []))}
+        users = {
+            u.get("ref", u.get("name", str(j))): self.user(ctx, path + ("users", j), u)
+            for j, u in enumerate(spec.get("users", []))
+        }
         self.quorum(ctx, path, spec.get("rootQuorum"), users)
         org.features = {f["name"]: f.get("value", "") for f in spec.get("features", [])}
         self.resources(ctx, path, spec)
@@ -52,12 +54,23 @@ class Seeder:
 
     def resources(self, ctx: Context, path: Path, spec: Json) -> None:
         for j, w in enumerate(spec.get("wallets", [])):
-            self.guard(path + ("wallets", j), lambda w=w: wallets.new_wallet(
-                ctx, w["name"], w.get("accounts", []), mnemonic=w.get("mnemonic"),
-                mnemonic_length=w.get("mnemonicLength", 12), wallet_id=w.get("id")))
+            self.guard(
+                path + ("wallets", j),
+                lambda w=w: wallets.new_wallet(
+                    ctx,
+                    w["name"],
+                    w.get("accounts", []),
+                    mnemonic=w.get("mnemonic"),
+                    mnemonic_length=w.get("mnemonicLength", 12),
+                    wallet_id=w.get("id"),
+                ),
+            )
         for j, k in enumerate(spec.get("privateKeys", [])):
             self.guard(path + ("privateKeys", j), lambda k=k: self.private_key(ctx, k))
-        self.guard(path + ("policies",), lambda: policies.add_policies(ctx, [policy_params(p) for p in spec.get("policies", [])]))
+        self.guard(
+            path + ("policies",),
+            lambda: policies.add_policies(ctx, [policy_params(p) for p in spec.get("policies", [])]),
+        )
         for c in spec.get("oauth2Credentials", []):
             credentials.create_oauth2_credential(ctx, c)
         for c in spec.get("fiatOnRampCredentials", []):
@@ -72,8 +85,13 @@ class Seeder:
             raise self.sc.error(path, getattr(exc, "message", str(exc))) from None
 
     def user(self, ctx: Context, path: Path, spec: Json) -> User:
-        user = User(spec.get("id") or ctx.new_id(), spec.get("name") or self.source.faker().name(), self.now,
-                    email=spec.get("email"), phone_number=spec.get("phoneNumber"))
+        user = User(
+            spec.get("id") or ctx.new_id(),
+            spec.get("name") or self.source.faker().name(),
+            self.now,
+            email=spec.get("email"),
+            phone_number=spec.get("phoneNumber"),
+        )
         user.tag_ids = [self.tag(ctx, name, "TAG_TYPE_USER").tag_id for name in spec.get("tags", [])]
         ctx.org.users[user.user_id] = user
         for j, k in enumerate(spec.get("apiKeys", [])):
@@ -87,13 +105,25 @@ class Seeder:
         public, private = spec.get("publicKey"), spec.get("privateKey")
         if public is None:
             public, private = self.key_pair(curve, private)
-        params = {"apiKeyName": spec.get("name", "API key"), "publicKey": public, "curveType": curve,
-                  "expirationSeconds": spec.get("expirationSeconds")}
+        params = {
+            "apiKeyName": spec.get("name", "API key"),
+            "publicKey": public,
+            "curveType": curve,
+            "expirationSeconds": spec.get("expirationSeconds"),
+        }
         key = credentials.new_api_key(ctx, params)
         credentials.add_api_keys(ctx, user, [key])
-        self.made.append({"organizationId": ctx.org.organization_id, "userId": user.user_id,
-                          "userName": user.name, "apiKeyId": key.api_key_id, "curve": curve,
-                          "apiPublicKey": key.public_key, "apiPrivateKey": private})
+        self.made.append(
+            {
+                "organizationId": ctx.org.organization_id,
+                "userId": user.user_id,
+                "userName": user.name,
+                "apiKeyId": key.api_key_id,
+                "curve": curve,
+                "apiPublicKey": key.public_key,
+                "apiPrivateKey": private,
+            }
+        )
 
     def key_pair(self, curve: str, private: str | None) -> tuple[str, str]:
         if curve == "API_KEY_CURVE_ED25519":
@@ -112,12 +142,24 @@ class Seeder:
             key = keys.ec_key_from_hex("p256", private) if private else keys.new_ec_key(self.source, "p256")
             point, private = keys.uncompressed(key), keys.private_hex(key)
         cred_id = spec.get("credentialId") or credentials.b64url_encode(self.source.bytes(16))
-        auth = credentials.authenticator_record(ctx, spec.get("name", "Passkey"), cred_id, point,
-                                                spec.get("transports", ["AUTHENTICATOR_TRANSPORT_INTERNAL"]))
+        auth = credentials.authenticator_record(
+            ctx,
+            spec.get("name", "Passkey"),
+            cred_id,
+            point,
+            spec.get("transports", ["AUTHENTICATOR_TRANSPORT_INTERNAL"]),
+        )
         credentials.add_authenticators(ctx, user, [auth])
-        self.made.append({"organizationId": ctx.org.organization_id, "userId": user.user_id,
-                          "userName": user.name, "authenticatorId": auth.authenticator_id,
-                          "credentialId": cred_id, "authenticatorPrivateKey": private})
+        self.made.append(
+            {
+                "organizationId": ctx.org.organization_id,
+                "userId": user.user_id,
+                "userName": user.name,
+                "authenticatorId": auth.authenticator_id,
+                "credentialId": cred_id,
+                "authenticatorPrivateKey": private,
+            }
+        )
 
     def quorum(self, ctx: Context, path: Path, spec: Json | None, users: dict[str, User]) -> None:
         if spec is None:
@@ -125,11 +167,13 @@ class Seeder:
             return
         unknown = [r for r in spec["users"] if r not in users]
         if unknown:
-            raise self.sc.error(path + ("rootQuorum", "users"),
-                                f"unknown user refs {unknown}; declared users: {sorted(users)}")
+            raise self.sc.error(
+                path + ("rootQuorum", "users"), f"unknown user refs {unknown}; declared users: {sorted(users)}"
+            )
         if not 1 <= spec.get("threshold", 1) <= len(spec["users"]):
-            raise self.sc.error(path + ("rootQuorum", "threshold"),
-                                "quorum threshold must be between 1 and the number of quorum users")
+            raise self.sc.error(
+                path + ("rootQuorum", "threshold"), "quorum threshold must be between 1 and the number of quorum users"
+            )
         ctx.org.root_user_ids = [users[r].user_id for r in spec["users"]]
         ctx.org.root_threshold = spec.get("threshold", 1)
 
@@ -144,8 +188,15 @@ class Seeder:
     def private_key(self, ctx: Context, spec: Json) -> None:
         secret = bytes.fromhex(spec["privateKey"]) if spec.get("privateKey") else None
         tag_ids = [self.tag(ctx, name, "TAG_TYPE_PRIVATE_KEY").tag_id for name in spec.get("tags", [])]
-        key = private_keys.new_private_key(ctx, spec["name"], spec["curve"], spec.get("addressFormats", []), tag_ids,
-                                           secret=secret, key_id=spec.get("id"))
+        key = private_keys.new_private_key(
+            ctx,
+            spec["name"],
+            spec["curve"],
+            spec.get("addressFormats", []),
+            tag_ids,
+            secret=secret,
+            key_id=spec.get("id"),
+        )
         ctx.org.private_keys[key.private_key_id] = key
 
 
@@ -161,6 +212,10 @@ def rules(scenario: Scenario, existing: list[Json]) -> list[Json]:
 
 
 def policy_params(spec: Json) -> Json:
-    return {"policyName": spec["name"], "effect": spec["effect"], "notes": spec.get("notes", ""),
-            "condition": spec.get("condition", ""), "consensus": spec.get("consensus", "")}
-
+    return {
+        "policyName": spec["name"],
+        "effect": spec["effect"],
+        "notes": spec.get("notes", ""),
+        "condition": spec.get("condition", ""),
+        "consensus": spec.get("consensus", ""),
+    }

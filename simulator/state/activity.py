@@ -83,5 +83,3 @@ class Activity:
         if self.app_proofs:
             out["appProofs"] = self.app_proofs
         return out
-
-

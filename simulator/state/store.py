@@ -10,9 +10,9 @@ from simulator.errors import NotFound
 from simulator.state.activity import Activity
 from simulator.state.records import (
     ApiKey,
-    Otp,
     Authenticator,
     Json,
+    Otp,
     Policy,
     PrivateKey,
     Record,

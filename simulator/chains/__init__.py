@@ -1,0 +1,1 @@
+"""Chain transaction formats: parse an unsigned transaction, sign it, and describe it to policies."""
