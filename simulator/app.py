@@ -8,10 +8,11 @@ import traceback
 from collections.abc import Mapping
 from typing import Any, cast
 
-from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
+from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from simulator import control
+from simulator import control, logs, pipeline
+from simulator.catalogue import Kind
 from simulator.config import Config
 from simulator.core import Simulator
 from simulator.errors import ApiError, InvalidArgument, MethodNotAllowed, NotFound, PayloadTooLarge
@@ -33,8 +34,8 @@ def create_app(simulator: Simulator | None = None, config: Config | None = None)
     app.url_map.strict_slashes = False
     app.wsgi_app = MergeSlashes(app.wsgi_app)  # type: ignore[method-assign]
     app.register_blueprint(public)
-    app.after_request(journal_entry)
     app.register_blueprint(control.blueprint)
+    logs.install(app)
     app.register_error_handler(ApiError, render_error)
     app.register_error_handler(ScenarioError, lambda e: render_error(InvalidArgument(str(e))))
     app.register_error_handler(HTTPException, render_http_error)
@@ -48,16 +49,12 @@ def get_simulator() -> Simulator:
 
 @public.post("/public/v1/submit/<op>")
 def submit(op: str) -> Response:
-    sim = get_simulator()
-    g.answer = sim.submit(op, request.get_data(), headers(), request.content_type)
-    return jsonify(g.answer)
+    return jsonify(get_simulator().submit(op, request.get_data(), headers(), request.content_type))
 
 
 @public.post("/public/v1/query/<op>")
 def query(op: str) -> Response:
-    sim = get_simulator()
-    g.answer = sim.query(op, request.get_data(), headers(), request.content_type)
-    return jsonify(g.answer)
+    return jsonify(get_simulator().query(op, request.get_data(), headers(), request.content_type))
 
 
 def headers() -> Mapping[str, str]:
@@ -65,38 +62,11 @@ def headers() -> Mapping[str, str]:
     return cast(Mapping[str, str], request.headers)
 
 
-def journal_entry(response: Response) -> Response:
-    """Keep every main-interface call, with its outcome, in the simulator's journal."""
+def journal_refusal(api: ApiError) -> None:
+    """A call the transport refused before the pipeline saw it (body too large) still goes in the journal."""
     parts = request.path.strip("/").split("/")
-    if len(parts) != 4 or parts[:2] != ["public", "v1"] or parts[2] not in ("submit", "query"):
-        return response
-    answer = g.get("answer") or (response.get_json(silent=True) if response.is_json else None)
-    activity = answer.get("activity") if isinstance(answer, dict) else None
-    outcome = (
-        {"activityId": activity.get("id"), "status": activity.get("status")}
-        if isinstance(activity, dict)
-        else {k: answer[k] for k in ("code", "message") if k in answer}
-        if isinstance(answer, dict)
-        else {}
-    )
-    try:
-        body = request.get_json(silent=True)
-    except HTTPException:  # an over-size body stays unread
-        body = None
-    sim = get_simulator()
-    sim.journal.record(
-        {
-            "time": sim.clock.now_ms(),
-            "kind": parts[2],
-            "op": parts[3],
-            "status": response.status_code,
-            "request": body,
-            "outcome": outcome,
-        }
-    )
-    if sim.recorder is not None:
-        sim.recorder.add(parts[2], parts[3], body, headers(), response.status_code, answer)
-    return response
+    if len(parts) == 4 and parts[:2] == ["public", "v1"] and parts[2] in ("submit", "query"):
+        pipeline.record(get_simulator(), Kind(parts[2]), parts[3], b"", headers(), api.status, api.to_body())
 
 
 @public.get("/public/v1/discovery/webhooks/jwks")
@@ -118,6 +88,7 @@ def render_http_error(error: HTTPException) -> tuple[Response, int]:
     elif error.code == 413:
         limit = get_simulator().config.max_body_bytes
         api = PayloadTooLarge(f"request body too large: the limit is {limit} bytes")
+        journal_refusal(api)
     elif error.code == 404:
         api = unknown_path(request.path)
     else:

@@ -1,22 +1,28 @@
-"""The ``wallet-simulator`` command: ``serve`` a simulator, ``check`` scenario files."""
+"""The ``wallet-simulator`` command: ``serve`` a simulator, ``check``, ``replay`` and drive it."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import logging
+import os
 import signal
 import sys
 from pathlib import Path
 from typing import Any
 
 from simulator.config import TEN_MINUTES_MS, Config
-from simulator.scenario import ScenarioError, load_scenario
+from simulator.scenario import ScenarioError, resolve_scenario
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    return int(args.run(args))
+    try:
+        return int(args.run(args))
+    except BrokenPipeError:
+        # The reader went away (`coverage | head`): stop quietly, and keep the exit-time flush quiet too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def parser() -> argparse.ArgumentParser:
@@ -44,7 +50,14 @@ def parser() -> argparse.ArgumentParser:
         type=float,
         default=TEN_MINUTES_MS / 1000,
         metavar="SECONDS",
-        help="how far timestampMs may be from the simulator clock; 0 turns the check off",
+        help="how far timestampMs may be from real time (see --liveness-clock); 0 turns the check off",
+    )
+    serve.add_argument(
+        "--liveness-clock",
+        choices=("auto", "real", "simulated"),
+        default="auto",
+        help="check timestampMs against real time (moving the simulated clock never breaks clients) or against "
+        "the simulated clock; auto (default): real time, unless --frozen-clock is given",
     )
     serve.add_argument("--frozen-clock", type=int, metavar="MS", help="freeze the simulator clock at this epoch ms")
     serve.add_argument("--webhook-retries", type=int, default=5, help="retries after a 5xx or network error")
@@ -61,6 +74,12 @@ def parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="write the session's requests as a replayable scenario to FILE when stopped",
     )
+    serve.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default="text",
+        help="log lines on stderr: text (coloured only on a terminal) or one JSON object per line",
+    )
     serve.set_defaults(run=serve_command)
     outbox = commands.add_parser("outbox", help="list the OTP codes a running simulator has sent")
     outbox.add_argument("--url", default="http://127.0.0.1:8080", help="the simulator's main address")
@@ -68,19 +87,22 @@ def parser() -> argparse.ArgumentParser:
     outbox.set_defaults(run=outbox_command)
     replay = commands.add_parser("replay", help="run a scenario's steps and report each, with a diff on mismatch")
     replay.add_argument("file", type=Path)
-    replay.add_argument("--url", help="run against this simulator instead of a fresh one")
+    replay.add_argument("--url", help="run against this simulator (it loads the file's scenario first)")
+    replay.add_argument(
+        "--no-load", dest="load", action="store_false", help="with --url: keep the running state, load nothing"
+    )
     replay.set_defaults(run=replay_command)
     control = commands.add_parser(
         "control",
-        help="drive a running simulator: reset, snapshot, restore, state, clock, approve, reject, explain, journal",
+        help="drive a running simulator: reset, load, snapshot, restore, state, clock, approve, reject, explain, "
+        "journal",
     )
-    control.add_argument(
-        "action", choices=("reset", "snapshot", "restore", "state", "clock", "approve", "reject", "explain", "journal")
-    )
+    control.add_argument("action", choices=tuple(CONTROL_ACTIONS))
     control.add_argument(
         "args",
         nargs="*",
-        help="restore SNAPSHOT | clock SECONDS | approve/reject ACTIVITY USER | explain ACTIVITY | journal [OP]",
+        help="load FILE_OR_NAME... | restore SNAPSHOT | clock SECONDS | approve/reject ACTIVITY USER | "
+        "explain ACTIVITY | journal [OP]",
     )
     control.add_argument("--url", default="http://127.0.0.1:8080")
     control.set_defaults(run=control_command)
@@ -95,7 +117,7 @@ def parser() -> argparse.ArgumentParser:
     cover.add_argument("--status", choices=("implemented", "partial", "absent"), help="only these")
     cover.set_defaults(run=coverage_command)
     check = commands.add_parser("check", help="check scenario files and report every problem with its line")
-    check.add_argument("files", nargs="+", type=Path)
+    check.add_argument("files", nargs="+", help="scenario files, or names of shipped scenarios")
     check.set_defaults(run=check_command)
     return top
 
@@ -104,10 +126,11 @@ def config_from(args: argparse.Namespace) -> Config:
     window = int(args.timestamp_window * 1000) or None
     return Config(
         seed=args.seed,
-        scenarios=tuple(args.scenario),
+        scenarios=tuple(resolve_scenario(s) for s in args.scenario),
         auth=args.auth,
         allow_unknown_fields=args.allow_unknown_fields,
         timestamp_window_ms=window,
+        liveness_clock=args.liveness_clock,
         frozen_clock_ms=args.frozen_clock,
         webhook_retries=args.webhook_retries,
         webhook_backoff_seconds=args.webhook_backoff,
@@ -115,8 +138,10 @@ def config_from(args: argparse.Namespace) -> Config:
 
 
 def serve_command(args: argparse.Namespace) -> int:
-    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    from simulator import logs
     from simulator.server import SimulatorServer
+
+    logs.configure(args.log_format)
 
     try:
         server = SimulatorServer(host=args.host, port=args.port, proxy_port=args.proxy_port, config=config_from(args))
@@ -182,35 +207,37 @@ def outbox_command(args: argparse.Namespace) -> int:
 
 
 def replay_command(args: argparse.Namespace) -> int:
-    from simulator.replay import replay, report
+    from simulator.replay import ReplayError, replay, report
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     try:
-        results = replay(args.file, args.url)
-    except ScenarioError as exc:
+        results = replay(args.file, args.url, load=args.load)
+    except (ScenarioError, ReplayError) as exc:
         print(f"wallet-simulator: {exc}", file=sys.stderr)
         return 2
     print(report(results))
     return 0 if all(r.ok for r in results) else 1
 
 
+CONTROL_ACTIONS: dict[str, Any] = {
+    "reset": lambda c, a: c.reset(),
+    "load": lambda c, a: c.load_scenarios(a or ["default"]),
+    "snapshot": lambda c, a: c.snapshot(),
+    "restore": lambda c, a: c.restore(a[0]),
+    "state": lambda c, a: c.state(),
+    "clock": lambda c, a: c.advance_clock(float(a[0])),
+    "approve": lambda c, a: c.approve(a[0], a[1]),
+    "reject": lambda c, a: c.reject(a[0], a[1]),
+    "explain": lambda c, a: c.explain(a[0]),
+    "journal": lambda c, a: c.journal(a[0] if a else None),
+}
+
+
 def control_command(args: argparse.Namespace) -> int:
     from simulator.control_client import ControlClient, ControlError
 
-    client = ControlClient(args.url)
-    calls = {
-        "reset": lambda a: client.reset(),
-        "snapshot": lambda a: client.snapshot(),
-        "restore": lambda a: client.restore(a[0]),
-        "state": lambda a: client.state(),
-        "clock": lambda a: client.advance_clock(float(a[0])),
-        "approve": lambda a: client.approve(a[0], a[1]),
-        "reject": lambda a: client.reject(a[0], a[1]),
-        "explain": lambda a: client.explain(a[0]),
-        "journal": lambda a: client.journal(a[0] if a else None),
-    }
     try:
-        result = calls[args.action](args.args)
+        result = CONTROL_ACTIONS[args.action](ControlClient(args.url), args.args)
     except (IndexError, ValueError):
         print(f"wallet-simulator: control {args.action}: missing or bad arguments (see --help)", file=sys.stderr)
         return 2
@@ -253,10 +280,14 @@ def coverage_command(args: argparse.Namespace) -> int:
 
 
 def check_command(args: argparse.Namespace) -> int:
+    """Each file as ``serve`` loads it (every check, then the seeding), so both refuse alike."""
+    from simulator.core import Simulator
+
     failed = 0
-    for path in args.files:
+    for ref in args.files:
         try:
-            load_scenario(path)
+            path = resolve_scenario(ref)
+            Simulator(Config(seed=0, scenarios=(path,))).close()
             print(f"{path}: ok")
         except ScenarioError as exc:
             failed += 1

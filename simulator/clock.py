@@ -6,6 +6,7 @@ import random
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 
@@ -21,6 +22,17 @@ class Clock:
         self._offset_ms = 0
         self._frozen_ms = frozen_at_ms
         self._lock = threading.Lock()
+        self._listeners: list[Callable[[int], None]] = []
+
+    def on_move(self, listener: Callable[[int], None]) -> None:
+        """Call ``listener(now_ms)`` whenever the clock is moved by hand (advance, freeze, restore)."""
+        self._listeners.append(listener)
+
+    def _moved(self) -> int:
+        now = self.now_ms()
+        for listener in list(self._listeners):
+            listener(now)
+        return now
 
     def now_ms(self) -> int:
         with self._lock:
@@ -36,13 +48,14 @@ class Clock:
                 self._frozen_ms += delta
             else:
                 self._offset_ms += delta
-        return self.now_ms()
+        return self._moved()
 
     def freeze(self, at_ms: int | None = None) -> None:
         """Stop the clock at ``at_ms`` (default: now)."""
         current = self.now_ms()
         with self._lock:
             self._frozen_ms = current if at_ms is None else at_ms
+        self._moved()
 
     def unfreeze(self) -> None:
         """Follow wall time again, keeping the current reading as the starting point."""
@@ -58,6 +71,7 @@ class Clock:
     def restore(self, state: tuple[int, int | None]) -> None:
         with self._lock:
             self._offset_ms, self._frozen_ms = state
+        self._moved()
 
 
 class Source:

@@ -12,54 +12,14 @@ from typing import TYPE_CHECKING, Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from simulator import coverage, oauth_provider
-from simulator.activities.context import Context
-from simulator.auth import Principal
-from simulator.consensus import lifecycle
 from simulator.crypto import service_keys
 from simulator.errors import InvalidArgument, NotFound
-from simulator.proxy import config as proxy_config
 
 if TYPE_CHECKING:
     from simulator.core import Simulator
 
 Json = dict[str, Any]
 blueprint = Blueprint("control", __name__, url_prefix="/_simulator")
-
-
-def vote(sim: Simulator, activity_id: str, user_id: str, selection: str) -> Json:
-    with sim.lock:
-        activity = find(sim, activity_id)
-        org = sim.store.org(activity.organization_id)
-        user = org.users.get(user_id) or next((u for u in org.users.values() if u.name == user_id), None)
-        if user is None:
-            raise NotFound(f"user {user_id} not found in organization {org.organization_id}")
-        ctx = Context(sim.store, sim.source, sim.clock.now_ms(), org, Principal(org, user, None), notify=sim.notify)
-        raw = f'{{"simulatorVote": "{selection}", "activityId": "{activity_id}"}}'.encode()
-        lifecycle.vote(ctx, activity, raw, selection)
-        return {"activity": activity.to_api(user.user_id)}
-
-
-def explain(sim: Simulator, activity_id: str) -> Json:
-    with sim.lock:
-        activity = find(sim, activity_id)
-        pending = activity.pending
-        return {
-            "activityId": activity.activity_id,
-            "status": activity.status,
-            "decidedBy": activity.decided_by,
-            "waitingFor": {k: v for k, v in (pending.governance if pending else {}).items() if k != "credentials"},
-            "votes": [{"userId": v["userId"], "selection": v["selection"]} for v in activity.votes],
-            "policyEvaluations": sim.store.evaluations.get(activity.activity_id, []),
-            "steps": list(activity.notes),
-            "failure": activity.failure,
-        }
-
-
-def find(sim: Simulator, activity_id: str) -> Any:
-    activity = sim.store.activities.get(activity_id)
-    if activity is None:
-        raise NotFound(f"no activity found with id {activity_id}")
-    return activity
 
 
 def simulator() -> Simulator:
@@ -96,37 +56,16 @@ def advance_view() -> Response:
     return jsonify({"nowMs": simulator().clock.advance(seconds)})
 
 
-def outbox(sim: Simulator, contact: str | None = None) -> list[Json]:
-    with sim.lock:
-        return [dict(m) for m in sim.store.outbox if contact is None or m["contact"].lower() == contact.lower()]
-
-
-def configure_proxy(sim: Simulator, organization_id: str, settings: Json) -> Json:
-    """Enable the auth proxy for an organization, or change an existing configuration."""
-    with sim.lock:
-        config_id = settings.get("configId")
-        existing = sim.store.proxy_configs.get(config_id or "")
-        if existing is not None:
-            existing.update({k: v for k, v in settings.items() if k not in ("configId", "encryptedProxyKey")})
-            return public_config(existing)
-        org = sim.store.org(organization_id)
-        ctx = Context(sim.store, sim.source, sim.clock.now_ms(), org)
-        return public_config(proxy_config.enable(ctx, settings))
-
-
-def public_config(config: Json) -> Json:
-    return {k: v for k, v in config.items() if k != "encryptedProxyKey"}
-
-
 @blueprint.get("/outbox")
 def outbox_view() -> Response:
-    return jsonify({"messages": outbox(simulator(), request.args.get("contact"))})
+    return jsonify({"messages": simulator().outbox(request.args.get("contact"))})
 
 
 @blueprint.post("/auth-proxy")
 def proxy_view() -> Response:
     data = body()
-    return jsonify(configure_proxy(simulator(), str(data.get("organizationId", "")), data))
+    settings = {k: v for k, v in data.items() if k != "organizationId"}
+    return jsonify(simulator().configure_auth_proxy(str(data.get("organizationId", "")), **settings))
 
 
 @blueprint.post("/oauth/authorize")

@@ -1,4 +1,8 @@
-"""The Simulator: the one object that owns state, clock, random source, schemas and scenarios."""
+"""The Simulator: the composition root that owns state, clock, random source, schemas and scenarios.
+
+It wires the parts (the pipeline, webhooks, the journal, the recorder, scenarios) and offers
+them to tests; the behaviour lives in the modules it calls.
+"""
 
 from __future__ import annotations
 
@@ -9,12 +13,17 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from simulator import auth, control, dispatch
+from simulator import auth, pipeline
+from simulator.auth.stamps import Stamp
+from simulator.activities.context import Context
 from simulator.clock import Clock, Source
 from simulator.config import Config
+from simulator.consensus.decisions import VoteSelection
+from simulator.consensus.explain import explain
 from simulator.events.deliveries import Webhooks
 from simulator.journal import Journal
 from simulator.paths import data_dir
+from simulator.proxy import config as proxy_config
 from simulator.recording import Recorder
 from simulator.scenario import load_scenario, seed
 from simulator.state import codec
@@ -52,6 +61,8 @@ class Simulator:
         self.saved_snapshots: dict[str, object] = {}  # snapshots taken through the control API
         self.listeners: list[Callable[[Activity, str], None]] = []  # told of "created" and "status" events
         self.webhooks = Webhooks(self, self.config.webhook_retries, self.config.webhook_backoff_seconds)
+        self.listeners.append(self.webhooks.on_event)
+        self.clock.on_move(lambda _now: self.settle_due())
         for path in self.config.scenarios or (DEFAULT_SCENARIO,):
             self.load(Path(path))
         self._baseline = self._capture()
@@ -141,23 +152,25 @@ class Simulator:
     def submit(
         self, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None = "application/json"
     ) -> Json:
-        return dispatch.submit(self, op, raw, headers, content_type)
+        return pipeline.submit(self, op, raw, headers, content_type)
 
     def query(
         self, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None = "application/json"
     ) -> Json:
-        return dispatch.query(self, op, raw, headers, content_type)
+        return pipeline.query(self, op, raw, headers, content_type)
 
-    def check_stamp(self, headers: Mapping[str, str], raw: bytes) -> auth.Stamp | None:
+    def check_stamp(self, headers: Mapping[str, str], raw: bytes) -> Stamp | None:
         """The stamp, checked as far as it can be before the body is validated (None: auth off)."""
-        return None if self.config.auth == "off" else auth.check_stamp(headers, raw)
+        return pipeline.check_stamp(self, headers, raw)
 
     def authenticate(
-        self, stamp: auth.Stamp | None, headers: Mapping[str, str], raw: bytes, org_id: str, now_ms: int
+        self, stamp: Stamp | None, headers: Mapping[str, str], raw: bytes, org_id: str, now_ms: int
     ) -> auth.Principal:
-        if stamp is None:
-            return auth.trust_without_verifying(self.store, headers, org_id)
-        return auth.authenticate(self.store, stamp, raw, org_id, now_ms)
+        return pipeline.authenticate(self, stamp, headers, raw, org_id, now_ms)
+
+    def settle_due(self) -> None:
+        """Apply the scripted waits whose simulated time has come (called when the clock moves)."""
+        pipeline.settle_due(self)
 
     def close(self) -> list[Json]:
         """Drain webhook deliveries (briefly) and stop their workers; returns what was left pending."""
@@ -171,20 +184,22 @@ class Simulator:
     # driving consensus from tests -----------------------------------------------------------
     def approve(self, activity_id: str, user_id: str) -> Json:
         """Approve as ``user_id`` without building a stamp; returns the activity."""
-        return control.vote(self, activity_id, user_id, "VOTE_SELECTION_APPROVED")
+        return pipeline.vote_as(self, activity_id, user_id, VoteSelection.APPROVE)
 
     def reject(self, activity_id: str, user_id: str) -> Json:
         """Reject as ``user_id`` without building a stamp; returns the activity."""
-        return control.vote(self, activity_id, user_id, "VOTE_SELECTION_REJECTED")
+        return pipeline.vote_as(self, activity_id, user_id, VoteSelection.REJECT)
 
     def explain(self, activity_id: str) -> Json:
         """Why the activity is where it is: the rule or policies that decided, the votes, the steps."""
-        return control.explain(self, activity_id)
+        with self.lock:
+            return explain(self.store, pipeline.find_activity(self.store, activity_id))
 
     # authentication flows from tests -----------------------------------------------------------
     def outbox(self, contact: str | None = None) -> list[Json]:
         """Every OTP "sent" (to ``contact``), oldest first: otpId, channel, contact, code, sentAt, ..."""
-        return control.outbox(self, contact)
+        with self.lock:
+            return self.store.outbox_for(contact)
 
     def otp_code(self, contact: str) -> str:
         """The latest code sent to ``contact``."""
@@ -205,7 +220,10 @@ class Simulator:
 
     def configure_auth_proxy(self, organization_id: str, **settings: Any) -> Json:
         """Enable the auth proxy for an organization (or change ``configId``'s settings)."""
-        return control.configure_proxy(self, organization_id, settings)
+        with self.lock:
+            existing = self.store.proxy_configs.get(settings.get("configId") or "")
+            org = self.store.org(existing["organizationId"] if existing else organization_id)
+            return proxy_config.configure(Context(self.store, self.source, self.clock.now_ms(), org), settings)
 
     # conveniences for tests and the CLI ----------------------------------------------------
     def default_credentials(self) -> Json:

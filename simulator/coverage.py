@@ -1,30 +1,27 @@
-"""Which operations of the public interface the simulator serves: implemented, partial, absent."""
+"""Which operations of the public interface the simulator serves: implemented, partial, absent.
+
+Read from the operation catalogue; ``schemas`` is kept in the signature for callers of the
+first wave and to check that every listed operation has its schema.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from simulator.activities import HANDLERS
-from simulator.queries import QUERIES
+from simulator import catalogue
+from simulator.catalogue import Kind
 from simulator.validation import Schemas
 
-# What an implemented operation still lacks, said plainly.
-PARTIAL = {
-    "submit/sign_raw_payload": "PAYLOAD_ENCODING_EIP712 and _EIP7702_AUTHORIZATION are refused",
-    "submit/sign_raw_payloads": "PAYLOAD_ENCODING_EIP712 and _EIP7702_AUTHORIZATION are refused",
-}
 
-
-def coverage(schemas: Schemas) -> list[dict[str, Any]]:
-    """Every submit and query operation with a schema, and how far the simulator serves it."""
+def coverage(schemas: Schemas | None = None, *, proxy: bool = False) -> list[dict[str, Any]]:
+    """Every submit and query operation (and, with ``proxy``, the auth proxy's endpoints)."""
+    kinds = (Kind.ACTIVITY, Kind.QUERY, Kind.PROXY) if proxy else (Kind.ACTIVITY, Kind.QUERY)
     rows = []
-    for kind, served in (("submit", HANDLERS), ("query", QUERIES)):
-        for op in schemas.operations[kind]:
-            key = f"{kind}/{op}"
-            status = "partial" if key in PARTIAL else "implemented" if op in served else "absent"
-            if kind == "submit" and op in ("approve_activity", "reject_activity"):
-                status = "implemented"
-            rows.append({"operation": key, "status": status, "note": PARTIAL.get(key, "")})
+    for kind in kinds:
+        for op in sorted(catalogue.of_kind(kind), key=lambda o: o.name):
+            if schemas is not None and kind is not Kind.PROXY and op.name not in schemas.operations[kind.value]:
+                raise LookupError(f"{op.key} is in the catalogue but has no schema")
+            rows.append({"operation": op.key, "status": op.status.value, "note": op.partial})
     return rows
 
 

@@ -11,15 +11,26 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from typing import TYPE_CHECKING, Any
+import threading
+from typing import Any, Protocol
 
+from simulator.clock import Clock, Source
 from simulator.crypto import service_keys, tokens
 from simulator.crypto.keys import uncompressed
-
-if TYPE_CHECKING:
-    from simulator.core import Simulator
+from simulator.state.store import Store
 
 Json = dict[str, Any]
+
+
+class Simulator(Protocol):
+    """What the provider keeps its codes in (a ``simulator.Simulator`` is one)."""
+
+    clock: Clock
+    source: Source
+    lock: threading.RLock
+
+    @property
+    def store(self) -> Store: ...
 
 
 def authorize(

@@ -43,6 +43,11 @@ class Schemas:
         with self._lock:
             return self._schemas.setdefault(key, schema)
 
+    def activity_types(self, op: str) -> dict[str, Any]:
+        """The activity types ``op`` accepts, each with its ``intentKey`` and ``resultKey``."""
+        found: dict[str, Any] = self.schema("submit", op)["x-activity-types"]
+        return found
+
     def unknown_operation(self, kind: str, op: str) -> NotFound:
         known = self.operations.get(kind, [])
         everything = [f"{k}/{o}" for k, ops in self.operations.items() for o in ops]
@@ -122,8 +127,10 @@ def violation(error: ValidationError) -> dict[str, Any]:
 
 
 def unknown_field_violations(error: ValidationError) -> list[dict[str, Any]]:
-    allowed = sorted(error.schema.get("properties", {}))
-    extra = [k for k in error.instance if k not in error.schema.get("properties", {})]
+    schema: dict[str, Any] = error.schema if isinstance(error.schema, dict) else {}
+    allowed = sorted(schema.get("properties", {}))
+    instance: Any = error.instance
+    extra = [k for k in instance if k not in schema.get("properties", {})]
     return [
         {
             "field": f"{error.json_path}.{name}",

@@ -72,12 +72,32 @@ def test_unknown_fields_are_accepted_when_switched_off():
     [
         (b"{not json", "application/json", "malformed JSON at line 1 column 2"),
         (b"[1, 2]", "application/json", "expected a JSON object, got list"),
-        (b"{}", "text/plain", "Content-Type must be application/json, got 'text/plain'"),
+        (b"{not json", "text/plain", "(Content-Type 'text/plain'): malformed JSON"),
         (b"\xff\xfe", "application/json", "not UTF-8"),
+        (b"[" * 100 + b"]" * 100, "application/json", "nested more than 64 levels deep"),
     ],
 )
 def test_unreadable_bodies_are_refused(client, raw, content_type, phrase):
     assert_error(client.post("/public/v1/query/whoami", raw, {"Content-Type": content_type}), 400, 3, phrase)
+
+
+@pytest.mark.parametrize("content_type", [None, "text/plain;charset=UTF-8", "application/x-www-form-urlencoded"])
+def test_a_json_body_is_accepted_whatever_its_content_type(client, content_type):
+    """@turnkey/http 2.x and 3.x post JSON without a Content-Type header; the real service accepts it."""
+    raw = json.dumps({"organizationId": DEFAULTS["organizationId"]}).encode()
+    headers = {"Content-Type": content_type or ""}
+    assert ok(client.post("/public/v1/query/whoami", raw, headers))["organizationId"] == DEFAULTS["organizationId"]
+
+
+def test_a_deeply_nested_body_and_a_huge_timestamp_are_400s(client):
+    deep: dict = {}
+    for _ in range(500):
+        deep = {"a": deep}
+    response = client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": [], "x": deep})
+    assert_error(response, 400, 3, "nested more than 64 levels deep")
+    huge = client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": []},
+                         timestampMs="9" * 5000)
+    assert_error(huge, 400, 3, "timestampMs")
 
 
 def test_wrong_method_is_refused(client):

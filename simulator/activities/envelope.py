@@ -14,7 +14,7 @@ from simulator.activities.context import Context, Json
 from simulator.clock import Source
 from simulator.crypto import keys
 from simulator.state.records import timestamp
-from simulator.state.store import Activity
+from simulator.state.activity import Activity
 
 if TYPE_CHECKING:
     from simulator.auth import Principal

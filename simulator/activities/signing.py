@@ -9,6 +9,7 @@ P-256 has ``v`` "00" (its recovery id is not computed).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
 import coincurve
 from cryptography.hazmat.primitives import hashes
@@ -17,10 +18,10 @@ from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, decode_ds
 
 from simulator.activities.context import Context, Json
 from simulator.activities.wallets import derive
-from simulator.crypto.addresses import keccak256
+from simulator.crypto.hashing import keccak256
 from simulator.errors import InvalidArgument, NotFound, Unimplemented
 
-HASHES = {
+HASHES: dict[str, Callable[[bytes], bytes]] = {
     "HASH_FUNCTION_KECCAK256": keccak256,
     "HASH_FUNCTION_SHA256": lambda data: hashlib.sha256(data).digest(),
     "HASH_FUNCTION_NO_OP": lambda data: data,
@@ -72,7 +73,7 @@ def sign(curve: str, secret: bytes, payload: str, encoding: str, hash_function: 
             f"invalid hash function {hash_function}: it is for Ed25519 keys; ECDSA keys sign a "
             "digest (HASH_FUNCTION_KECCAK256, HASH_FUNCTION_SHA256 or HASH_FUNCTION_NO_OP)"
         )
-    digest = HASHES[hash_function](message)
+    digest: bytes = HASHES[hash_function](message)
     if len(digest) != 32:
         raise InvalidArgument(
             f"invalid payload: with {hash_function} the payload must be a 32-byte digest, got {len(digest)} bytes"

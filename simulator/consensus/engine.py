@@ -10,38 +10,29 @@ credentials without a policy.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from simulator.consensus.kinds import ROOT_QUORUM_ONLY, kind_of, policy_view
+from simulator.catalogue import Operation
+from simulator.consensus.decisions import Decision, Outcome
+from simulator.consensus.kinds import policy_view
 from simulator.policy.language import Expression, PolicyEvaluationError, compile_expression
 from simulator.state.records import Policy, User
 from simulator.state.store import Organization
 
 Json = dict[str, Any]
-ALLOW, CONSENSUS, DENY = "allow", "consensus", "deny"
-OWN_CREDENTIALS = {"CREATE_API_KEYS", "DELETE_API_KEYS", "CREATE_AUTHENTICATORS", "DELETE_AUTHENTICATORS"}
+ALLOW, CONSENSUS, DENY = Outcome.ALLOW, Outcome.CONSENSUS, Outcome.DENY
 
 
-@dataclass
-class Decision:
-    outcome: str  # allow, consensus, deny, reject, fail
-    evaluations: list[Json]
-    decided_by: str
-    governance: Json = field(default_factory=dict)
-    failure: Json | None = None
-    wait: Json | None = None
-
-
-def decide(org: Organization, user: User, activity_type: str, params: Json, used: list[Json]) -> Decision:
+def decide(
+    org: Organization, user: User, spec: Operation, activity_type: str, params: Json, used: list[Json]
+) -> Decision:
     """The outcome of a new request by ``user`` (stamping with ``used``) under quorum and policies."""
     is_root = user.user_id in org.root_user_ids
     if is_root and org.root_threshold <= 1:
         return Decision(ALLOW, [{"outcome": "OUTCOME_ALLOW"}], "the requester is a root user (quorum threshold 1)")
-    kind = kind_of(activity_type)
     if is_root:
-        by_policy = evaluate_policies(org, activity_type, params, [user], used)
+        by_policy = evaluate_policies(org, spec, activity_type, params, [user], used)
         if by_policy.outcome == ALLOW:
             return by_policy
         return Decision(
@@ -50,19 +41,19 @@ def decide(org: Organization, user: User, activity_type: str, params: Json, used
             f"root quorum: {org.root_threshold} of {len(org.root_user_ids)} root users must approve",
             {"by": "root", "eligible": list(org.root_user_ids), "threshold": org.root_threshold},
         )
-    if kind in ROOT_QUORUM_ONLY:
+    if spec.root_quorum_only:
         return Decision(
             DENY,
             [{"outcome": "OUTCOME_DENY_IMPLICIT"}],
-            f"{kind} is a root-quorum-only activity and the requester is not a root user",
+            f"{spec.name} is a root-quorum-only activity and the requester is not a root user",
         )
-    if kind in OWN_CREDENTIALS and params.get("userId") == user.user_id:
+    if spec.own_credentials and params.get("userId") == user.user_id:
         return Decision(ALLOW, [{"outcome": "OUTCOME_ALLOW"}], "users may manage their own credentials")
-    return evaluate_policies(org, activity_type, params, [user], used)
+    return evaluate_policies(org, spec, activity_type, params, [user], used)
 
 
 def evaluate_policies(
-    org: Organization, activity_type: str, params: Json, approvers: list[User], used: list[Json]
+    org: Organization, spec: Operation, activity_type: str, params: Json, approvers: list[User], used: list[Json]
 ) -> Decision:
     """Every policy whose condition matches, and the outcome they add up to.
 
@@ -70,14 +61,17 @@ def evaluate_policies(
     credentials their votes were stamped with (the language's ``credentials``).
     """
     context = {
-        "activity": policy_view(activity_type, params),
+        "activity": policy_view(spec, activity_type, params),
         "approvers": [approver(u) for u in approvers],
         "credentials": used,
     }
     outcomes = [(p, policy_outcome(p, context)) for p in org.policies.values()]
     ran = [{"policyId": p.policy_id, "outcome": o} for p, o in outcomes if o is not None]
     found = {o for _, o in outcomes}
-    names = lambda wanted: ", ".join(p.name for p, o in outcomes if o == wanted)  # noqa: E731
+
+    def names(wanted: str) -> str:
+        return ", ".join(p.name for p, o in outcomes if o == wanted)
+
     if "OUTCOME_DENY_EXPLICIT" in found:
         return Decision(DENY, ran, f"denied by policy {names('OUTCOME_DENY_EXPLICIT')}")
     if "OUTCOME_ALLOW" in found:
@@ -108,6 +102,7 @@ def policy_outcome(policy: Policy, context: Json) -> str | None:
 def consensus_met(
     org: Organization,
     governance: Json,
+    spec: Operation,
     activity_type: str,
     params: Json,
     approvers: list[User],
@@ -117,13 +112,13 @@ def consensus_met(
     """Whether the approvals so far satisfy what the activity waits for."""
     ids = {u.user_id for u in approvers}
     if governance.get("by") == "root":
-        return len(ids & set(org.root_user_ids)) >= governance["threshold"]
+        return len(ids & set(org.root_user_ids)) >= int(governance["threshold"])
     if governance.get("by") == "rule":
         named = governance.get("approvers") or []
         if named:
             return set(named) <= ids
-        return len(ids - {requester_id}) >= governance.get("approvals", 1)
-    return evaluate_policies(org, activity_type, params, approvers, used).outcome == ALLOW
+        return len(ids - {requester_id}) >= int(governance.get("approvals", 1))
+    return evaluate_policies(org, spec, activity_type, params, approvers, used).outcome == ALLOW
 
 
 def approver(user: User) -> Json:

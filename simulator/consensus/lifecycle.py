@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable
 
-from simulator.activities import HANDLERS, envelope
+from simulator import catalogue
+from simulator.activities import envelope
 from simulator.activities.context import Context, Json
 from simulator.auth import Principal
+from simulator.catalogue import Kind, Operation
 from simulator.clock import Source
 from simulator.consensus import engine
-from simulator.consensus.engine import ALLOW, CONSENSUS, Decision
+from simulator.consensus.decisions import Decision, Outcome, VoteSelection
 from simulator.errors import ApiError, InvalidArgument, PermissionDenied
-from simulator.state.activity import CONSENSUS_NEEDED, Activity, Pending
+from simulator.state.activity import CONSENSUS_NEEDED, Activity, ActivityStatus, Pending
 from simulator.state.store import Store
 
-COMPLETED, FAILED, REJECTED = "ACTIVITY_STATUS_COMPLETED", "ACTIVITY_STATUS_FAILED", "ACTIVITY_STATUS_REJECTED"
+COMPLETED, FAILED = ActivityStatus.COMPLETED.value, ActivityStatus.FAILED.value
+REJECTED = ActivityStatus.REJECTED.value
 DENIED_MESSAGE = (
     "You don't have sufficient permissions to take this action. Please add a policy granting this "
     "user permissions. Learn more at https://docs.turnkey.com/concepts/policies/quickstart."
@@ -27,22 +32,37 @@ def begin(ctx: Context, activity: Activity, decision: Decision, pending: Pending
     activity.pending = pending
     pending.governance = {**decision.governance, "proofs": proofs, "credentials": credentials_of(ctx.principal)}
     envelope.record_evaluation(ctx, activity, decision.evaluations)
-    if decision.outcome == engine.DENY:
+    if decision.outcome is Outcome.DENY:
         deny(ctx, activity, decision)
     begin_outcome(ctx, activity, decision, pending)
     ctx.tell(activity, "created")
 
 
 def begin_outcome(ctx: Context, activity: Activity, decision: Decision, pending: Pending) -> None:
-    if decision.wait:
-        pending.final = {"outcome": decision.outcome, "failure": decision.failure}
-        pending.polls_left = decision.wait.get("polls")
-        seconds = decision.wait.get("seconds")
-        pending.ready_at_ms = ctx.now_ms + int(seconds * 1000) if seconds is not None else None
-        activity.status = decision.wait.get("status", "ACTIVITY_STATUS_PENDING")
-        activity.notes.append(f"waiting ({decision.wait}) before: {decision.outcome}")
+    wait = decision.wait
+    if wait:
+        pending.final = {"outcome": decision.outcome.value, "failure": decision.failure}
+        pending.polls_left = wait.polls
+        pending.ready_at_ms = ctx.now_ms + int(wait.seconds * 1000) if wait.seconds is not None else None
+        activity.status = wait.status
+        activity.notes.append(f"waiting ({describe(wait)}) before: {decision.outcome.value}")
         return
     apply(ctx, activity, decision.outcome, decision.failure, immediate=True)
+
+
+def describe(wait: object) -> str:
+    return ", ".join(f"{k}: {v}" for k, v in vars(wait).items() if v is not None)
+
+
+def schedule_wait(activity: Activity, settle_due: Callable[[], None]) -> None:
+    """Settle a wait on simulated seconds when real time reaches it (the clock moving settles it too)."""
+    pending = activity.pending
+    if pending is None or pending.final is None or pending.ready_at_ms is None:
+        return
+    delay = max(0.0, (pending.ready_at_ms - int(time.time() * 1000)) / 1000)
+    timer = threading.Timer(delay + 0.005, settle_due)
+    timer.daemon = True
+    timer.start()
 
 
 def deny(ctx: Context, activity: Activity, decision: Decision) -> None:
@@ -66,15 +86,15 @@ def deny(ctx: Context, activity: Activity, decision: Decision) -> None:
     )
 
 
-def apply(ctx: Context, activity: Activity, outcome: str, failure: Json | None, immediate: bool) -> None:
+def apply(ctx: Context, activity: Activity, outcome: Outcome, failure: Json | None, immediate: bool) -> None:
     """Move the activity to the state its outcome calls for (a later change is an event)."""
     activity.updated_ms = ctx.now_ms
     before = activity.status
-    if outcome == ALLOW:
+    if outcome is Outcome.ALLOW:
         run(ctx, activity, immediate)
-    elif outcome == CONSENSUS:
+    elif outcome is Outcome.CONSENSUS:
         activity.status = CONSENSUS_NEEDED
-    elif outcome == "reject":
+    elif outcome is Outcome.REJECT:
         activity.status, activity.pending = REJECTED, None
     else:
         activity.status, activity.failure, activity.pending = FAILED, failure, None
@@ -90,7 +110,7 @@ def run(ctx: Context, activity: Activity, immediate: bool) -> None:
         ctx.store, ctx.source, ctx.now_ms, ctx.org, requester(ctx, activity), activity.activity_type, pending.prepared
     )
     try:
-        result = HANDLERS[pending.op](handler_ctx, pending.params)
+        result = spec_of(pending).run()(handler_ctx, pending.params)
     except ApiError as exc:
         if immediate:
             raise
@@ -110,53 +130,68 @@ def requester(ctx: Context, activity: Activity) -> Principal | None:
     return Principal(ctx.org, user, None) if user else None
 
 
-def settle(
-    store: Store,
-    source: Source,
-    now_ms: int,
-    activity: Activity,
-    poll: bool,
-    notify: Callable[[Activity, str], None] | None = None,
+def count_poll(
+    store: Store, source: Source, now_ms: int, activity: Activity, notify: Callable[[Activity, str], None] | None
 ) -> None:
-    """A scripted wait ends after its polls or its time: then its outcome applies."""
+    """The one documented way a read writes: a poll counts toward an "after N polls" wait."""
     pending = activity.pending
-    if pending is None or pending.final is None:
+    if pending is None or pending.final is None or pending.polls_left is None:
         return
-    if poll and pending.polls_left is not None:
-        pending.polls_left -= 1
-    due = (pending.polls_left is not None and pending.polls_left <= 0) or (
-        pending.ready_at_ms is not None and now_ms >= pending.ready_at_ms
-    )
-    if not due:
+    pending.polls_left -= 1
+    if pending.polls_left <= 0:
+        end_wait(store, source, now_ms, activity, notify)
+
+
+def settle(
+    store: Store, source: Source, now_ms: int, activity: Activity, notify: Callable[[Activity, str], None] | None
+) -> None:
+    """A wait on simulated seconds ends once the clock reaches it (the clock moved, or real time passed)."""
+    pending = activity.pending
+    if pending is None or pending.final is None or pending.ready_at_ms is None:
         return
+    if now_ms >= pending.ready_at_ms:
+        end_wait(store, source, now_ms, activity, notify)
+
+
+def end_wait(
+    store: Store, source: Source, now_ms: int, activity: Activity, notify: Callable[[Activity, str], None] | None
+) -> None:
+    pending = activity.pending
+    assert pending is not None and pending.final is not None
     final, pending.final = pending.final, None
     org = store.org(activity.organization_id)
     ctx = Context(store, source, now_ms, org, None, activity.activity_type, notify=notify)
     activity.notes.append(f"wait over: {final['outcome']}")
-    apply(ctx, activity, final["outcome"], final["failure"], immediate=False)
+    apply(ctx, activity, Outcome(final["outcome"]), final["failure"], immediate=False)
 
 
-def vote(ctx: Context, activity: Activity, raw: bytes, selection: str) -> None:
+def spec_of(pending: Pending) -> Operation:
+    spec = catalogue.get(Kind.ACTIVITY, pending.op)
+    assert spec is not None, pending.op
+    return spec
+
+
+def vote(ctx: Context, activity: Activity, raw: bytes, selection: VoteSelection) -> None:
     """Record an approval or rejection by ``ctx.principal`` and move the activity on."""
     principal = ctx.principal
     assert principal is not None
     check_vote(activity, principal)
-    ballot = envelope.vote(ctx, principal, activity, raw, selection)
+    ballot = envelope.vote(ctx, principal, activity, raw, selection.value)
     activity.votes.append(ballot)
     activity.updated_ms = ctx.now_ms
     pending = activity.pending
     assert pending is not None
     pending.governance.setdefault("credentials", []).extend(credentials_of(principal))
-    if selection == "VOTE_SELECTION_REJECTED":
+    if selection is VoteSelection.REJECT:
         record_vote(ctx, activity, ballot, "OUTCOME_REJECTED")
         activity.notes.append(f"rejected by {principal.user.name} ({principal.user.user_id})")
-        apply(ctx, activity, "reject", None, immediate=False)
+        apply(ctx, activity, Outcome.REJECT, None, immediate=False)
         return
     met = consensus_met(ctx, activity)
     record_vote(ctx, activity, ballot, "OUTCOME_ALLOW" if met else "OUTCOME_REQUIRES_CONSENSUS")
     activity.notes.append(f"approved by {principal.user.name} ({principal.user.user_id})")
     if met:
-        apply(ctx, activity, ALLOW, None, immediate=False)
+        apply(ctx, activity, Outcome.ALLOW, None, immediate=False)
 
 
 def check_vote(activity: Activity, principal: Principal) -> None:
@@ -191,6 +226,7 @@ def consensus_met(ctx: Context, activity: Activity) -> bool:
     return engine.consensus_met(
         ctx.org,
         pending.governance,
+        spec_of(pending),
         activity.activity_type,
         pending.params,
         approvers,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from simulator.clock import Source
-from simulator.consensus.engine import ALLOW, CONSENSUS, DENY, Decision
+from simulator.consensus.decisions import Decision, Outcome, Wait
 from simulator.consensus.kinds import kind_of
 from simulator.errors import InvalidArgument
 from simulator.state.records import User
@@ -69,30 +69,30 @@ def contains(actual: Any, wanted: Any) -> bool:
 
 
 def decision(rule: Json, org: Organization, user: User) -> Decision:
-    outcome = rule["outcome"]
+    outcome = Outcome(rule["outcome"])
     by = f"scenario rule {rule['name']!r}"
-    wait = rule.get("after")
-    if outcome == DENY:
-        return Decision(DENY, denial(rule, org), by)
-    if outcome == CONSENSUS:
+    wait = Wait.from_rule(rule.get("after"))
+    if outcome is Outcome.DENY:
+        return Decision(outcome, denial(rule, org), by)
+    evaluations = [{"outcome": OUTCOMES[outcome.value]}]
+    if outcome is Outcome.CONSENSUS:
+        named = user_ids(org, rule.get("approvers", []))
         governance = {
             "by": "rule",
-            "approvers": user_ids(org, rule.get("approvers", [])),
+            "approvers": named,
             "approvals": rule.get("approvals", 1),
+            "eligible": named or None,
         }
-        governance["eligible"] = governance["approvers"] or None
-        return Decision(CONSENSUS, [{"outcome": OUTCOMES[outcome]}], by, governance, wait=wait)
+        return Decision(outcome, evaluations, by, governance, wait=wait)
     failure = None
-    if outcome == "fail":
+    if outcome is Outcome.FAIL:
         spec = rule.get("failure", {})
         failure = {
             "code": spec.get("code", 13),
             "message": spec.get("message", f"activity failed ({by})"),
             "details": [],
         }
-    return Decision(
-        outcome if outcome != ALLOW else ALLOW, [{"outcome": OUTCOMES[outcome]}], by, failure=failure, wait=wait
-    )
+    return Decision(outcome, evaluations, by, failure=failure, wait=wait)
 
 
 def denial(rule: Json, org: Organization) -> list[Json]:

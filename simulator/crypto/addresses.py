@@ -15,6 +15,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from simulator.crypto import chain_formats, ton_wallets
+from simulator.crypto.hashing import keccak256
 from simulator.crypto.hd import DerivationError, InvalidAddressFormat, InvalidCurve
 
 _BITCOIN = [
@@ -53,12 +54,6 @@ class UnsupportedAddressFormat(DerivationError):
 class AddressFormat:
     curves: tuple[str, ...]
     encode: Callable[[str, bytes], str]  # (curve, public key as hd.derive gives it) -> address
-
-
-def keccak256(data: bytes) -> bytes:
-    from Crypto.Hash import keccak
-
-    return keccak.new(digest_bits=256, data=data).digest()
 
 
 def uncompressed(curve: str, public_key: bytes) -> bytes:

@@ -18,6 +18,7 @@ import coincurve
 from Crypto.Hash import RIPEMD160
 
 from simulator.crypto.bech32 import bech32_encode
+from simulator.crypto.hashing import keccak256
 
 Encoder = Callable[[str, bytes], str]
 SECP, ED = ("CURVE_SECP256K1",), ("CURVE_ED25519",)
@@ -80,8 +81,6 @@ def cosmos(hrp: str) -> Encoder:
 
 
 def tron(curve: str, key: bytes) -> str:
-    from simulator.crypto.addresses import keccak256
-
     point = bytes(coincurve.PublicKey(key).format(compressed=False))
     return base58check(0x41, keccak256(point[1:])[-20:])
 

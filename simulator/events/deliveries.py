@@ -13,21 +13,33 @@ import json
 import threading
 import time
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
+from simulator.clock import Clock, Source
 from simulator.events import signing
-
-if TYPE_CHECKING:
-    from simulator.core import Simulator
-    from simulator.state.activity import Activity
+from simulator.state.activity import Activity
+from simulator.state.store import Store
 
 Json = dict[str, Any]
 EVENT_TYPE = "ACTIVITY_UPDATES"
 
 
+class Host(Protocol):
+    """What deliveries read: the state (receivers, activities), the seeded source and the clock."""
+
+    clock: Clock
+    source: Source
+    lock: threading.RLock
+
+    @property
+    def store(self) -> Store: ...
+
+
 class Webhooks:
-    def __init__(self, sim: Simulator, retries: int = 5, backoff_seconds: float = 1.0) -> None:
+    """The delivery log and one sending worker per receiver; ``on_event`` is the activity listener."""
+
+    def __init__(self, sim: Host, retries: int = 5, backoff_seconds: float = 1.0) -> None:
         self.sim, self.retries, self.backoff = sim, retries, backoff_seconds
         self.log: list[Json] = []  # every delivery, with its attempts, oldest first
         self.chaos: Json = {}  # drop / duplicate / delayMs / reorder, applied to new deliveries
@@ -35,7 +47,6 @@ class Webhooks:
         self._workers: dict[str, threading.Thread] = {}
         self._wake = threading.Condition()
         self._closed = False
-        sim.listeners.append(self.on_event)
 
     # what gets delivered -----------------------------------------------------------------------
     def on_event(self, activity: Activity, event: str) -> None:

@@ -96,3 +96,17 @@ def proxy_key(config: Json) -> ec.EllipticCurvePrivateKey:
 def origin_allowed(config: Json, origin: str | None) -> bool:
     allowed = config.get("allowedOrigins") or ["*"]
     return origin is None or "*" in allowed or origin in allowed
+
+
+def configure(ctx: Context, settings: Json) -> Json:
+    """Enable the auth proxy for ``ctx.org``, or change the configuration ``settings["configId"]`` names."""
+    existing = ctx.store.proxy_configs.get(settings.get("configId") or "")
+    if existing is not None:
+        existing.update({k: v for k, v in settings.items() if k not in ("configId", "encryptedProxyKey")})
+        return public(existing)
+    return public(enable(ctx, settings))
+
+
+def public(config: Json) -> Json:
+    """A configuration without its sealed key."""
+    return {k: v for k, v in config.items() if k != "encryptedProxyKey"}

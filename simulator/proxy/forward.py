@@ -4,26 +4,25 @@ stamped with the proxy's key, so authentication, policies and the activity log s
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 
+from simulator import pipeline
 from simulator.activities.users import token_claims
 from simulator.auth.stamps import P256, b64url_encode
 from simulator.crypto import keys
 from simulator.errors import ApiError, InvalidArgument
+from simulator.pipeline import Host, client_time_ms
 from simulator.proxy import config as proxy_config
 from simulator.state.store import Organization
-
-if TYPE_CHECKING:
-    from simulator.core import Simulator
 
 Json = dict[str, Any]
 
 
 def submit(
-    sim: Simulator,
+    sim: Host,
     config: Json,
     op: str,
     activity_type: str,
@@ -35,7 +34,7 @@ def submit(
     body = {
         "parameters": parameters,
         "organizationId": org_id or config["organizationId"],
-        "timestampMs": str(sim.clock.now_ms()),
+        "timestampMs": str(client_time_ms(sim)),
         "type": activity_type,
     }
     raw = json.dumps(body).encode()
@@ -44,7 +43,7 @@ def submit(
     stamp = b64url_encode(
         json.dumps({"publicKey": keys.compressed_hex(key), "scheme": P256, "signature": signature}).encode()
     )
-    activity = sim.submit(op, raw, {"X-Stamp": stamp})["activity"]
+    activity = pipeline.submit(sim, op, raw, {"X-Stamp": stamp}, "application/json")["activity"]
     if activity["status"] != "ACTIVITY_STATUS_COMPLETED":
         failure = activity.get("failure") or {}
         error = ApiError(failure.get("message") or f"activity {activity['id']} is {activity['status']}")
@@ -54,11 +53,11 @@ def submit(
     return result[result_key] if result_key else next(v for k, v in result.items() if k != "activity")
 
 
-def sub_orgs(sim: Simulator, config: Json) -> list[Organization]:
+def sub_orgs(sim: Host, config: Json) -> list[Organization]:
     return sim.store.descendants(config["organizationId"])
 
 
-def find_account(sim: Simulator, config: Json, filter_type: str, value: str) -> str | None:
+def find_account(sim: Host, config: Json, filter_type: str, value: str) -> str | None:
     """The sub-organization of the configuration's organization that the filter names, if any."""
     lowered = value.lower()
     for org in sub_orgs(sim, config):
@@ -91,7 +90,7 @@ def matches(org: Organization, filter_type: str, value: str, lowered: str) -> bo
     )
 
 
-def org_for_token(sim: Simulator, config: Json, token: str) -> str:
+def org_for_token(sim: Host, config: Json, token: str) -> str:
     """The sub-organization whose user the verification token's contact belongs to."""
     claims = token_claims(token)
     kind = "PHONE_NUMBER" if claims.get("verification_type") == "OTP_TYPE_SMS" else "EMAIL"

@@ -6,7 +6,7 @@ from simulator.consensus import lifecycle
 from simulator.errors import NotFound
 from simulator.queries.context import Json, QueryContext
 from simulator.queries.pagination import paginate
-from simulator.state.store import Activity
+from simulator.state.activity import Activity
 
 
 def visible_activity(q: QueryContext, activity_id: str) -> Activity:
@@ -30,15 +30,13 @@ def visible_activity(q: QueryContext, activity_id: str) -> Activity:
 def get_activity(q: QueryContext, body: Json) -> Json:
     """The activity; a poll also counts toward a scripted wait ("after N polls")."""
     activity = visible_activity(q, body["activityId"])
-    lifecycle.settle(q.store, q.source, q.now_ms, activity, poll=True, notify=q.notify)
+    lifecycle.count_poll(q.store, q.source, q.now_ms, activity, q.notify)
     return {"activity": activity.to_api(q.principal.user.user_id)}
 
 
 def list_activities(q: QueryContext, body: Json) -> Json:
     statuses = set(body.get("filterByStatus") or [])
     types = set(body.get("filterByType") or [])
-    for activity in q.org.activities.values():
-        lifecycle.settle(q.store, q.source, q.now_ms, activity, poll=False, notify=q.notify)
     newest_first = sorted(q.org.activities.values(), key=lambda a: (a.created_ms, a.activity_id), reverse=True)
     matching = [
         a for a in newest_first if (not statuses or a.status in statuses) and (not types or a.activity_type in types)

@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 from simulator.state.records import Json, timestamp
 
-CONSENSUS_NEEDED = "ACTIVITY_STATUS_CONSENSUS_NEEDED"
+
+class ActivityStatus(str, Enum):
+    """The wire statuses; records keep the plain ``.value`` string."""
+
+    CREATED = "ACTIVITY_STATUS_CREATED"
+    PENDING = "ACTIVITY_STATUS_PENDING"
+    CONSENSUS_NEEDED = "ACTIVITY_STATUS_CONSENSUS_NEEDED"
+    COMPLETED = "ACTIVITY_STATUS_COMPLETED"
+    FAILED = "ACTIVITY_STATUS_FAILED"
+    REJECTED = "ACTIVITY_STATUS_REJECTED"
+
+
+CONSENSUS_NEEDED = ActivityStatus.CONSENSUS_NEEDED.value
 
 
 @dataclass

@@ -11,6 +11,7 @@ from simulator.state.activity import Activity
 from simulator.state.records import (
     ApiKey,
     Authenticator,
+    ImportTarget,
     Json,
     Otp,
     Policy,
@@ -82,6 +83,7 @@ class Store:
         self.oauth_codes: dict[str, Json] = {}  # the fake provider's authorization codes
         self.used_tokens: set[str] = set()  # verification token ids already spent
         self.proxy_configs: dict[str, Json] = {}  # auth proxy configurations by config id
+        self.import_targets: dict[str, ImportTarget] = {}  # init_import_* target keys by target id
         self._credentials: dict[str, list[CredentialRef]] = {}
 
     # organizations -------------------------------------------------------------------------
@@ -152,6 +154,59 @@ class Store:
     def activity_by_fingerprint(self, fingerprint: str) -> Activity | None:
         activity_id = self.fingerprints.get(fingerprint)
         return self.activities.get(activity_id) if activity_id else None
+
+    def outbox_for(self, contact: str | None = None) -> list[Json]:
+        """Every message "sent" (to ``contact``, case-insensitively), oldest first."""
+        wanted = contact.lower() if contact is not None else None
+        return [dict(m) for m in self.outbox if wanted is None or m["contact"].lower() == wanted]
+
+    def waiting_activities(self) -> list[Activity]:
+        """Activities whose scripted wait has not ended yet."""
+        return [a for a in self.activities.values() if a.pending is not None and a.pending.final is not None]
+
+    def is_below(self, org: Organization, ancestor: Organization) -> bool:
+        """Whether ``org`` is a (transitive) sub-organization of ``ancestor``."""
+        parent = org.parent_id
+        while parent:
+            if parent == ancestor.organization_id:
+                return True
+            parent = self.orgs[parent].parent_id
+        return False
+
+    # key lifecycle ---------------------------------------------------------------------------
+    def add_import_target(self, target: ImportTarget, keep: int = 5) -> None:
+        """A new target replaces the user's live one of the same kind; the last ``keep`` stay
+        known, so that an import sealed to an older one is told apart from a corrupt one."""
+        same = [
+            t
+            for t in self.import_targets.values()
+            if (t.organization_id, t.user_id, t.kind) == (target.organization_id, target.user_id, target.kind)
+        ]
+        for old in same:
+            if old.state == "live":
+                old.state = "replaced"
+        for old in same[: max(0, len(same) + 1 - keep)]:
+            del self.import_targets[old.target_id]
+        self.import_targets[target.target_id] = target
+
+    def remove_wallet_accounts(self, org: Organization, account_ids: set[str]) -> None:
+        for wallet in org.wallets.values():
+            wallet.accounts = [a for a in wallet.accounts if a.account_id not in account_ids]
+
+    def detach_organization(self, org: Organization) -> None:
+        """Delete a sub-organization's contents: its credentials stop working, its keys are gone
+        and its parent no longer lists it. The record itself stays in ``orgs`` because the deleting
+        activity is stored in it after its handler returns."""
+        for user in org.users.values():
+            self.remove_user_credentials(user)
+        if org.parent_id and org.parent_id in self.orgs:
+            siblings = self.orgs[org.parent_id].children
+            self.orgs[org.parent_id].children = [c for c in siblings if c != org.organization_id]
+        contents = ("users", "wallets", "private_keys", "tags", "policies", "invitations", "smart_contract_interfaces")
+        for name in (*contents, "oauth2_credentials", "fiat_credentials", "balances"):
+            getattr(org, name).clear()
+        org.root_user_ids = []
+        self.import_targets = {k: t for k, t in self.import_targets.items() if t.organization_id != org.organization_id}
 
     def snapshot(self) -> Store:
         return copy.deepcopy(self)

