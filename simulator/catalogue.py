@@ -19,6 +19,9 @@ An entry says:
   kind's package (``wallets:create_wallet`` is ``simulator.activities.wallets.create_wallet``),
   imported on first use so that the catalogue sits below every domain module; ``None`` means the
   simulator does not serve it (501);
+- ``policy_context``: a ``module:function`` taking ``(ctx, params)`` that returns what the
+  policy language reads beyond ``activity`` for this request (``eth.tx``, ``wallet``,
+  ``private_key``, ...), computed before the decision;
 - ``events``: the webhook events a run emits;
 - ``partial``: what an implemented operation still lacks, said plainly;
 - flags of the service's semantics: ``root_quorum_only``, ``parent_may_run`` (a parent
@@ -71,6 +74,7 @@ class Operation:
     parent_may_run: bool = False
     own_credentials: bool = False
     vote: str | None = None  # approve_activity / reject_activity: a vote on an existing activity
+    policy_context: str | None = None  # what policies read beyond ``activity`` (eth.tx, wallet, ...)
     path: str = field(default="", compare=False)
 
     @property
@@ -92,6 +96,9 @@ class Operation:
 
     def prepare(self) -> Callable[..., Any] | None:
         return resolve(self.kind, self.preparer) if self.preparer else None
+
+    def describe_for_policies(self) -> Callable[..., Any] | None:
+        return resolve(self.kind, self.policy_context) if self.policy_context else None
 
 
 @cache
@@ -123,7 +130,7 @@ OPERATIONS: tuple[Operation, ...] = (
     activity("reject_activity", vote="VOTE_SELECTION_REJECTED"),
     # organizations and sub-organizations
     activity("create_sub_organization", "ORGANIZATION", "CREATE", "suborgs:create_sub_organization"),
-    activity("delete_sub_organization", "ORGANIZATION", "DELETE"),
+    activity("delete_sub_organization", "ORGANIZATION", "DELETE", "key_deletes:delete_sub_organization"),
     activity("update_organization_name", root_quorum_only=True),
     activity("update_root_quorum", root_quorum_only=True),
     activity("set_organization_feature", handler="organization:set_organization_feature", root_quorum_only=True),
@@ -154,7 +161,9 @@ OPERATIONS: tuple[Operation, ...] = (
     activity("create_api_keys", "CREDENTIAL", "CREATE", "credentials:create_api_keys", own_credentials=True),
     activity("delete_api_keys", "CREDENTIAL", "DELETE", "credentials:delete_api_keys", own_credentials=True),
     activity("create_authenticators", "CREDENTIAL", "CREATE", own_credentials=True),
-    activity("delete_authenticators", "CREDENTIAL", "DELETE", "credentials:delete_authenticators", own_credentials=True),
+    activity(
+        "delete_authenticators", "CREDENTIAL", "DELETE", "credentials:delete_authenticators", own_credentials=True
+    ),
     activity("create_oauth_providers", "CREDENTIAL", "CREATE"),
     activity("delete_oauth_providers", "CREDENTIAL", "DELETE"),
     activity("create_oauth2_credential", "AUTH", "CREATE", "credentials:create_oauth2_credential"),
@@ -181,24 +190,30 @@ OPERATIONS: tuple[Operation, ...] = (
     activity("create_wallet", "WALLET", "CREATE", "wallets:create_wallet", preparer="wallets:prepare_wallet"),
     activity("create_wallet_accounts", "WALLET", "CREATE", "wallets:create_wallet_accounts"),
     activity("update_wallet", "WALLET", "UPDATE"),
-    activity("delete_wallets", "WALLET", "DELETE"),
-    activity("delete_wallet_accounts", "WALLET", "DELETE"),
-    activity("export_wallet", "WALLET", "EXPORT"),
-    activity("export_wallet_account", "WALLET", "EXPORT"),
-    activity("init_import_wallet", "WALLET", "IMPORT"),
-    activity("import_wallet", "WALLET", "IMPORT"),
+    activity("delete_wallets", "WALLET", "DELETE", "key_deletes:delete_wallets"),
+    activity("delete_wallet_accounts", "WALLET", "DELETE", "key_deletes:delete_wallet_accounts"),
+    activity("export_wallet", "WALLET", "EXPORT", "key_lifecycle:export_wallet"),
+    activity("export_wallet_account", "WALLET", "EXPORT", "key_lifecycle:export_wallet_account"),
+    activity("init_import_wallet", "WALLET", "IMPORT", "key_lifecycle:init_import_wallet"),
+    activity("import_wallet", "WALLET", "IMPORT", "key_lifecycle:import_wallet"),
     activity("create_private_keys", "PRIVATE_KEY", "CREATE", "private_keys:create_private_keys"),
-    activity("delete_private_keys", "PRIVATE_KEY", "DELETE"),
-    activity("export_private_key", "PRIVATE_KEY", "EXPORT"),
-    activity("init_import_private_key", "PRIVATE_KEY", "IMPORT"),
-    activity("import_private_key", "PRIVATE_KEY", "IMPORT"),
+    activity("delete_private_keys", "PRIVATE_KEY", "DELETE", "key_deletes:delete_private_keys"),
+    activity("export_private_key", "PRIVATE_KEY", "EXPORT", "key_lifecycle:export_private_key"),
+    activity("init_import_private_key", "PRIVATE_KEY", "IMPORT", "key_lifecycle:init_import_private_key"),
+    activity("import_private_key", "PRIVATE_KEY", "IMPORT", "key_lifecycle:import_private_key"),
     activity("create_private_key_tag", "PRIVATE_KEY", "CREATE", "private_keys:create_private_key_tag"),
     activity("update_private_key_tag", "PRIVATE_KEY", "UPDATE"),
     activity("delete_private_key_tags", "PRIVATE_KEY", "DELETE"),
     # signing and transactions
     activity("sign_raw_payload", "PRIVATE_KEY", "SIGN", "signing:sign_raw_payload", partial=EIP712_PARTIAL),
     activity("sign_raw_payloads", "PRIVATE_KEY", "SIGN", "signing:sign_raw_payloads", partial=EIP712_PARTIAL),
-    activity("sign_transaction", "PRIVATE_KEY", "SIGN"),
+    activity(
+        "sign_transaction",
+        "PRIVATE_KEY",
+        "SIGN",
+        "transactions:sign_transaction",
+        policy_context="transactions:policy_context",
+    ),
     activity("eth_send_transaction", "PRIVATE_KEY", "SIGN"),
     activity("sol_send_transaction", "PRIVATE_KEY", "SIGN"),
     activity("eth_send_raw_transaction"),

@@ -169,10 +169,13 @@ def start_activity(host: Host, ctx: Context, spec: Operation, body: Json, raw: b
             [{"outcome": "OUTCOME_ALLOW"}],
             "a parent organization runs authentication activities for its sub-organizations",
         )
+    describe = spec.describe_for_policies()
+    extra: Json = describe(ctx, params) if describe else {}
     if decision is None:
-        decision = engine.decide(ctx.org, user, spec, body["type"], params, lifecycle.credentials_of(ctx.principal))
+        used = lifecycle.credentials_of(ctx.principal)
+        decision = engine.decide(ctx.org, user, spec, body["type"], params, used, extra)
     activity = envelope.new_activity(ctx, body, raw, keys)
-    pending = Pending(spec.name, params, keys["resultKey"], ctx.prepared)
+    pending = Pending(spec.name, params, keys["resultKey"], ctx.prepared, policy_context=extra)
     lifecycle.begin(ctx, activity, decision, pending, bool(body.get("generateAppProofs")))
     host.store.add_activity(activity)
     lifecycle.schedule_wait(activity, lambda: settle_due(host))

@@ -25,14 +25,20 @@ ALLOW, CONSENSUS, DENY = Outcome.ALLOW, Outcome.CONSENSUS, Outcome.DENY
 
 
 def decide(
-    org: Organization, user: User, spec: Operation, activity_type: str, params: Json, used: list[Json]
+    org: Organization,
+    user: User,
+    spec: Operation,
+    activity_type: str,
+    params: Json,
+    used: list[Json],
+    extra: Json | None = None,
 ) -> Decision:
     """The outcome of a new request by ``user`` (stamping with ``used``) under quorum and policies."""
     is_root = user.user_id in org.root_user_ids
     if is_root and org.root_threshold <= 1:
         return Decision(ALLOW, [{"outcome": "OUTCOME_ALLOW"}], "the requester is a root user (quorum threshold 1)")
     if is_root:
-        by_policy = evaluate_policies(org, spec, activity_type, params, [user], used)
+        by_policy = evaluate_policies(org, spec, activity_type, params, [user], used, extra)
         if by_policy.outcome == ALLOW:
             return by_policy
         return Decision(
@@ -49,11 +55,17 @@ def decide(
         )
     if spec.own_credentials and params.get("userId") == user.user_id:
         return Decision(ALLOW, [{"outcome": "OUTCOME_ALLOW"}], "users may manage their own credentials")
-    return evaluate_policies(org, spec, activity_type, params, [user], used)
+    return evaluate_policies(org, spec, activity_type, params, [user], used, extra)
 
 
 def evaluate_policies(
-    org: Organization, spec: Operation, activity_type: str, params: Json, approvers: list[User], used: list[Json]
+    org: Organization,
+    spec: Operation,
+    activity_type: str,
+    params: Json,
+    approvers: list[User],
+    used: list[Json],
+    extra: Json | None = None,
 ) -> Decision:
     """Every policy whose condition matches, and the outcome they add up to.
 
@@ -61,6 +73,7 @@ def evaluate_policies(
     credentials their votes were stamped with (the language's ``credentials``).
     """
     context = {
+        **(extra or {}),
         "activity": policy_view(spec, activity_type, params),
         "approvers": [approver(u) for u in approvers],
         "credentials": used,
@@ -108,6 +121,7 @@ def consensus_met(
     approvers: list[User],
     used: list[Json],
     requester_id: str | None,
+    extra: Json | None = None,
 ) -> bool:
     """Whether the approvals so far satisfy what the activity waits for."""
     ids = {u.user_id for u in approvers}
@@ -118,7 +132,7 @@ def consensus_met(
         if named:
             return set(named) <= ids
         return len(ids - {requester_id}) >= int(governance.get("approvals", 1))
-    return evaluate_policies(org, spec, activity_type, params, approvers, used).outcome == ALLOW
+    return evaluate_policies(org, spec, activity_type, params, approvers, used, extra).outcome == ALLOW
 
 
 def approver(user: User) -> Json:

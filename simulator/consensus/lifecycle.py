@@ -232,6 +232,7 @@ def consensus_met(ctx: Context, activity: Activity) -> bool:
         approvers,
         pending.governance.get("credentials", []),
         activity.requester_id,
+        pending.policy_context,
     )
 
 

@@ -35,6 +35,7 @@ class Pending:
     final: Json | None = None  # a scripted outcome applied once the wait is over
     polls_left: int | None = None
     ready_at_ms: int | None = None
+    policy_context: Json = field(default_factory=dict)  # eth.tx, wallet, ...: what policies read, kept for votes
 
 
 @dataclass
