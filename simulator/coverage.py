@@ -30,3 +30,19 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, int]:
     for row in rows:
         counts[row["status"]] += 1
     return counts
+
+
+def markdown() -> str:
+    """The README's operations table: every operation with its status and policy resource/action."""
+    lines = [
+        "| operation | path | status | policy resource / action | note |",
+        "|---|---|---|---|---|",
+    ]
+    for kind in (Kind.ACTIVITY, Kind.QUERY, Kind.PROXY):
+        for op in sorted(catalogue.of_kind(kind), key=lambda o: o.name):
+            where = op.path or f"/public/v1/{kind.value}/{op.name}"
+            policy = f"{op.resource} / {op.action}" if op.resource else ("root quorum" if op.root_quorum_only else "—")
+            if kind is not Kind.ACTIVITY:
+                policy = ""
+            lines.append(f"| `{op.name}` | `{where}` | {op.status.value} | {policy} | {op.partial} |")
+    return "\n".join(lines) + "\n"

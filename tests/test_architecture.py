@@ -62,3 +62,20 @@ def test_there_is_no_import_cycle_inside_simulator():
     packages = {m for m in graph if any(o.startswith(m + ".") for o in graph)}
     without_inits = {m: {i for i in deps if not (m in packages and i.startswith(m + "."))} for m, deps in graph.items()}
     assert strongly_connected(without_inits) == []
+
+
+def test_the_readme_operations_table_is_the_catalogue():
+    """The README's table is generated from the catalogue: `python tools/readme_operations.py` refreshes it."""
+    import importlib.util
+    from pathlib import Path
+
+    tool = Path(__file__).resolve().parent.parent / "tools" / "readme_operations.py"
+    spec = importlib.util.spec_from_file_location("readme_operations", tool)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    text = module.README.read_text()
+    assert module.START in text, "README.md lacks the operations table markers"
+    assert module.refreshed(text) == text, (
+        "README.md's operations table is stale: run python tools/readme_operations.py"
+    )

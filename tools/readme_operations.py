@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""Refresh the README's operations table from the operation catalogue (simulator/catalogue.py).
+
+python tools/readme_operations.py          # rewrite the table between its markers
+python tools/readme_operations.py --check  # exit 1 when the README is out of date
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from simulator.coverage import markdown
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+START, END = "<!-- operations:start -->", "<!-- operations:end -->"
+
+
+def refreshed(text: str) -> str:
+    head, _, rest = text.partition(START)
+    _, _, tail = rest.partition(END)
+    return f"{head}{START}\n{markdown()}{END}{tail}"
+
+
+def main(argv: list[str]) -> int:
+    text = README.read_text()
+    if START not in text or END not in text:
+        print(f"README.md has no {START} ... {END} markers", file=sys.stderr)
+        return 1
+    new = refreshed(text)
+    if "--check" in argv:
+        return 0 if new == text else 1
+    README.write_text(new)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
