@@ -9,9 +9,11 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
+from werkzeug.datastructures import Headers
 from werkzeug.exceptions import HTTPException
 
 from simulator import control, logs, pipeline
+from simulator.activities import ip_allowlist
 from simulator.catalogue import Kind
 from simulator.config import Config
 from simulator.core import Simulator
@@ -34,7 +36,8 @@ def create_app(simulator: Simulator | None = None, config: Config | None = None)
     app.url_map.strict_slashes = False
     app.wsgi_app = MergeSlashes(app.wsgi_app)  # type: ignore[method-assign]
     app.register_blueprint(public)
-    app.register_blueprint(control.blueprint)
+    if sim.config.control:  # --no-control: the /_simulator routes do not exist (404); the token is checked there
+        app.register_blueprint(control.blueprint)
     logs.install(app)
     app.register_error_handler(ApiError, render_error)
     app.register_error_handler(ScenarioError, lambda e: render_error(InvalidArgument(str(e))))
@@ -58,8 +61,11 @@ def query(op: str) -> Response:
 
 
 def headers() -> Mapping[str, str]:
-    """The request's headers, looked up case-insensitively (werkzeug's Headers)."""
-    return cast(Mapping[str, str], request.headers)
+    """The request's headers, looked up case-insensitively (werkzeug's Headers), plus the peer's
+    address under a name only the transport sets (a client's header of that name is replaced)."""
+    found = Headers(request.headers)
+    found.set(ip_allowlist.REMOTE_ADDR_HEADER, request.remote_addr or "")
+    return cast(Mapping[str, str], found)
 
 
 def journal_refusal(api: ApiError) -> None:
@@ -82,9 +88,9 @@ def render_error(error: ApiError) -> tuple[Response, int]:
 def render_http_error(error: HTTPException) -> tuple[Response, int]:
     """Werkzeug's own refusals (unknown path, wrong method, body too large) in the one shape."""
     if error.code == 405:
-        api: ApiError = MethodNotAllowed(
-            f"method {request.method} is not allowed on {request.path}; the API takes POST with a JSON body"
-        )
+        allowed = sorted(set(getattr(error, "valid_methods", None) or ()) - {"HEAD", "OPTIONS"})
+        takes = f"it takes {' or '.join(allowed)}" if allowed else "the API takes POST with a JSON body"
+        api: ApiError = MethodNotAllowed(f"method {request.method} is not allowed on {request.path}; {takes}")
     elif error.code == 413:
         limit = get_simulator().config.max_body_bytes
         api = PayloadTooLarge(f"request body too large: the limit is {limit} bytes")

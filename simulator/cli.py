@@ -8,10 +8,12 @@ import logging
 import os
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from simulator.config import TEN_MINUTES_MS, Config
+from simulator.crypto import service_keys
 from simulator.scenario import ScenarioError, resolve_scenario
 
 
@@ -46,6 +48,13 @@ def parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--allow-unknown-fields", action="store_true", help="accept body fields the schemas do not know")
     serve.add_argument(
+        "--strict-responses",
+        action="store_true",
+        default=Config().strict_responses,
+        help="check every answer against the public swagger's response schema; a mismatch answers 500 "
+        "naming the violations (default: on when $WALLET_SIMULATOR_STRICT_RESPONSES is 1)",
+    )
+    serve.add_argument(
         "--timestamp-window",
         type=float,
         default=TEN_MINUTES_MS / 1000,
@@ -68,6 +77,7 @@ def parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="first webhook retry delay on the simulator clock, doubling each time",
     )
+    control_switches(serve)
     serve.add_argument(
         "--record",
         type=Path,
@@ -80,6 +90,7 @@ def parser() -> argparse.ArgumentParser:
         default="text",
         help="log lines on stderr: text (coloured only on a terminal) or one JSON object per line",
     )
+    transport_switches(serve)
     serve.set_defaults(run=serve_command)
     outbox = commands.add_parser("outbox", help="list the OTP codes a running simulator has sent")
     outbox.add_argument("--url", default="http://127.0.0.1:8080", help="the simulator's main address")
@@ -122,6 +133,71 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+def transport_switches(serve: argparse.ArgumentParser) -> None:
+    """The HTTP transport's limits, on both ports (Config and simulator/wsgi.py say more)."""
+    default = Config()
+    serve.add_argument("--threads", type=positive(int), default=default.threads, help="worker threads (both ports)")
+    serve.add_argument(
+        "--max-connections", type=positive(int), default=default.max_connections, help="open connections per port"
+    )
+    serve.add_argument(
+        "--max-body-bytes", type=positive(int), default=default.max_body_bytes, help="larger bodies are refused 413"
+    )
+    serve.add_argument(
+        "--header-timeout",
+        type=positive(float),
+        default=default.header_timeout_seconds,
+        metavar="SECONDS",
+        help="a request's line and headers must arrive within this of its first byte",
+    )
+    serve.add_argument(
+        "--read-timeout",
+        type=positive(float),
+        default=default.read_timeout_seconds,
+        metavar="SECONDS",
+        help="a request's body must arrive within this of its headers; idle connections close after it",
+    )
+
+
+def positive(kind: Callable[[str], float]) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        value = kind(text)
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+        return value
+
+    parse.__name__ = kind.__name__  # argparse names the type in "invalid int value"
+    return parse
+
+
+def control_switches(serve: argparse.ArgumentParser) -> None:
+    """The webhook timeout and the control API's protection (Config says more)."""
+    serve.add_argument(
+        "--webhook-timeout",
+        type=positive(float),
+        default=Config().webhook_timeout_seconds,
+        metavar="SECONDS",
+        help="a receiver answering within this (real time) is never retried; slower answers are retried",
+    )
+    serve.add_argument(
+        "--control-token",
+        type=token_text,
+        default=os.environ.get("WALLET_SIMULATOR_CONTROL_TOKEN") or None,
+        metavar="TOKEN",
+        help="require this token on the control API (/_simulator): 'Authorization: Bearer TOKEN' or "
+        "'X-Simulator-Control-Token: TOKEN'; default: $WALLET_SIMULATOR_CONTROL_TOKEN",
+    )
+    serve.add_argument(
+        "--no-control", dest="control", action="store_false", help="do not serve the control API (/_simulator) at all"
+    )
+
+
+def token_text(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must not be empty")
+    return text
+
+
 def config_from(args: argparse.Namespace) -> Config:
     window = int(args.timestamp_window * 1000) or None
     return Config(
@@ -129,11 +205,20 @@ def config_from(args: argparse.Namespace) -> Config:
         scenarios=tuple(resolve_scenario(s) for s in args.scenario),
         auth=args.auth,
         allow_unknown_fields=args.allow_unknown_fields,
+        strict_responses=args.strict_responses,
         timestamp_window_ms=window,
         liveness_clock=args.liveness_clock,
         frozen_clock_ms=args.frozen_clock,
         webhook_retries=args.webhook_retries,
         webhook_backoff_seconds=args.webhook_backoff,
+        webhook_timeout_seconds=args.webhook_timeout,
+        control=args.control,
+        control_token=args.control_token,
+        threads=args.threads,
+        max_connections=args.max_connections,
+        max_body_bytes=args.max_body_bytes,
+        header_timeout_seconds=args.header_timeout,
+        read_timeout_seconds=args.read_timeout,
     )
 
 
@@ -157,6 +242,7 @@ def serve_command(args: argparse.Namespace) -> int:
     logging.getLogger("simulator").info(
         "serving on %s (seed %s); Ctrl-C stops", server.url, server.simulator.source.seed
     )
+    warn_if_exposed(args.host, server.simulator.config)
     signal.signal(signal.SIGTERM, _interrupt)
     try:
         server.serve_forever()
@@ -172,6 +258,14 @@ def serve_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def warn_if_exposed(host: str, config: Config) -> None:
+    from simulator.control import exposure_warning
+
+    warning = exposure_warning(host, config)
+    if warning:
+        logging.getLogger("simulator").warning(warning)
+
+
 def ready_line(server: Any) -> dict[str, Any]:
     sim = server.simulator
     creds = sim.default_credentials()
@@ -183,6 +277,7 @@ def ready_line(server: Any) -> dict[str, Any]:
         "apiPrivateKey": creds["apiPrivateKey"],
         "proxyUrl": server.proxy_url,
         "seed": sim.source.seed,
+        "signerPublicKey": service_keys.public_hex("signer"),
     }
 
 

@@ -1,24 +1,40 @@
-"""The control surface tests use: votes without stamps, explanations, the clock, reset.
+"""The control surface tests use: votes without stamps, explanations, the clock, reset, state.
 
 ``Simulator`` exposes these as methods; ``blueprint`` serves them under ``/_simulator`` for
-tests written in other languages.
+tests written in other languages. Every body is checked against its schema in
+schemas/control/ (a bad one is a 400 in the one error shape, and leaves the state as it was).
+
+The control API reads and replaces everything, private keys included, so it is protected when
+it matters: ``Config.control=False`` does not serve it at all, and ``Config.control_token``
+makes every control request carry ``Authorization: Bearer <token>`` or
+``X-Simulator-Control-Token: <token>`` (401 without it).
 """
 
 from __future__ import annotations
 
+import hmac
+import ipaddress
+import json
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from simulator import coverage, oauth_provider
+from simulator.config import Config
 from simulator.crypto import service_keys
-from simulator.errors import InvalidArgument, NotFound
+from simulator.errors import InvalidArgument, NotFound, Unauthenticated
+from simulator.validation import Schemas
 
 if TYPE_CHECKING:
     from simulator.core import Simulator
 
 Json = dict[str, Any]
+TOKEN_HEADER = "X-Simulator-Control-Token"
+CHALLENGE = 'Bearer realm="wallet-simulator control API"'
 blueprint = Blueprint("control", __name__, url_prefix="/_simulator")
 
 
@@ -26,21 +42,123 @@ def simulator() -> Simulator:
     return current_app.extensions["simulator"]  # type: ignore[no-any-return]
 
 
-def body() -> Json:
-    data = request.get_json(silent=True)
-    if data is not None and not isinstance(data, dict):
-        raise InvalidArgument("control requests take a JSON object")
-    return data or {}
+# protection ----------------------------------------------------------------------------------
+@blueprint.before_request
+def require_control_token() -> None:
+    """Refuse (401) a request without the configured control token.
+
+    Public so that pages served beside the control API (the inspector) apply the same check:
+    ``their_blueprint.before_request(control.require_control_token)``.
+    """
+    expected = simulator().config.control_token
+    if expected is None:
+        return
+    given = presented_token(cast(Mapping[str, str], request.headers))
+    if given is None:
+        raise Unauthenticated(
+            f"the control API requires its token: send 'Authorization: Bearer <token>' or '{TOKEN_HEADER}: <token>'"
+        )
+    if not hmac.compare_digest(given.encode(), expected.encode()):
+        raise Unauthenticated("control token refused: it is not the one the simulator was started with")
 
 
+def presented_token(headers: Mapping[str, str]) -> str | None:
+    """The token a request carries: ``X-Simulator-Control-Token``, else a bearer ``Authorization``."""
+    custom = (headers.get(TOKEN_HEADER) or "").strip()
+    if custom:
+        return custom
+    scheme, _, value = (headers.get("Authorization") or "").strip().partition(" ")
+    if scheme.lower() != "bearer" or not value.strip():
+        return None
+    return value.strip()
+
+
+@blueprint.after_request
+def challenge(response: Response) -> Response:
+    if response.status_code == 401:
+        response.headers["WWW-Authenticate"] = CHALLENGE
+    return response
+
+
+def exposure_warning(host: str, config: Config) -> str | None:
+    """What to warn about when the control API is reachable beyond loopback without a token."""
+    if not config.control or config.control_token is not None or is_loopback(host):
+        return None
+    return (
+        f"the control API (/_simulator) listens on {host}, beyond loopback, without a token: anyone who can reach "
+        "this port can read every API private key, passkey key and mnemonic (GET /_simulator/state) and replace "
+        "the state; set --control-token (or WALLET_SIMULATOR_CONTROL_TOKEN), or --no-control, or --host 127.0.0.1"
+    )
+
+
+def is_loopback(host: str) -> bool:
+    if host.strip("[]").lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a host name other than localhost may resolve to anything
+
+
+# bodies --------------------------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def control_schemas() -> Schemas:
+    """The schemas of the control bodies (schemas/control/); unknown fields are always refused."""
+    schemas = Schemas()
+    schemas.operations["control"] = sorted(p.stem for p in (schemas.root / "control").glob("*.json"))
+    return schemas
+
+
+def parsed_body() -> Any:
+    """The request's JSON body; an empty body is ``{}``. NaN and Infinity are not JSON: refused."""
+    raw = request.get_data(cache=True)
+    if not raw.strip():
+        return {}
+    if not request.is_json:
+        raise InvalidArgument(
+            f"control request bodies are JSON: send Content-Type: application/json (got {request.content_type!r})"
+        )
+    try:
+        return json.loads(raw.decode("utf-8"), parse_constant=refuse_constant)
+    except (ValueError, RecursionError) as exc:
+        raise InvalidArgument(f"control request body is not valid JSON: {exc}") from None
+
+
+def refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def body(schema: str) -> Json:
+    """The body, checked against schemas/control/<schema>.json (nulls read as absent)."""
+    return control_schemas().validate("control", schema, parsed_body())
+
+
+@contextmanager
+def unchanged_on_failure() -> Iterator[Simulator]:
+    """The simulator, put back as it was if the block fails: a refused control call changes nothing."""
+    sim = simulator()
+    with sim.lock:
+        before = sim.snapshot()
+        try:
+            yield sim
+        except Exception:
+            sim.restore(before)
+            raise
+
+
+# views ---------------------------------------------------------------------------------------
 @blueprint.post("/activities/<activity_id>/approve")
 def approve_view(activity_id: str) -> Response:
-    return jsonify(simulator().approve(activity_id, str(body().get("userId", ""))))
+    user = body("approve_activity")["userId"]
+    with unchanged_on_failure() as sim:
+        return jsonify(sim.approve(activity_id, user))
 
 
 @blueprint.post("/activities/<activity_id>/reject")
 def reject_view(activity_id: str) -> Response:
-    return jsonify(simulator().reject(activity_id, str(body().get("userId", ""))))
+    user = body("reject_activity")["userId"]
+    with unchanged_on_failure() as sim:
+        return jsonify(sim.reject(activity_id, user))
 
 
 @blueprint.get("/activities/<activity_id>/explain")
@@ -50,9 +168,7 @@ def explain_view(activity_id: str) -> Response:
 
 @blueprint.post("/clock/advance")
 def advance_view() -> Response:
-    seconds = body().get("seconds")
-    if not isinstance(seconds, (int, float)) or isinstance(seconds, bool):
-        raise InvalidArgument('clock/advance takes {"seconds": <number>}')
+    seconds = body("clock_advance")["seconds"]
     return jsonify({"nowMs": simulator().clock.advance(seconds)})
 
 
@@ -63,17 +179,18 @@ def outbox_view() -> Response:
 
 @blueprint.post("/auth-proxy")
 def proxy_view() -> Response:
-    data = body()
+    data = body("auth_proxy")
     settings = {k: v for k, v in data.items() if k != "organizationId"}
-    return jsonify(simulator().configure_auth_proxy(str(data.get("organizationId", "")), **settings))
+    with unchanged_on_failure() as sim:
+        return jsonify(sim.configure_auth_proxy(str(data.get("organizationId", "")), **settings))
 
 
 @blueprint.post("/oauth/authorize")
 def authorize_view() -> Response:
-    data = body()
+    data = body("oauth_authorize")
     code = oauth_provider.authorize(
         simulator(),
-        str(data.get("subject", "")),
+        data["subject"],
         email=data.get("email"),
         code_challenge=data.get("codeChallenge"),
         redirect_uri=data.get("redirectUri"),
@@ -84,11 +201,9 @@ def authorize_view() -> Response:
 
 @blueprint.post("/oauth/id-token")
 def id_token_view() -> Response:
-    data = body()
-    if not data.get("subject") or not data.get("audience"):
-        raise InvalidArgument('oauth/id-token takes {"subject", "audience", "nonce"?, "email"?}')
+    data = body("oauth_id_token")
     token = oauth_provider.id_token(
-        simulator(), str(data["subject"]), str(data["audience"]), nonce=data.get("nonce"), email=data.get("email")
+        simulator(), data["subject"], data["audience"], nonce=data.get("nonce"), email=data.get("email")
     )
     return jsonify({"idToken": token})
 
@@ -117,14 +232,17 @@ def coverage_view() -> Response:
 
 @blueprint.post("/snapshots")
 def snapshot_view() -> Response:
+    body("snapshot_take")
     sim = simulator()
-    snapshot_id = f"snapshot-{len(sim.saved_snapshots) + 1}"
-    sim.saved_snapshots[snapshot_id] = sim.snapshot()
+    with sim.lock:
+        snapshot_id = f"snapshot-{len(sim.saved_snapshots) + 1}"
+        sim.saved_snapshots[snapshot_id] = sim.snapshot()
     return jsonify({"snapshotId": snapshot_id})
 
 
 @blueprint.post("/snapshots/<snapshot_id>/restore")
 def restore_view(snapshot_id: str) -> Response:
+    body("snapshot_restore")
     sim = simulator()
     if snapshot_id not in sim.saved_snapshots:
         raise NotFound(f"no snapshot {snapshot_id}; taken: {', '.join(sim.saved_snapshots) or 'none'}")
@@ -134,29 +252,40 @@ def restore_view(snapshot_id: str) -> Response:
 
 @blueprint.get("/state")
 def state_view() -> Response:
-    return jsonify(simulator().export_state())
+    """Everything, secrets included (the document says so): never cached on the way."""
+    response = jsonify(simulator().export_state())
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @blueprint.put("/state")
 def import_view() -> Response:
-    try:
-        simulator().import_state(body())
-    except (ValueError, KeyError, TypeError) as exc:
-        raise InvalidArgument(f"cannot import the state: {exc}") from None
+    document = parsed_body()
+    control_schemas().validate("control", "state_import", document)  # checked; imported as sent, nulls and all
+    with unchanged_on_failure() as sim:
+        try:
+            sim.import_state(document)
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
+            # every part of the document is the client's, so any of these is a bad document, not a bug
+            raise InvalidArgument(f"cannot import the state: {type(exc).__name__}: {exc}") from None
     return jsonify({})
 
 
 @blueprint.post("/scenarios")
 def scenarios_view() -> Response:
     """{"paths": [...], "replace": true} makes them the scenarios; false adds them to the state."""
-    data = body()
+    data = body("scenarios")
     paths = [Path(p) for p in data.get("paths", [])]
-    if data.get("replace", True):
-        simulator().use_scenarios(paths)
-    else:
-        for path in paths:
-            simulator().load(path)
-    return jsonify({"credentials": simulator().credentials})
+    with unchanged_on_failure() as sim:
+        try:
+            if data.get("replace", True):
+                sim.use_scenarios(paths)
+            else:
+                for path in paths:
+                    sim.load(path)
+        except ValueError as exc:  # a file that is not UTF-8 text, say
+            raise InvalidArgument(f"cannot load the scenarios: {exc}") from None
+        return jsonify({"credentials": sim.credentials})
 
 
 @blueprint.get("/webhooks/deliveries")
@@ -166,13 +295,17 @@ def deliveries_view() -> Response:
 
 @blueprint.post("/webhooks/fire")
 def fire_view() -> Response:
-    data = body()
-    fired = simulator().webhooks.fire(data.get("activityId"), data.get("url"), data.get("overrides"))
+    data = body("webhooks_fire")
+    try:
+        fired = simulator().webhooks.fire(data.get("activityId"), data.get("url"), data.get("overrides"))
+    except KeyError as exc:
+        raise NotFound(str(exc.args[0])) from None
     return jsonify({"deliveries": fired})
 
 
 @blueprint.post("/webhooks/<event_id>/resend")
 def resend_view(event_id: str) -> Response:
+    body("webhooks_resend")
     try:
         return jsonify(simulator().webhooks.resend(event_id))
     except KeyError as exc:
@@ -182,20 +315,18 @@ def resend_view(event_id: str) -> Response:
 @blueprint.post("/webhooks/chaos")
 def chaos_view() -> Response:
     """{"drop": bool, "duplicate": bool, "delayMs": int, "reorder": bool} for deliveries from now on."""
-    data = body()
-    unknown = set(data) - {"drop", "duplicate", "delayMs", "reorder"}
-    if unknown:
-        raise InvalidArgument(f"unknown chaos options {sorted(unknown)}; known: drop, duplicate, delayMs, reorder")
+    data = body("webhooks_chaos")
     simulator().webhooks.chaos = data
     return jsonify(data)
 
 
 @blueprint.post("/webhooks/drain")
 def drain_view() -> Response:
-    return jsonify({"pending": simulator().webhooks.drain(float(body().get("timeout", 5)))})
+    return jsonify({"pending": simulator().webhooks.drain(body("webhooks_drain").get("timeout", 5))})
 
 
 @blueprint.post("/reset")
 def reset_view() -> Response:
+    body("reset")
     simulator().reset()
     return jsonify({})

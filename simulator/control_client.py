@@ -1,45 +1,68 @@
-"""A small client for a running simulator's control API (/_simulator), for tests and the CLI."""
+"""A small client for a running simulator's control API (/_simulator), for tests and the CLI.
+
+The JS helper in js/ wraps the same endpoints with the same names in camelCase.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import urllib.error
 import urllib.parse
 import urllib.request
-from pathlib import Path
 from typing import Any
 
 Json = dict[str, Any]
+TOKEN_ENV = "WALLET_SIMULATOR_CONTROL_TOKEN"  # the token, when none is passed (serve reads it too)
 
 
 class ControlError(RuntimeError):
     """The control API refused a call; the message is its error message."""
 
+    def __init__(self, message: str, status: int = 0, body: Any = None) -> None:
+        super().__init__(message)
+        self.status, self.body = status, body
+
 
 class ControlClient:
-    """``ControlClient("http://127.0.0.1:8080").approve(activity_id, "Bob")`` and the like."""
+    """``ControlClient("http://127.0.0.1:8080").approve(activity_id, "Bob")`` and the like.
 
-    def __init__(self, url: str, timeout: float = 30) -> None:
+    ``token``: the server's control token (``serve --control-token``), sent as
+    ``Authorization: Bearer <token>``; by default the ``WALLET_SIMULATOR_CONTROL_TOKEN`` variable.
+    """
+
+    def __init__(self, url: str, timeout: float = 30, token: str | None = None) -> None:
         self.url = url.rstrip("/")
         self.timeout = timeout
+        self.token = token if token is not None else (os.environ.get(TOKEN_ENV) or None)
 
     def call(self, method: str, path: str, body: Any = None, **query: str) -> Any:
         qs = f"?{urllib.parse.urlencode(query)}" if query else ""
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(
-            f"{self.url}/_simulator{path}{qs}", data=data, method=method, headers={"Content-Type": "application/json"}
-        )
+        headers = {"Content-Type": "application/json"}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        request = urllib.request.Request(f"{self.url}/_simulator{path}{qs}", data=data, method=method, headers=headers)
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as reply:
                 return json.load(reply)
         except urllib.error.HTTPError as exc:
-            raise ControlError(json.load(exc).get("message", str(exc))) from None
+            text = exc.read().decode("utf-8", "replace")
+            try:
+                answer = json.loads(text)
+            except ValueError:
+                answer = {"message": text.strip() or str(exc)}
+            message = answer.get("message", str(exc)) if isinstance(answer, dict) else str(exc)
+            raise ControlError(message, exc.code, answer) from None
 
+    # state ------------------------------------------------------------------------------
     def reset(self) -> None:
         self.call("POST", "/reset", {})
 
-    def load_scenarios(self, paths: list[Path], replace: bool = True) -> list[Json]:
-        return self.call("POST", "/scenarios", {"paths": [str(p) for p in paths], "replace": replace})["credentials"]
+    def load_scenarios(self, scenarios: list[str | os.PathLike[str]], replace: bool = True) -> list[Json]:
+        """Shipped scenario names or files the server can read; returns the key pairs (credentials)."""
+        paths = [str(p) for p in scenarios]
+        return self.call("POST", "/scenarios", {"paths": paths, "replace": replace})["credentials"]  # type: ignore[no-any-return]
 
     def snapshot(self) -> str:
         return str(self.call("POST", "/snapshots", {})["snapshotId"])
@@ -53,14 +76,26 @@ class ControlClient:
     def import_state(self, state: Json) -> None:
         self.call("PUT", "/state", state)
 
+    # observing ----------------------------------------------------------------------------
     def journal(self, op: str | None = None) -> list[Json]:
         return self.call("GET", "/journal", **({"op": op} if op else {}))["entries"]  # type: ignore[no-any-return]
 
-    def advance_clock(self, seconds: float) -> int:
-        return int(self.call("POST", "/clock/advance", {"seconds": seconds})["nowMs"])
-
     def outbox(self, contact: str | None = None) -> list[Json]:
         return self.call("GET", "/outbox", **({"contact": contact} if contact else {}))["messages"]  # type: ignore[no-any-return]
+
+    def explain(self, activity_id: str) -> Json:
+        return self.call("GET", f"/activities/{activity_id}/explain")  # type: ignore[no-any-return]
+
+    def coverage(self) -> Json:
+        return self.call("GET", "/coverage")  # type: ignore[no-any-return]
+
+    def keys(self) -> Json:
+        """The simulator's signing keys (uncompressed hex), e.g. ``keys()["notarizer"]``."""
+        return self.call("GET", "/keys")  # type: ignore[no-any-return]
+
+    # driving ------------------------------------------------------------------------------
+    def advance_clock(self, seconds: float) -> int:
+        return int(self.call("POST", "/clock/advance", {"seconds": seconds})["nowMs"])
 
     def approve(self, activity_id: str, user: str) -> Json:
         return self.call("POST", f"/activities/{activity_id}/approve", {"userId": user})["activity"]  # type: ignore[no-any-return]
@@ -68,8 +103,36 @@ class ControlClient:
     def reject(self, activity_id: str, user: str) -> Json:
         return self.call("POST", f"/activities/{activity_id}/reject", {"userId": user})["activity"]  # type: ignore[no-any-return]
 
-    def explain(self, activity_id: str) -> Json:
-        return self.call("GET", f"/activities/{activity_id}/explain")  # type: ignore[no-any-return]
+    def configure_auth_proxy(self, organization_id: str, **settings: Any) -> Json:
+        return self.call("POST", "/auth-proxy", {"organizationId": organization_id, **settings})  # type: ignore[no-any-return]
 
-    def coverage(self) -> Json:
-        return self.call("GET", "/coverage")  # type: ignore[no-any-return]
+    def oauth_authorize(self, subject: str, **options: Any) -> str:
+        """A code from the fake OAuth provider (options: email, codeChallenge, redirectUri, fail)."""
+        return str(self.call("POST", "/oauth/authorize", {"subject": subject, **options})["code"])
+
+    def oauth_id_token(self, subject: str, audience: str, **options: Any) -> str:
+        """An ID token from the fake OAuth provider (options: nonce, email)."""
+        return str(
+            self.call("POST", "/oauth/id-token", {"subject": subject, "audience": audience, **options})["idToken"]
+        )
+
+    # webhooks -----------------------------------------------------------------------------
+    def webhook_deliveries(self) -> list[Json]:
+        return self.call("GET", "/webhooks/deliveries")["deliveries"]  # type: ignore[no-any-return]
+
+    def fire_webhook(
+        self, activity_id: str | None = None, url: str | None = None, overrides: Json | None = None
+    ) -> Any:
+        return self.call("POST", "/webhooks/fire", {"activityId": activity_id, "url": url, "overrides": overrides})[
+            "deliveries"
+        ]
+
+    def resend_webhook(self, event_id: str) -> Json:
+        return self.call("POST", f"/webhooks/{event_id}/resend", {})  # type: ignore[no-any-return]
+
+    def webhook_chaos(self, **chaos: Any) -> Json:
+        """drop, duplicate, delayMs, reorder: for deliveries from now on."""
+        return self.call("POST", "/webhooks/chaos", chaos)  # type: ignore[no-any-return]
+
+    def drain_webhooks(self, timeout: float = 5) -> Any:
+        return self.call("POST", "/webhooks/drain", {"timeout": timeout})["pending"]

@@ -109,6 +109,8 @@ class Simulator:
             store, source, clock, credentials, rules = self._capture()
             return {
                 "format": "wallet-simulator-state/1",
+                "containsSecrets": True,
+                "secretsNote": "private keys, mnemonics and passkey keys in the clear: keep this document private",
                 "store": codec.encode(store),
                 "source": codec.encode(source),
                 "clock": list(clock),

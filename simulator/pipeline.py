@@ -15,8 +15,8 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from simulator import auth, catalogue
-from simulator.activities import envelope
+from simulator import auth, catalogue, responses
+from simulator.activities import envelope, ip_allowlist
 from simulator.activities.context import Context
 from simulator.auth.stamps import Stamp
 from simulator.catalogue import Kind, Operation
@@ -26,7 +26,7 @@ from simulator.consensus import engine, lifecycle, rules
 from simulator.consensus.decisions import Decision, Outcome, VoteSelection
 from simulator.errors import ApiError, InvalidArgument, NotFound, PermissionDenied, Unimplemented
 from simulator.journal import Journal
-from simulator.limits import check_body_shape, check_timestamp_ms
+from simulator.limits import MAX_INT64_DIGITS, check_body_shape, check_timestamp_ms
 from simulator.proxy import config as proxy_config
 from simulator.queries import QueryContext
 from simulator.state.activity import Activity, Pending
@@ -48,6 +48,7 @@ class Host(Protocol):
     lock: threading.RLock
     rules: list[Json]
     journal: Journal
+    crashes: list[Json]  # internal failures kept for the test to see (the strict response check adds to it)
 
     @property
     def recorder(self) -> Recorder | None: ...
@@ -72,6 +73,10 @@ def parse_body(raw: bytes, content_type: str | None) -> Json:
         ) from None
     except RecursionError:
         raise InvalidArgument("bad request body: JSON nested too deeply") from None
+    except ValueError:  # json's int() refused a number of more than 4,300 digits
+        raise InvalidArgument(
+            f"bad request body: a number too long to read; the API's numbers have at most {MAX_INT64_DIGITS} digits"
+        ) from None
     check_body_shape(body)
     if not isinstance(body, dict):
         raise InvalidArgument(f"bad request body: expected a JSON object, got {type(body).__name__}")
@@ -89,8 +94,11 @@ def authenticate(
     host: Host, stamp: Stamp | None, headers: Mapping[str, str], raw: bytes, org_id: str, now_ms: int
 ) -> auth.Principal:
     if stamp is None:
-        return auth.trust_without_verifying(host.store, headers, org_id)
-    return auth.authenticate(host.store, stamp, raw, org_id, now_ms)
+        principal = auth.trust_without_verifying(host.store, headers, org_id)
+    else:
+        principal = auth.authenticate(host.store, stamp, raw, org_id, now_ms)
+    ip_allowlist.check_request(principal, headers)
+    return principal
 
 
 def check_stamp(host: Host, headers: Mapping[str, str], raw: bytes) -> Stamp | None:
@@ -123,7 +131,10 @@ def client_time_ms(host: Host) -> int:
 
 # activities --------------------------------------------------------------------------------------
 def submit(host: Host, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None) -> Json:
-    return journaled(host, Kind.ACTIVITY, op, raw, headers, lambda: _submit(host, op, raw, headers, content_type))
+    def answer() -> Json:
+        return responses.checked(host, Kind.ACTIVITY, op, _submit(host, op, raw, headers, content_type))
+
+    return journaled(host, Kind.ACTIVITY, op, raw, headers, answer)
 
 
 def _submit(host: Host, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None) -> Json:
@@ -259,7 +270,10 @@ def writable_org(store: Store, principal: auth.Principal, target_id: str, spec: 
 
 # queries -------------------------------------------------------------------------------------------
 def query(host: Host, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None) -> Json:
-    return journaled(host, Kind.QUERY, op, raw, headers, lambda: _query(host, op, raw, headers, content_type))
+    def answer() -> Json:
+        return responses.checked(host, Kind.QUERY, op, _query(host, op, raw, headers, content_type))
+
+    return journaled(host, Kind.QUERY, op, raw, headers, answer)
 
 
 def _query(host: Host, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None) -> Json:

@@ -17,6 +17,8 @@ fixture                         scope     yields
                                           sockets), for code that accepts a transport
 ``simulator_user``              function  ``simulator_user("Bob")``: a client stamping as a
                                           scenario user (by name or id) with its declared key
+``simulator_control``           function  a :class:`~simulator.control_client.ControlClient` for the
+                                          server's control API, carrying its token when one is set
 ``simulator_outbox``            function  the OTP outbox: ``.messages(contact)``, ``.code(contact)``,
                                           ``.wait_for(contact, timeout)``
 ``webhook_receiver``            function  a pytest-httpserver receiver set as the default
@@ -27,13 +29,18 @@ fixture                         scope     yields
                                           the simulator with the default key (needs turnkey-http)
 ==============================  ========  ========================================================
 
-Marker: ``@pytest.mark.simulator_scenario("scenarios/x.yaml", ...)`` loads those scenario files
-(relative to the test file, or absolute) for the test; each set is built once per session and
-restored from a snapshot for every test that names it.
+Marker: ``@pytest.mark.simulator_scenario("two_of_three_quorum", "my_rules.yaml", ...)`` loads
+those scenarios for the test: a shipped scenario by name, or a file (relative to the test file,
+else to the working directory, or absolute). The older spelling ``"scenarios/<name>.yaml"`` names
+the shipped file when no such file exists. Each set is built once per session and restored from a
+snapshot for every test that names it.
+
+Everything the fixtures need comes with the package (pytest-httpserver for ``webhook_receiver``).
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -41,20 +48,39 @@ from typing import Any
 
 import pytest
 
+from simulator.config import Config
+from simulator.control_client import TOKEN_ENV, ControlClient
+from simulator.scenario import ScenarioError, resolve_scenario
 from simulator.server import SimulatorServer
 from simulator.testing import ApiKeyStamper, InProcessClient, SimulatorClient
 
 MARKER = "simulator_scenario"
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini(
+        "simulator_control_token",
+        f"token the simulator_server's control API requires (default: ${TOKEN_ENV}; unset: none)",
+        default="",
+    )
+
+
+def control_token(config: pytest.Config) -> str | None:
+    """The ini option ``simulator_control_token``, else the ``WALLET_SIMULATOR_CONTROL_TOKEN`` variable."""
+    return str(config.getini("simulator_control_token") or "").strip() or os.environ.get(TOKEN_ENV) or None
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", f"{MARKER}(*files): load these scenario files into the simulator for the test")
+    config.addinivalue_line(
+        "markers",
+        f"{MARKER}(*scenarios): load these scenarios (shipped names or files) into the simulator for the test",
+    )
 
 
 @pytest.fixture(scope="session")
-def simulator_server() -> Iterator[SimulatorServer]:
+def simulator_server(pytestconfig: pytest.Config) -> Iterator[SimulatorServer]:
     """One simulator for the whole test session, stopped at its end."""
-    with SimulatorServer() as server:
+    with SimulatorServer(config=Config(control_token=control_token(pytestconfig))) as server:
         yield server
 
 
@@ -74,8 +100,11 @@ def scenario_paths(request: pytest.FixtureRequest) -> tuple[Path, ...]:
     marker = request.node.get_closest_marker(MARKER)
     if marker is None:
         return ()
-    base = Path(str(request.node.fspath)).parent
-    return tuple(Path(p) if Path(p).is_absolute() else base / p for p in marker.args)
+    base = Path(str(request.node.path)).parent
+    try:
+        return tuple(resolve_scenario(ref, base) for ref in marker.args)
+    except ScenarioError as exc:
+        pytest.fail(f"@pytest.mark.{MARKER}: {exc}", pytrace=False)
 
 
 @pytest.fixture
@@ -130,6 +159,12 @@ class Outbox:
 
 
 @pytest.fixture
+def simulator_control(simulator: SimulatorServer) -> ControlClient:
+    """The control API's client, with the server's token (if any)."""
+    return ControlClient(simulator.url, token=simulator.simulator.config.control_token or "")
+
+
+@pytest.fixture
 def simulator_outbox(simulator: SimulatorServer) -> Outbox:
     return Outbox(simulator)
 
@@ -162,7 +197,7 @@ class WebhookReceiver:
 
 @pytest.fixture
 def webhook_receiver(simulator: SimulatorServer, simulator_credentials: dict[str, Any]) -> Iterator[WebhookReceiver]:
-    from pytest_httpserver import HTTPServer
+    from pytest_httpserver import HTTPServer  # a dependency of the package; imported here to keep start-up light
 
     server = HTTPServer(host="127.0.0.1", port=0)
     server.expect_request("/hooks", method="POST").respond_with_data("ok")

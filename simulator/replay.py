@@ -1,4 +1,4 @@
-"""Scenario replay: run a scenario's ``steps`` against a fresh simulator (or a given URL).
+"""Scenario replay: run a scenario's ``steps`` against a fresh simulator (or a running one).
 
 A step is a request made as a named user, with expectations on the answer:
 
@@ -18,25 +18,32 @@ A step is a request made as a named user, with expectations on the answer:
         expect: {fields: {wallet.walletName: w}}
 
 ``${name}`` anywhere in a later step is replaced by a captured value; ``timestampMs`` is made
-at replay time; the body's ``organizationId`` defaults to the user's organization.
+at replay time from the simulator's clock; the body's ``organizationId`` defaults to the user's
+organization. A step that cannot run (a capture that found nothing, a refused connection) is a
+failed step with the reason, never an exception.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
-import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simulator.config import Config
-from simulator.core import Simulator
-from simulator.scenario import load_scenario
+from simulator.scenario import Scenario, load_scenario
+from simulator.scenario.flow_checks import VARIABLE, used_variables
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
 Json = dict[str, Any]
-VARIABLE = re.compile(r"\$\{([A-Za-z0-9_.-]+)\}")
+CURVES = {"API_KEY_CURVE_SECP256K1": "secp256k1", "API_KEY_CURVE_ED25519": "ed25519"}
+MISSING = object()
+
+
+class ReplayError(RuntimeError):
+    """The replay cannot start (the running simulator cannot load the file, or is unreachable)."""
 
 
 @dataclass
@@ -46,54 +53,119 @@ class StepResult:
     problems: list[str] = field(default_factory=list)
 
 
-def replay(path: Path, url: str | None = None) -> list[StepResult]:
-    """Run every step; against a fresh simulator of the scenario, or the simulator at ``url``."""
-    data = load_scenario(path).data
-    steps, config = data.get("steps", []), Config(seed=data.get("seed", 0), scenarios=(path,))
+@dataclass
+class Run:
+    url: str
+    credentials: list[Json]
+    now_ms: Callable[[], int]
+    variables: dict[str, Any] = field(default_factory=dict)
+    unset: dict[str, str] = field(default_factory=dict)  # variable -> why its capture found nothing
+    last_ms: int = 0
+
+
+def replay(path: Path | str, url: str | None = None, *, load: bool = True) -> list[StepResult]:
+    """Run every step against a fresh simulator of the scenario, or the simulator at ``url``.
+
+    With ``url``, the file's scenario (its organizations and includes) is loaded there first and
+    the state reset, unless ``load`` is false (then the running state must already fit the steps).
+    """
+    scenario = load_scenario(path)
+    steps = scenario.data.get("steps", [])
     if url is not None:
-        return run_steps(steps, url, Simulator(config))  # a local copy only for the users' key pairs
+        return run_steps(steps, remote_run(scenario, url, load))
+    from simulator.config import Config
     from simulator.server import SimulatorServer
 
+    config = Config(seed=scenario.data.get("seed", 0), scenarios=(scenario.path,))
     with SimulatorServer(config=config) as server:
-        return run_steps(steps, server.url, server.simulator)
+        return run_steps(steps, Run(server.url, server.simulator.credentials, server.simulator.clock.now_ms))
 
 
-def run_steps(steps: list[Json], url: str, sim: Simulator) -> list[StepResult]:
-    variables: dict[str, Any] = {}
-    return [run_step(i, step, url, sim, variables) for i, step in enumerate(steps)]
+def remote_run(scenario: Scenario, url: str, load: bool) -> Run:
+    from simulator.control_client import ControlClient, ControlError
 
-
-def run_step(index: int, step: Json, url: str, sim: Simulator, variables: dict[str, Any]) -> StepResult:
-    step = substitute(step, variables)
-    name = step.get("name") or f"step {index + 1}: {step.get('submit') or step.get('query')}"
+    control = ControlClient(url)
     try:
-        client = client_for(sim, url, step.get("as"), step.get("organization"))
+        if load:
+            credentials = control.load_scenarios([scenario.path.resolve()])
+        else:
+            credentials = local_credentials(scenario)
+        started_ms, started = control.advance_clock(0), time.monotonic()
+    except ControlError as exc:
+        raise ReplayError(
+            f"the simulator at {url} cannot load {scenario.path}: {exc} (it reads the file itself, so it must run "
+            "on this machine; else load the scenario there and replay with --no-load)"
+        ) from None
+    except OSError as exc:
+        raise ReplayError(f"cannot reach the simulator at {url}: {exc}") from None
+    return Run(url, credentials, lambda: started_ms + int((time.monotonic() - started) * 1000))
+
+
+def local_credentials(scenario: Scenario) -> list[Json]:
+    """The scenario's key pairs, from a local copy: what --no-load stamps with."""
+    from simulator.config import Config
+    from simulator.core import Simulator
+
+    sim = Simulator(Config(seed=scenario.data.get("seed", 0), scenarios=(scenario.path,)))
+    sim.close()
+    return sim.credentials
+
+
+def run_steps(steps: list[Json], run: Run) -> list[StepResult]:
+    results = []
+    for index, step in enumerate(steps):
+        name = step.get("name") or f"step {index + 1}: {step.get('submit') or step.get('query')}"
+        try:
+            results.append(run_step(name, step, run))
+        except Exception as exc:  # a replay reports every step; an unexpected failure is that step's result
+            results.append(StepResult(name, False, [f"the step could not run: {type(exc).__name__}: {exc}"]))
+    return results
+
+
+def run_step(name: str, step: Json, run: Run) -> StepResult:
+    unset = sorted(v for v in used_variables({k: v for k, v in step.items() if k != "capture"}) if v in run.unset)
+    if unset:
+        return StepResult(name, False, [f"${{{v}}} is not set: {run.unset[v]}" for v in unset])
+    step = substitute(step, run.variables)
+    try:
+        client = client_for(run.credentials, run.url, step.get("as"), step.get("organization"))
     except LookupError as exc:
         return StepResult(name, False, [str(exc)])
     if "submit" in step:
-        stamp_ms = max(int(time.time() * 1000), variables.get("__last_ms", 0) + 1)  # never two identical bodies
-        variables["__last_ms"] = stamp_ms
-        reply = client.submit(step["submit"], step["type"], step.get("parameters", {}), timestampMs=str(stamp_ms))
+        run.last_ms = max(run.now_ms(), run.last_ms + 1)  # never two identical bodies
+        reply = client.submit(step["submit"], step["type"], step.get("parameters", {}), timestampMs=str(run.last_ms))
     else:
         reply = client.query(step["query"], **step.get("body", {}))
     expect = step.get("expect", {"status": 200})
     problems = check(expect, reply.status, reply.body)
     if "webhooks" in expect:
-        problems += check_webhooks(expect["webhooks"], url, reply.body)
-    for var, dotted in step.get("capture", {}).items():
-        found = lookup(reply.body, dotted)
-        if found is MISSING:
-            problems.append(f"capture {var}: {dotted} is not in the answer")
-        variables[var] = found
+        problems += check_webhooks(expect["webhooks"], run.url, reply.body)
+    problems += capture(step.get("capture", {}), reply.body, run)
     return StepResult(name, not problems, problems)
 
 
-def client_for(sim: Simulator, url: str, user: str | None, organization: str | None) -> SimulatorClient:
-    pairs = [c for c in sim.credentials if c.get("apiPrivateKey") and user in (None, c["userName"], c["userId"])]
+def capture(wanted: Json, body: Any, run: Run) -> list[str]:
+    problems = []
+    for var, dotted in wanted.items():
+        found = lookup(body, dotted)
+        if found is MISSING:
+            why = f"capture {var}: {dotted} is not in the answer ({shape(body)})"
+            problems.append(why)
+            run.unset[var] = why
+        else:
+            run.variables[var] = found
+            run.unset.pop(var, None)
+    return problems
+
+
+def client_for(credentials: list[Json], url: str, user: str | None, organization: str | None) -> SimulatorClient:
+    pairs = [c for c in credentials if c.get("apiPrivateKey") and user in (None, c["userName"], c["userId"])]
     if not pairs:
-        raise LookupError(f"no API key pair for user {user!r} in the scenario")
+        known = sorted({c["userName"] for c in credentials if c.get("apiPrivateKey")})
+        raise LookupError(f"no API key pair for user {user!r} in the scenario; users with one: {known}")
     pair = pairs[0]
-    return SimulatorClient(url, ApiKeyStamper(pair["apiPrivateKey"]), organization or pair["organizationId"])
+    stamper = ApiKeyStamper(pair["apiPrivateKey"], CURVES.get(pair.get("curve", ""), "p256"))
+    return SimulatorClient(url, stamper, organization or pair["organizationId"])
 
 
 def check(expect: Json, status: int, body: Any) -> list[str]:
@@ -103,12 +175,29 @@ def check(expect: Json, status: int, body: Any) -> list[str]:
     for dotted, wanted in expect.get("fields", {}).items():
         found = lookup(body, dotted)
         if found != wanted:
-            shown = "(missing)" if found is MISSING else json.dumps(found)[:200]
-            problems.append(f"{dotted}: expected {json.dumps(wanted)}, got {shown}")
+            problems.append(mismatch(dotted, wanted, found))
     return problems
 
 
-MISSING = object()
+def mismatch(dotted: str, wanted: Any, found: Any) -> str:
+    if found is MISSING:
+        return f"{dotted}: expected {json.dumps(wanted)}, got (missing)"
+    if isinstance(wanted, (dict, list)) and isinstance(found, (dict, list)):
+        lines = difflib.unified_diff(
+            json.dumps(wanted, indent=1, sort_keys=True).splitlines(),
+            json.dumps(found, indent=1, sort_keys=True).splitlines(),
+            "expected",
+            "got",
+            lineterm="",
+        )
+        return f"{dotted}:\n" + "\n".join(f"         {line}" for line in lines)
+    return f"{dotted}: expected {json.dumps(wanted)}, got {json.dumps(found)[:200]}"
+
+
+def shape(body: Any) -> str:
+    if isinstance(body, dict):
+        return f"its fields: {', '.join(list(body)[:12]) or 'none'}"
+    return f"it is {json.dumps(body)[:120]}"
 
 
 def check_webhooks(expected: list[Json], url: str, body: Any) -> list[str]:
@@ -131,7 +220,7 @@ def check_webhooks(expected: list[Json], url: str, body: Any) -> list[str]:
 
 
 def lookup(body: Any, dotted: str) -> Any:
-    for part in dotted.split("."):
+    for part in str(dotted).split("."):
         if isinstance(body, list) and part.isdigit() and int(part) < len(body):
             body = body[int(part)]
         elif isinstance(body, dict) and part in body:

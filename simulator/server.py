@@ -1,26 +1,55 @@
-"""Serving a simulator over HTTP on loopback, in a background thread or in the foreground."""
+"""Serving a simulator over HTTP on loopback, in background threads or in the foreground.
+
+Both ports (the main interface with the control API under /_simulator, and the auth proxy)
+are served by waitress through :mod:`simulator.wsgi`: HTTP/1.1 keep-alive, one shared pool of
+``Config.threads`` workers, read timeouts, ``Config.max_connections`` per port and the body cap.
+"""
 
 from __future__ import annotations
 
 import logging
 import threading
+from pathlib import Path
 from typing import Any
 
-from werkzeug.serving import BaseWSGIServer, make_server
+from flask import Flask, current_app, request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from simulator.app import create_app
+from simulator.clock import Clock
 from simulator.config import Config
 from simulator.core import Simulator
+from simulator.events.deliveries import Webhooks
+from simulator.journal import Journal
 from simulator.proxy.routes import create_proxy_app
+from simulator.state.store import Store
+from simulator.wsgi import PortServer, check_transport_settings, worker_pool
 
 log = logging.getLogger("simulator")
+Json = dict[str, Any]
+STOP_GRACE_SECONDS = 5.0  # how long stop() lets answers under way finish
+
+
+def refuse_oversized_bodies(app: Flask) -> None:
+    """Answer 413 for a declared body over the cap on every route, also those that never read
+    the body (the control API's reset, say), through the app's own error rendering."""
+
+    def refuse() -> None:
+        limit = current_app.config["MAX_CONTENT_LENGTH"]
+        if limit is not None and (request.content_length or 0) > limit:
+            raise RequestEntityTooLarge()
+
+    app.before_request(refuse)
 
 
 class SimulatorServer:
-    """A threaded werkzeug server around one Simulator; ``port=0`` picks a free port.
+    """The simulator's HTTP server on loopback; ``port=0`` picks a free port.
 
     >>> with SimulatorServer() as server:
     ...     server.url          # doctest: +SKIP
+
+    The attributes below ``simulator`` delegate to it, so that a test holding the pytest
+    ``simulator`` fixture writes ``simulator.journal`` (``simulator.simulator.journal`` still works).
     """
 
     def __init__(
@@ -33,18 +62,30 @@ class SimulatorServer:
         config: Config | None = None,
     ) -> None:
         self.simulator = simulator or Simulator(config)
+        settings = self.simulator.config
+        check_transport_settings(settings)
         self.app = create_app(self.simulator)
-        self._server: BaseWSGIServer = make_server(host, port, self.app, threaded=True)
-        self._proxy: BaseWSGIServer = make_server(host, proxy_port, create_proxy_app(self.simulator), threaded=True)
+        proxy_app = create_proxy_app(self.simulator)
+        for app in (self.app, proxy_app):
+            refuse_oversized_bodies(app)
+        self._pool = worker_pool(settings)
+        opened: list[PortServer] = []
+        try:
+            for app, wanted in ((self.app, port), (proxy_app, proxy_port)):
+                opened.append(PortServer(app, host, wanted, settings, self._pool))
+        except OSError:
+            self._shut(opened, grace=0)
+            raise
+        self._main, self._proxy = opened
         self._threads: list[threading.Thread] = []
 
     @property
     def host(self) -> str:
-        return str(self._server.server_address[0])
+        return self._main.host
 
     @property
     def port(self) -> int:
-        return int(self._server.server_port)
+        return self._main.port
 
     @property
     def url(self) -> str:
@@ -53,43 +94,102 @@ class SimulatorServer:
     @property
     def proxy_url(self) -> str:
         """The auth proxy's address (/v1/...)."""
-        return f"http://{self.host}:{self._proxy.server_port}"
+        return f"http://{self.host}:{self._proxy.port}"
 
     def url_for(self, path: str) -> str:
         return self.url + "/" + path.lstrip("/")
 
     def start(self) -> SimulatorServer:
-        for server in (self._server, self._proxy):
-            # A short poll interval makes stop() take milliseconds instead of half a second.
-            thread = threading.Thread(
-                target=server.serve_forever,
-                kwargs={"poll_interval": 0.01},
-                name=f"simulator-{server.server_port}",
-                daemon=True,
-            )
-            thread.start()
-            self._threads.append(thread)
+        for server in (self._main, self._proxy):
+            self._serve_in_thread(server)
         return self
 
     def serve_forever(self) -> None:
-        """Serve in the foreground (the proxy in a thread) until interrupted."""
-        thread = threading.Thread(target=self._proxy.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        """Serve in the foreground (the proxy in a thread) until interrupted or stopped."""
+        self._serve_in_thread(self._proxy)
+        self._main.serve_forever()
+
+    def _serve_in_thread(self, server: PortServer) -> None:
+        thread = threading.Thread(target=server.serve_forever, name=f"simulator-{server.port}", daemon=True)
         thread.start()
         self._threads.append(thread)
-        self._server.serve_forever(poll_interval=0.05)
 
     def stop(self) -> None:
+        """Stop accepting, let answers under way finish, close every connection, stop the workers."""
         left = self.simulator.close()
         if left:
             log.warning("%d webhook deliveries were still pending at shutdown", len(left))
-        for server in (self._server, self._proxy):
-            server.shutdown()
-            server.server_close()
+        self._shut([self._main, self._proxy], STOP_GRACE_SECONDS)
         for thread in self._threads:
-            thread.join(timeout=5)
+            thread.join(timeout=STOP_GRACE_SECONDS)
+
+    def _shut(self, servers: list[PortServer], grace: float) -> None:
+        for server in servers:
+            server.stop_serving(grace)
+        self._pool.shutdown(timeout=grace)  # before the connections close: workers wake the loop through them
+        for server in servers:
+            server.close_connections()
 
     def __enter__(self) -> SimulatorServer:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:
         self.stop()
+
+    # the Simulator's test-facing surface, delegated ----------------------------------------
+    @property
+    def journal(self) -> Journal:
+        return self.simulator.journal
+
+    @property
+    def clock(self) -> Clock:
+        return self.simulator.clock
+
+    @property
+    def webhooks(self) -> Webhooks:
+        return self.simulator.webhooks
+
+    @property
+    def store(self) -> Store:
+        return self.simulator.store
+
+    @property
+    def config(self) -> Config:
+        return self.simulator.config
+
+    @property
+    def credentials(self) -> list[Json]:
+        return self.simulator.credentials
+
+    def reset(self) -> None:
+        self.simulator.reset()
+
+    def snapshot(self) -> object:
+        return self.simulator.snapshot()
+
+    def restore(self, snapshot: object) -> None:
+        self.simulator.restore(snapshot)
+
+    def approve(self, activity_id: str, user_id: str) -> Json:
+        return self.simulator.approve(activity_id, user_id)
+
+    def reject(self, activity_id: str, user_id: str) -> Json:
+        return self.simulator.reject(activity_id, user_id)
+
+    def explain(self, activity_id: str) -> Json:
+        return self.simulator.explain(activity_id)
+
+    def outbox(self, contact: str | None = None) -> list[Json]:
+        return self.simulator.outbox(contact)
+
+    def otp_code(self, contact: str) -> str:
+        return self.simulator.otp_code(contact)
+
+    def wait_for_otp(self, contact: str, timeout: float = 5.0, after: int = 0) -> str:
+        return self.simulator.wait_for_otp(contact, timeout, after)
+
+    def default_credentials(self) -> Json:
+        return self.simulator.default_credentials()
+
+    def use_scenarios(self, paths: tuple[Path, ...] | list[Path]) -> None:
+        self.simulator.use_scenarios(paths)

@@ -17,9 +17,18 @@ from urllib.parse import urlsplit
 import cbor2
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 
 from simulator.auth import stamps
 from simulator.crypto import keys
+from simulator.crypto.bundles import BundleError as BundleError
+from simulator.crypto.enduser import ClientKeyPair as ClientKeyPair
+from simulator.crypto.enduser import decrypt_credential_bundle as decrypt_credential_bundle
+from simulator.crypto.enduser import decrypt_export_bundle as decrypt_export_bundle
+from simulator.crypto.enduser import encrypt_otp_code_to_bundle as encrypt_otp_code_to_bundle
+from simulator.crypto.enduser import encrypt_private_key_to_bundle as encrypt_private_key_to_bundle
+from simulator.crypto.enduser import encrypt_wallet_to_bundle as encrypt_wallet_to_bundle
+from simulator.crypto.enduser import jwt_claims as jwt_claims
 
 Json = dict[str, Any]
 _SCHEMES = {"p256": stamps.P256, "secp256k1": stamps.SECP256K1, "ed25519": stamps.ED25519}
@@ -155,3 +164,46 @@ class InProcessClient(SimulatorClient):
     def _send(self, method: str, path: str, raw: bytes, headers: dict[str, str]) -> tuple[int, bytes, dict[str, str]]:
         reply = self._client.open(path, method=method, data=raw, headers=headers)
         return reply.status_code, reply.get_data(), {k.lower(): v for k, v in reply.headers.items()}
+
+
+# end-user sessions: stamping with the key a login or a credential bundle gave ------------------------
+def stamper_from_credential_bundle(credential_bundle: str, embedded_key: str) -> ApiKeyStamper:
+    """The API key an otp_auth (or oauth) credential bundle carries, ready to stamp."""
+    return ApiKeyStamper(decrypt_credential_bundle(credential_bundle, embedded_key))
+
+
+def session_stamper(session: str, private_key: str) -> ApiKeyStamper:
+    """A stamper for a login session (otp_login, oauth_login, stamp_login): the client's own key,
+    which must be the one the session JWT names."""
+    stamper = ApiKeyStamper(private_key)
+    named = str(jwt_claims(session).get("public_key", ""))
+    if named.lower() != stamper.public_key.lower():
+        raise BundleError(f"the session names public key {named}, not this key's {stamper.public_key}")
+    return stamper
+
+
+def session_client(base_url: str, session: str, private_key: str) -> SimulatorClient:
+    """A client stamping with the session key against the session's organization, as @turnkey/core does."""
+    organization_id = str(jwt_claims(session)["organization_id"])
+    return SimulatorClient(base_url, session_stamper(session, private_key), organization_id)
+
+
+def login_client_signature(verification_token: str, session_public_key: str, token_private_key: str) -> Json:
+    """otp_login's ``clientSignature``: the login message for this token and session key, signed
+    (raw r‖s hex) by the key the verification token names."""
+    message = json.dumps(
+        {
+            "login": {"publicKey": session_public_key},
+            "tokenId": jwt_claims(verification_token)["id"],
+            "type": "USAGE_TYPE_LOGIN",
+        },
+        separators=(",", ":"),
+    )
+    der = keys.ec_key_from_hex("p256", token_private_key).sign(message.encode(), ec.ECDSA(hashes.SHA256()))
+    r, s = decode_dss_signature(der)
+    return {
+        "publicKey": ClientKeyPair.from_private_key(token_private_key).public_key,
+        "scheme": "CLIENT_SIGNATURE_SCHEME_API_P256",
+        "message": message,
+        "signature": (r.to_bytes(32, "big") + s.to_bytes(32, "big")).hex(),
+    }

@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from simulator.config import STRICT_RESPONSES_ENV
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
 pytest_plugins = ["pytester"]
+
+# Every simulator this suite starts (the plugin's, the tests' own, and `serve` in subprocesses) checks each
+# answer against the public response schema: a mismatch is a 500 that fails the test that caused it.
+os.environ.setdefault(STRICT_RESPONSES_ENV, "1")
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULTS: dict[str, Any] = json.loads((ROOT / "fixtures" / "default_credentials.json").read_text())

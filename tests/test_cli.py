@@ -58,3 +58,33 @@ def test_serve_refuses_a_bad_scenario_with_its_line(tmp_path):
     assert result.returncode == 2
     assert f"{bad}:3:" in result.stderr and "unknown field 'colour'" in result.stderr
     assert result.stdout == ""
+
+
+def test_serve_and_control_take_shipped_scenario_names():
+    proc, ready = start("--scenario", "two_of_three_quorum", "--seed", "4")
+    try:
+        client = SimulatorClient(ready["url"], ApiKeyStamper(ready["apiPrivateKey"]), ready["organizationId"])
+        assert ok(client.query("get_organization_configs"))["configs"]["quorum"]["threshold"] == 2
+        loaded = subprocess.run(
+            [sys.executable, "-m", "simulator", "control", "load", "default", "--url", ready["url"]],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert loaded.returncode == 0, loaded.stderr
+        assert ok(client.query("get_organization_configs"))["configs"]["quorum"]["threshold"] == 1
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=10)
+        proc.stdout.close()
+        proc.stderr.close()
+
+
+def test_an_unknown_scenario_name_is_refused_with_the_shipped_names():
+    result = subprocess.run(
+        [sys.executable, "-m", "simulator", "serve", "--port", "0", "--scenario", "two_of_three"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2 and "two_of_three_quorum" in result.stderr and "Traceback" not in result.stderr

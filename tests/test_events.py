@@ -121,7 +121,7 @@ def test_a_failing_receiver_gets_retries_with_the_same_event_id(client, simulato
     first = sim.webhooks.wait_for(lambda d: d["attempts"])
     for attempts in (2, 3):  # retries wait on the simulator clock: move it instead of sleeping
         sim.clock.advance(10)
-        sim.webhooks.wait_for(lambda d: len(d["attempts"]) >= attempts)
+        sim.webhooks.wait_for(lambda d, n=attempts: len(d["attempts"]) >= n)
     done = sim.webhooks.wait_for(lambda d: d["state"] == "delivered")
     assert [a["status"] for a in done["attempts"]] == [500, 500, 200]
     event_ids = {request.headers["X-Turnkey-Event-Id"] for request, _ in receiver.log}

@@ -65,6 +65,51 @@ def test_the_plugin_under_xdist(pytester):
     result.assert_outcomes(passed=7)
 
 
+NAMED = """
+import pytest
+
+
+@pytest.mark.simulator_scenario("two_of_three_quorum")
+def test_a_shipped_scenario_by_name(simulator_client, simulator):
+    assert simulator_client.query("get_organization_configs").body["configs"]["quorum"]["threshold"] == 2
+    assert {c["userName"] for c in simulator.credentials} >= {"Bob", "Carol"}
+
+
+@pytest.mark.simulator_scenario("scenarios/two_of_three_quorum.yaml")   # the README's old spelling
+def test_the_old_spelling_names_the_shipped_file(simulator_client):
+    assert simulator_client.query("get_organization_configs").body["configs"]["quorum"]["threshold"] == 2
+
+
+@pytest.mark.simulator_scenario("mine.yaml")
+def test_a_local_file_including_a_shipped_one(simulator_user):
+    assert simulator_user("Dave").query("whoami").body["username"] == "Dave"
+
+
+def test_old_and_new_attribute_spellings(simulator, simulator_client):
+    simulator_client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": []})
+    assert simulator.journal is simulator.simulator.journal
+    simulator.simulator.journal.assert_called("create_wallet", walletName="w")
+    simulator.journal.assert_called("create_wallet", times=1)
+    assert simulator.clock.now_ms() == simulator.simulator.clock.now_ms()
+
+
+@pytest.mark.simulator_scenario("no_such_scenario")
+def test_an_unknown_name(simulator):
+    pass
+"""
+
+
+def test_the_marker_takes_shipped_names_old_paths_and_local_files(pytester):
+    pytester.makepyfile(test_named=NAMED)
+    (pytester.path / "mine.yaml").write_text("include: [policy_deny]\n")
+    result = pytester.runpytest_subprocess("-q", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=4, errors=1)
+    result.stdout.fnmatch_lines(
+        ["*simulator_scenario: no_such_scenario: cannot read scenario file*shipped scenarios: *"]
+    )
+    assert "Traceback" not in result.stdout.str()
+
+
 def test_a_crash_in_the_simulator_fails_the_test_that_caused_it(pytester):
     pytester.makepyfile(
         test_crash="""

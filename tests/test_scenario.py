@@ -57,7 +57,7 @@ def test_a_bad_mnemonic_names_its_wallet(tmp_path):
         "organizations:\n  - name: A\n    wallets:\n      - name: W\n        mnemonic: not words\n"
         "        accounts: [{curve: CURVE_SECP256K1, path: \"m/44'/60'/0'/0/0\", addressFormat: ADDRESS_FORMAT_ETHEREUM}]\n"
     )
-    with pytest.raises(ScenarioError, match=r":4: organizations\[0\].wallets\[0\]"):
+    with pytest.raises(ScenarioError, match=r":5: organizations\[0\].wallets\[0\].mnemonic: not a BIP-39 mnemonic"):
         Simulator(Config(scenarios=(write(tmp_path, text),)))
 
 

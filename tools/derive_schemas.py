@@ -28,12 +28,14 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import response_schemas as responses  # the sibling module (tools/ is on sys.path when this file runs)
+
 Json = dict[str, Any]
 
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
 SUBMIT_PREFIX = "/public/v1/submit/"
 QUERY_PREFIX = "/public/v1/query/"
-INT64_FORMATS = ("int64", "uint64")
+INT64_RANGES = {"int64": (-(2**63), 2**63 - 1), "uint64": (0, 2**64 - 1)}
 MAX_REF_DEPTH = 24  # the swagger has no recursive refs on these paths; deeper refs become open objects
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -190,8 +192,8 @@ class Inliner:
     def convert(self, node: Json, stack: tuple[str, ...]) -> Json:
         if "$ref" in node:
             return self.resolve(node, stack)
-        if node.get("format") in INT64_FORMATS:
-            out: Json = {"type": ["string", "integer"], "pattern": "^-?[0-9]+$"}
+        if node.get("format") in INT64_RANGES:
+            out: Json = bounded_integer(node["format"])
         elif node.get("type") == "array":
             out = {"type": "array", "items": self.convert(node.get("items", {}), stack)}
         elif node.get("type") == "object" or "properties" in node:
@@ -234,6 +236,22 @@ class Inliner:
         return out
 
 
+def bounded_integer(swagger_format: str) -> Json:
+    """An int64/uint64: a decimal string of at most its digits, or a JSON integer in its range.
+
+    Bounded so that no value reaches Python's integer-conversion limit (4,300 digits) or
+    overflows what the service stores.
+    """
+    low, high = INT64_RANGES[swagger_format]
+    sign = "-?" if low < 0 else ""
+    return {
+        "type": ["string", "integer"],
+        "pattern": f"^{sign}[0-9]{{1,{len(str(high))}}}$",
+        "minimum": low,
+        "maximum": high,
+    }
+
+
 def allow_null(schema: Json) -> None:
     """Let a swagger x-nullable field also be JSON null."""
     if isinstance(schema.get("type"), str):
@@ -249,7 +267,7 @@ def allow_null(schema: Json) -> None:
 def intent_key_for_definition(definitions: Json, intent_definition: str) -> str:
     """The v1Intent property whose $ref is the given intent definition."""
     intents = definitions["v1Intent"]["properties"]
-    keys = [k for k, v in intents.items() if ref_name(v.get("$ref", "")) == intent_definition]
+    keys = [str(k) for k, v in intents.items() if ref_name(v.get("$ref", "")) == intent_definition]
     if len(keys) != 1:
         raise SystemExit(f"no single v1Intent property refers to {intent_definition}: {keys}")
     return keys[0]
@@ -425,16 +443,34 @@ def generate(swagger: Json, appendix: dict[str, list[TypeRow]], out: Path) -> tu
     submits, queries = post_paths(swagger, SUBMIT_PREFIX), post_paths(swagger, QUERY_PREFIX)
     notes = [f"Appendix path not in the swagger: {p}" for p in sorted(set(appendix) - set(submits))]
     enum = set(swagger["definitions"]["v1ActivityType"]["enum"])
-    for path in submits:
-        types = activity_types(swagger, path, appendix)
+    types_by_path = {path: activity_types(swagger, path, appendix) for path in submits}
+    for path, types in types_by_path.items():
         unknown = [t for t in types if t not in enum]
         notes += [f"{path}: {t} is not a v1ActivityType value (accepted: an SDK sends it)" for t in unknown]
         write_json(out / "submit" / f"{op_name(path)}.json", submit_schema(swagger, path, types, inliner))
     for path in queries:
         write_json(out / "query" / f"{op_name(path)}.json", query_schema(swagger, path, inliner))
+    write_responses(swagger, types_by_path, queries, out / "responses")
     written = {f"submit/{op_name(p)}" for p in submits} | {f"query/{op_name(p)}" for p in queries}
     notes += [f"override for a path not in the swagger: {key}" for key in sorted(set(OVERRIDES) - written)]
     return len(submits), len(queries), notes + sorted(set(inliner.notes))
+
+
+def write_responses(swagger: Json, types_by_path: dict[str, dict[str, TypeRow]], queries: list[str], out: Path) -> None:
+    """schemas/responses/: every path's 200 response; votes and queries may answer any activity type."""
+    keys = {
+        p: {t: responses.Keys(r.intent_key, r.result_key) for t, r in rows.items()} for p, rows in types_by_path.items()
+    }
+    every_type = {t: k for rows in keys.values() for t, k in rows.items()}
+    for path, own in keys.items():
+        answers_another = all(k.result_key is None for k in own.values())  # approve / reject: the voted activity
+        schema = responses.response_schema(swagger, "submit", path, every_type if answers_another else own, every_type)
+        write_json(out / "submit" / f"{op_name(path)}.json", schema)
+    for path in queries:
+        write_json(
+            out / "query" / f"{op_name(path)}.json",
+            responses.response_schema(swagger, "query", path, every_type, every_type),
+        )
 
 
 def main(argv: list[str] | None = None) -> int:

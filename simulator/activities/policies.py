@@ -56,3 +56,29 @@ def delete_policies(ctx: Context, params: Json) -> Json:
     for policy_id in ids:
         del ctx.org.policies[policy_id]
     return {"policyIds": list(ids)}
+
+
+def update_policy(ctx: Context, params: Json) -> Json:
+    """Every field but the id is optional: what is given replaces what is stored."""
+    policy = ctx.existing(ctx.org.policies, [params["policyId"]], "policy")[0]
+    name = params.get("policyName")
+    if name is not None and name != policy.name:
+        require_unique([p.name for p in ctx.org.policies.values() if p is not policy], [name], "policy label")
+    spec = {
+        "condition": params.get("policyCondition", policy.condition),
+        "consensus": params.get("policyConsensus", policy.consensus),
+    }
+    check_expressions(spec)
+    policy.name = name if name is not None else policy.name
+    policy.effect = params.get("policyEffect", policy.effect)
+    policy.notes = params.get("policyNotes", policy.notes)
+    policy.condition, policy.consensus = spec["condition"], spec["consensus"]
+    policy.updated_ms = ctx.now_ms
+    return {"policyId": policy.policy_id}
+
+
+def delete_policy(ctx: Context, params: Json) -> Json:
+    policy_id = params["policyId"]
+    ctx.existing(ctx.org.policies, [policy_id], "policy")
+    del ctx.org.policies[policy_id]
+    return {"policyId": policy_id}

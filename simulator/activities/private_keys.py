@@ -60,3 +60,36 @@ def create_private_key_tag(ctx: Context, params: Json) -> Json:
     for key_id in ids:
         ctx.org.private_keys[key_id].tag_ids.append(tag.tag_id)
     return {"privateKeyTagId": tag.tag_id, "privateKeyIds": list(ids)}
+
+
+def update_private_key_tag(ctx: Context, params: Json) -> Json:
+    tag = ctx.tags([params["privateKeyTagId"]], "TAG_TYPE_PRIVATE_KEY", "private key tags")[0]
+    adding = ctx.existing(ctx.org.private_keys, params["addPrivateKeyIds"], "private keys")
+    removing = ctx.existing(ctx.org.private_keys, params["removePrivateKeyIds"], "private keys")
+    new_name = params.get("newPrivateKeyTagName")
+    if new_name and new_name != tag.name:
+        others = [t.name for t in ctx.org.tags.values() if t.tag_type == "TAG_TYPE_PRIVATE_KEY" and t is not tag]
+        require_unique(others, [new_name], "tag name")
+        tag.name = new_name
+    for key in adding:
+        if tag.tag_id not in key.tag_ids:
+            key.tag_ids.append(tag.tag_id)
+    for key in removing:
+        if tag.tag_id in key.tag_ids:
+            key.tag_ids.remove(tag.tag_id)
+    tag.updated_ms = ctx.now_ms
+    return {"privateKeyTagId": tag.tag_id}
+
+
+def delete_private_key_tags(ctx: Context, params: Json) -> Json:
+    """The result names the keys the tags were detached from."""
+    ids = list(dict.fromkeys(params["privateKeyTagIds"]))
+    ctx.tags(ids, "TAG_TYPE_PRIVATE_KEY", "private key tags")
+    detached = []
+    for key in ctx.org.private_keys.values():
+        if any(t in ids for t in key.tag_ids):
+            key.tag_ids = [t for t in key.tag_ids if t not in ids]
+            detached.append(key.private_key_id)
+    for tag_id in ids:
+        del ctx.org.tags[tag_id]
+    return {"privateKeyTagIds": ids, "privateKeyIds": detached}

@@ -24,7 +24,8 @@ CHAINS = {
 }
 
 
-def parse(transaction_type: str, unsigned: str) -> ParsedTransaction:
+def parse(transaction_type: str, unsigned: str, network: str = "MAINNET") -> ParsedTransaction:
+    """The unsigned transaction, understood; ``network`` names Bitcoin outputs' addresses in the view."""
     module = CHAINS.get(transaction_type)
     if module is None:
         raise InvalidArgument(
@@ -32,8 +33,22 @@ def parse(transaction_type: str, unsigned: str) -> ParsedTransaction:
             f"{', '.join(sorted(CHAINS))} (see the README's fidelity notes)",
             error_code="UNSUPPORTED_TRANSACTION_TYPE",
         )
-    parsed: ParsedTransaction = importlib.import_module(module).parse(unsigned)
+    chain = importlib.import_module(module)
+    if transaction_type == "TRANSACTION_TYPE_BITCOIN":
+        parsed: ParsedTransaction = chain.parse(unsigned, network)
+    else:
+        parsed = chain.parse(unsigned)
     return parsed
+
+
+def bitcoin_network(ctx: Context, sign_with: str) -> str:
+    """MAINNET, TESTNET, SIGNET or REGTEST, from the signing account's address format."""
+    wanted = sign_with.lower()
+    for wallet in ctx.org.wallets.values():
+        for account in wallet.accounts:
+            if account.address.lower() == wanted and account.address_format.startswith("ADDRESS_FORMAT_BITCOIN_"):
+                return account.address_format.split("_")[3]
+    return "MAINNET"
 
 
 def nested(namespace: str, view: Json) -> Json:
@@ -51,22 +66,28 @@ def signer_context(ctx: Context, sign_with: str) -> Json:
     for wallet in ctx.org.wallets.values():
         for account in wallet.accounts:
             if account.address.lower() == wanted:
+                flags = {"imported": wallet.imported, "exported": wallet.exported}
                 return {
-                    "wallet": {"id": wallet.wallet_id, "name": wallet.name},
+                    "wallet": {"id": wallet.wallet_id, "label": wallet.name, **flags},
                     "wallet_account": {"address": account.address, "curve": account.curve, "path": account.path},
                 }
     for key in ctx.org.private_keys.values():
         if key.private_key_id == sign_with or any(a["address"].lower() == wanted for a in key.addresses):
-            return {"private_key": {"id": key.private_key_id, "name": key.name, "tags": list(key.tag_ids)}}
+            flags = {"imported": key.imported, "exported": key.exported}
+            return {"private_key": {"id": key.private_key_id, "label": key.name, "tags": list(key.tag_ids), **flags}}
     return {}
 
 
+def parsed_from(ctx: Context, params: Json) -> ParsedTransaction:
+    return parse(params["type"], params["unsignedTransaction"], bitcoin_network(ctx, params["signWith"]))
+
+
 def policy_context(ctx: Context, params: Json) -> Json:
-    parsed = parse(params["type"], params["unsignedTransaction"])
+    parsed = parsed_from(ctx, params)
     return {**nested(parsed.namespace, parsed.view), **signer_context(ctx, params["signWith"])}
 
 
 def sign_transaction(ctx: Context, params: Json) -> Json:
-    parsed = parse(params["type"], params["unsignedTransaction"])
+    parsed = parsed_from(ctx, params)
     curve, secret = signing_key(ctx, params["signWith"])
     return {"signedTransaction": parsed.sign(curve, secret)}

@@ -143,3 +143,16 @@ def address_of(address_format: str, curve: str, public_key: bytes) -> str:
         raise Unimplemented(str(exc)) from None
     except hd.DerivationError as exc:
         raise InvalidArgument(str(exc)) from None
+
+
+def update_wallet(ctx: Context, params: Json) -> Json:
+    """Rename a wallet (names stay unique in the organization); no name changes nothing."""
+    wallet = ctx.existing(ctx.org.wallets, [params["walletId"]], "wallet")[0]
+    name = params.get("walletName")
+    if name is not None and name != wallet.name:
+        if not name.strip():
+            raise InvalidArgument("walletName must not be empty")
+        if any(w.name == name for w in ctx.org.wallets.values()):
+            raise InvalidArgument(f"wallet name must be unique: {name!r} already used")
+        wallet.name = name
+    return {"walletId": wallet.wallet_id}

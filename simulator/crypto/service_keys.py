@@ -2,7 +2,10 @@
 
 The real service signs sessions with its notarizer key and OTP tokens with its enclave keys;
 the official clients verify those only when asked, and accept an override key. These stand in
-for them. They are throwaway keys derived from fixed labels, the same in every run.
+for them. ``signer`` stands in for the signer enclave's quorum key that export and import
+bundles carry (@turnkey/crypto's ``dangerouslyOverrideSignerPublicKey``); ``enclave`` for the
+TLS-fetcher key of init_otp V3's target bundle. They are throwaway keys derived from fixed
+labels, the same in every run.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ SECRETS = {
     "oauth-provider": "a1a105c27c7ab4e766ccc946b0a166a8b04c5ff3ef8aac7a5f664131c2fe187e",
     "turnkey-oauth-issuer": "1907ea3ff1cb599ede0bf433fb654024e0611a89e859e842e24620cb90a369ab",
     "enclave": "b0d09e2859a033896b88984b2642e26452882b65cf86ac5ccdb12dfae738f95f",
+    "signer": "6ae9ddeb94a5a1bdf6fc153adea40a39555297dd66cd58220f549c576fc0b9bf",  # signs export and import bundles
     "vault": "3204acd0a67a01e1714ed74c8335102c6a3d2951afa7489a33585c1b2f46001e",  # seals the auth proxy's key inside its configuration
 }
 PROVIDER_ISSUER = "https://accounts.simulator.local"  # the fake OAuth/OIDC provider

@@ -2,14 +2,20 @@
 
 Every activity event (a new request, a later status change) goes to each FEATURE_NAME_WEBHOOK
 URL of the activity's organization and its ancestors, in order per receiver. 2xx succeeds,
-3xx/4xx are final, 5xx and network errors are retried with exponential backoff on the
-simulator clock (so a test advances the clock instead of waiting). Every attempt is logged.
+3xx/4xx are final, 5xx, network errors and answers slower than ``Config.webhook_timeout_seconds``
+are retried with exponential backoff on the simulator clock (so a test advances the clock
+instead of waiting). Every attempt is kept in the delivery log and logged.
+
+Delivery is at least once: an event keeps its id (``X-Turnkey-Event-Id``) across retries,
+resends and chaos duplicates, so a receiver de-duplicates by it. Each receiver URL has its own
+queue and worker, so a slow receiver delays only its own events.
 """
 
 from __future__ import annotations
 
 import http.client
 import json
+import logging
 import threading
 import time
 from collections import deque
@@ -17,17 +23,22 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from simulator.clock import Clock, Source
+from simulator.config import Config
 from simulator.events import signing
 from simulator.state.activity import Activity
 from simulator.state.store import Store
 
 Json = dict[str, Any]
 EVENT_TYPE = "ACTIVITY_UPDATES"
+CHAOS_FLAGS = ("drop", "duplicate", "reorder")
+MAX_CHAOS_DELAY_MS = 3_600_000
+log = logging.getLogger("simulator.webhooks")
 
 
 class Host(Protocol):
-    """What deliveries read: the state (receivers, activities), the seeded source and the clock."""
+    """What deliveries read: the state (receivers, activities), the seeded source, the clock, the settings."""
 
+    config: Config
     clock: Clock
     source: Source
     lock: threading.RLock
@@ -42,11 +53,20 @@ class Webhooks:
     def __init__(self, sim: Host, retries: int = 5, backoff_seconds: float = 1.0) -> None:
         self.sim, self.retries, self.backoff = sim, retries, backoff_seconds
         self.log: list[Json] = []  # every delivery, with its attempts, oldest first
-        self.chaos: Json = {}  # drop / duplicate / delayMs / reorder, applied to new deliveries
+        self._chaos: Json = {}  # drop / duplicate / delayMs / reorder, applied to new deliveries
         self._queues: dict[str, deque[Json]] = {}
         self._workers: dict[str, threading.Thread] = {}
         self._wake = threading.Condition()
         self._closed = False
+
+    @property
+    def chaos(self) -> Json:
+        """Faults applied to deliveries queued from now on: drop, duplicate, reorder (bools), delayMs."""
+        return dict(self._chaos)
+
+    @chaos.setter
+    def chaos(self, options: Json) -> None:
+        self._chaos = checked_chaos(options)
 
     # what gets delivered -----------------------------------------------------------------------
     def on_event(self, activity: Activity, event: str) -> None:
@@ -76,17 +96,17 @@ class Webhooks:
             "body": body.decode(),
             "state": "pending",
             "attempts": [],
-            "nextAttemptMs": self.sim.clock.now_ms() + int(self.chaos.get("delayMs", 0)),
+            "nextAttemptMs": self.sim.clock.now_ms() + self._chaos.get("delayMs", 0),
         }
         with self._wake:
             self.log.append(delivery)
-            if self.chaos.get("drop"):
+            if self._chaos.get("drop"):
                 delivery["state"] = "dropped"
                 return delivery
-            copies = [delivery, {**delivery, "attempts": []}] if self.chaos.get("duplicate") else [delivery]
+            copies = [delivery, {**delivery, "attempts": []}] if self._chaos.get("duplicate") else [delivery]
             queue = self._queues.setdefault(url, deque())
             for copy in copies:
-                queue.appendleft(copy) if self.chaos.get("reorder") else queue.append(copy)
+                queue.appendleft(copy) if self._chaos.get("reorder") else queue.append(copy)
             if len(copies) > 1:
                 self.log.append(copies[1])
             self._start(url)
@@ -114,6 +134,7 @@ class Webhooks:
             with self._wake:
                 self._settle(url, head, outcome)
                 self._wake.notify_all()
+            log_attempt(head, outcome)
 
     def _attempt(self, delivery: Json) -> Json:
         body = delivery["body"].encode()
@@ -132,8 +153,10 @@ class Webhooks:
         }
         start = time.perf_counter()
         try:
-            status, error = post(delivery["url"], body, headers), None
-        except OSError as exc:
+            status, error = post(delivery["url"], body, headers, self.sim.config.webhook_timeout_seconds), None
+        except TimeoutError:
+            status, error = None, f"no answer within {self.sim.config.webhook_timeout_seconds} s (webhook timeout)"
+        except (OSError, http.client.HTTPException, ValueError) as exc:  # ValueError: a URL that cannot be reached
             status, error = None, f"{type(exc).__name__}: {exc}"
         return {
             "timeMs": int(timestamp),
@@ -154,7 +177,11 @@ class Webhooks:
                 self.backoff * 1000 * 2 ** (len(delivery["attempts"]) - 1)
             )
             return
-        self._queues[url].popleft()
+        # by identity, not position: a reset or a reordered delivery may have changed the queue meanwhile
+        queue = self._queues.get(url, deque())
+        found = [index for index, queued in enumerate(queue) if queued is delivery]
+        if found:
+            del queue[found[0]]
 
     # for tests -----------------------------------------------------------------------------------
     def deliveries(self) -> list[Json]:
@@ -175,6 +202,8 @@ class Webhooks:
         """Deliver now: an activity as it is, or a synthetic event; to its receivers or ``url``."""
         with self.sim.lock:
             activity = self.sim.store.activities.get(activity_id or "")
+            if activity_id and activity is None:
+                raise KeyError(f"no activity {activity_id} to deliver")
             body: Json = (
                 activity.to_api()
                 if activity
@@ -215,7 +244,7 @@ class Webhooks:
     def reset(self) -> None:
         with self._wake:
             self.log.clear()
-            self.chaos = {}
+            self._chaos = {}
             for queue in self._queues.values():
                 queue.clear()
 
@@ -230,10 +259,41 @@ class Webhooks:
         return left
 
 
-def post(url: str, body: bytes, headers: dict[str, str]) -> int:
+def checked_chaos(options: Json) -> Json:
+    """The chaos options, or ValueError naming what is wrong (checked when set, not on every later delivery)."""
+    if not isinstance(options, dict):
+        raise ValueError("webhook chaos takes an object: drop, duplicate, reorder (booleans), delayMs (integer)")
+    unknown = sorted(set(options) - {*CHAOS_FLAGS, "delayMs"})
+    if unknown:
+        raise ValueError(f"unknown webhook chaos options {unknown}; known: drop, duplicate, reorder, delayMs")
+    for flag in CHAOS_FLAGS:
+        if not isinstance(options.get(flag, False), bool):
+            raise ValueError(f"webhook chaos {flag} must be a boolean, got {options[flag]!r}")
+    delay = options.get("delayMs", 0)
+    if isinstance(delay, bool) or not isinstance(delay, int) or not 0 <= delay <= MAX_CHAOS_DELAY_MS:
+        raise ValueError(f"webhook chaos delayMs must be an integer from 0 to {MAX_CHAOS_DELAY_MS}, got {delay!r}")
+    return dict(options)
+
+
+def log_attempt(delivery: Json, attempt: Json) -> None:
+    outcome = attempt["status"] if attempt["status"] is not None else attempt["error"]
+    log.info(
+        "webhook %s attempt %d to %s: %s in %s ms, %s",
+        delivery["eventId"],
+        len(delivery["attempts"]),
+        delivery["url"],
+        outcome,
+        attempt["latencyMs"],
+        delivery["state"],
+        extra={"webhook": {"eventId": delivery["eventId"], "url": delivery["url"], **attempt}},
+    )
+
+
+def post(url: str, body: bytes, headers: dict[str, str], timeout_seconds: float) -> int:
+    """POST and return the status; ``timeout_seconds`` bounds the connect and each read of the answer."""
     parts = urlsplit(url)
     connection_class = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
-    conn = connection_class(parts.hostname or "127.0.0.1", parts.port, timeout=2)
+    conn = connection_class(parts.hostname or "127.0.0.1", parts.port, timeout=timeout_seconds)
     try:
         conn.request("POST", parts.path or "/", body=body, headers=headers)
         reply = conn.getresponse()

@@ -133,12 +133,14 @@ def _name(node: Name, scope: Scope) -> Any:
 
 
 def _member(node: Member, scope: Scope) -> Any:
-    """The field of a struct; None when the struct or the field is missing."""
+    """The field of a struct, or ``list.count`` (the docs' ``transfers.count == 1``); None when missing."""
     target = evaluate(node.target, scope)
     if target is None:
         return None
     if isinstance(target, Mapping):
         return target.get(node.name)
+    if isinstance(target, LIST_TYPES) and node.name == "count":
+        return len(target)
     raise PolicyEvaluationError(f"cannot read member '{node.name}' of {a_type(target)}")
 
 

@@ -28,6 +28,8 @@ REFUSED_WORDS = {"and": "use '&&'", "or": "use '||'", "not": "use '!'"}
 ESCAPES = {"\\": "\\", "'": "'", '"': '"', "n": "\n", "t": "\t"}
 NAME_START = ascii_letters + "_"
 NAME_CHARS = NAME_START + digits
+# The language's widest integer type is uint (u256); its int is i128 (language.mdx, "Primitive").
+LARGEST_INTEGER = 2**256 - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +107,14 @@ def _read_number(text: str, start: int) -> Token:
             end += 1
         what = "floating-point numbers are not supported" if is_fraction else "only decimal integers are supported"
         raise PolicySyntaxError(f"unsupported construct {text[start:end]!r} at {start}: {what}", start)
-    return Token("int", int(text[start:position]), start, position)
+    digits_only = text[start:position].lstrip("0") or "0"
+    # The length test first: Python refuses to convert digit strings past a few thousand digits.
+    value = int(digits_only) if len(digits_only) <= len(str(LARGEST_INTEGER)) else LARGEST_INTEGER + 1
+    if value > LARGEST_INTEGER:
+        raise PolicySyntaxError(
+            f"unsupported construct {text[start:position]!r} at {start}: integers are limited to 256 bits (uint)", start
+        )
+    return Token("int", value, start, position)
 
 
 def _read_word(text: str, start: int) -> Token:

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 
 from simulator.policy.errors import PolicySyntaxError
 from simulator.policy.lexer import Token, tokenize
+from simulator.policy.namespaces import UnknownKeyword, keyword_reads
 from simulator.policy.nodes import (
     Compare,
     Contains,
@@ -32,14 +33,11 @@ from simulator.policy.nodes import (
     Not,
     Predicate,
     Slice,
-    free_names,
 )
 
 COMPARISONS = frozenset(("==", "!=", "<", "<=", ">", ">=", "in"))
 PREDICATE_METHODS = frozenset(("any", "all", "filter"))
 METHOD_NAMES = ".any, .all, .filter, .count, .contains"
-# Keywords whose values come from transaction parsers the simulator does not implement.
-PARSER_ROOTS = frozenset(("eth", "solana", "tron", "bitcoin", "tempo"))
 MAX_DEPTH = 64
 
 
@@ -168,19 +166,17 @@ class Parser:
                     "chained comparisons are not supported (join them with '&&')",
                     start,
                 )
-        self.refuse_parser_keywords(node, start)
+        self.check_keywords(node, start)
         return node
 
-    def refuse_parser_keywords(self, node: Node, start: int) -> None:
-        """Refuse a comparison that reads ``eth.*``, ``solana.*`` and the like, quoting it whole."""
-        roots = (free_names(node) - set(self.bound)) & PARSER_ROOTS
-        if roots:
-            root = min(roots)
+    def check_keywords(self, node: Node, start: int) -> None:
+        """Refuse a comparison naming a transaction keyword or field the language lacks, quoting it whole."""
+        try:
+            keyword_reads(node, self.bound)
+        except UnknownKeyword as exc:
             raise PolicySyntaxError(
-                f"unsupported construct {self.source_from(start)!r} at {start}: "
-                f"the {root}.* transaction parser keywords are not supported by the simulator",
-                start,
-            )
+                f"unsupported construct {self.source_from(start)!r} at {start}: {exc}", start
+            ) from None
 
     def parse_unary(self) -> Node:
         """``'!' unary | postfix``."""

@@ -1,4 +1,5 @@
-"""Scenario files: YAML checked against schemas/scenario.json, errors named by file and line."""
+"""Scenario files: YAML checked completely (schema, references, keys, rules, policies, steps),
+every problem named by file and line; scenarios shipped with the package are found by name."""
 
 from __future__ import annotations
 
@@ -10,13 +11,20 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from simulator.paths import data_dir
+from simulator.scenario.names import ScenarioError, resolve_scenario, shipped_name, shipped_scenarios
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
 
-
-class ScenarioError(ValueError):
-    """A scenario file that cannot be loaded; the message names the file, line and problem."""
+__all__ = [
+    "Scenario",
+    "ScenarioError",
+    "load_scenario",
+    "parse_scenario",
+    "resolve_scenario",
+    "shipped_name",
+    "shipped_scenarios",
+]
 
 
 @dataclass
@@ -35,16 +43,36 @@ class Scenario:
             node = child
         return f"{self.path}:{node.start_mark.line + 1}"
 
+    def line(self, *path: str | int) -> int:
+        return int(self.where(*path).rsplit(":", 1)[1])
+
+    def problem(self, path: tuple[str | int, ...], message: str) -> str:
+        return f"{self.where(*path)}: {_dotted(path)}: {message}"
+
     def error(self, path: tuple[str | int, ...], message: str) -> ScenarioError:
-        return ScenarioError(f"{self.where(*path)}: {_dotted(path)}: {message}")
+        return ScenarioError(self.problem(path, message))
 
 
-def load_scenario(path: Path, *, trusted: bool = False) -> Scenario:
-    """Parse and check a scenario file, reporting every schema problem with its line.
+def load_scenario(path: Path | str, *, trusted: bool = False) -> Scenario:
+    """Find (a path or a shipped name), parse and check a scenario, reporting every problem.
 
-    ``trusted`` skips the schema check: only for the embedded default, which the test suite
-    checks, so that start-up does not pay for importing jsonschema.
+    Its ``include`` entries come back as absolute paths, so whoever loads them next does not
+    depend on the working directory. ``trusted`` skips the checks: only for the embedded
+    default, which the test suite checks, so that start-up does not pay for them.
     """
+    scenario = parse_scenario(resolve_scenario(path))
+    if trusted:
+        return scenario
+    from simulator.scenario.checks import check
+
+    problems = check(scenario)
+    if problems:
+        raise ScenarioError(f"{len(problems)} problem(s) in scenario {scenario.path}:\n" + "\n".join(problems))
+    return scenario
+
+
+def parse_scenario(path: Path) -> Scenario:
+    """Read and parse one file (no checks); ``include`` entries that resolve become absolute."""
     try:
         text = path.read_text()
     except OSError as exc:
@@ -58,25 +86,34 @@ def load_scenario(path: Path, *, trusted: bool = False) -> Scenario:
         raise ScenarioError(f"{path}{line}: not valid YAML: {getattr(exc, 'problem', exc)}") from None
     if root is None or not isinstance(data, dict):
         raise ScenarioError(f"{path}:1: a scenario must be a YAML mapping with an 'organizations' list (or 'include')")
-    scenario = Scenario(path, data, root)
-    if trusted:
-        return scenario
-    problems = [p for e in _validator().iter_errors(data) for p in _problems(e)]
-    if problems:
-        lines = [
-            f"{scenario.where(*where)}: {_dotted(where)}: {message}" for where, message in sorted(problems, key=str)
-        ]
-        raise ScenarioError(f"{len(lines)} problem(s) in scenario {path}:\n" + "\n".join(lines))
-    return scenario
+    includes = data.get("include")
+    if isinstance(includes, list):
+        data["include"] = [_absolute(entry, path.parent) for entry in includes]
+    return Scenario(path, data, root)
+
+
+def _absolute(entry: Any, base: Path) -> Any:
+    if not isinstance(entry, str):
+        return entry
+    try:
+        return str(resolve_scenario(entry, base).resolve())
+    except ScenarioError:
+        return entry  # left as written; the checks report it with its line
+
+
+def schema_errors(scenario: Scenario) -> list[tuple[tuple[Any, ...], str]]:
+    """Every JSON Schema problem as (path, message), one per unknown key at that key's line."""
+    return [p for e in _validator().iter_errors(scenario.data) for p in _problems(e)]
 
 
 def _problems(error: ValidationError) -> list[tuple[tuple[Any, ...], str]]:
-    """One problem per unknown key (at that key's line), else the error where it occurred."""
     where = tuple(error.absolute_path)
     if error.validator != "additionalProperties":
         return [(where, error.message)]
-    allowed = sorted(error.schema.get("properties", {}))
-    extra = [k for k in error.instance if k not in allowed]
+    schema: Any = error.schema
+    instance: Any = error.instance
+    allowed = sorted(schema.get("properties", {}))
+    extra = [k for k in instance if k not in allowed]
     return [(where + (k,), f"unknown field '{k}'; allowed here: {', '.join(allowed)}") for k in extra]
 
 

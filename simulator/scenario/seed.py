@@ -8,6 +8,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from simulator.activities import credentials, policies, private_keys, wallets
 from simulator.activities.context import Context, Json
+from simulator.auth.stamps import b64url_encode
 from simulator.clock import Source
 from simulator.crypto import keys
 from simulator.errors import ApiError
@@ -141,7 +142,7 @@ class Seeder:
         else:
             key = keys.ec_key_from_hex("p256", private) if private else keys.new_ec_key(self.source, "p256")
             point, private = keys.uncompressed(key), keys.private_hex(key)
-        cred_id = spec.get("credentialId") or credentials.b64url_encode(self.source.bytes(16))
+        cred_id = spec.get("credentialId") or b64url_encode(self.source.bytes(16))
         auth = credentials.authenticator_record(
             ctx,
             spec.get("name", "Passkey"),

@@ -72,6 +72,32 @@ class Authenticator:
 
 
 @dataclass
+class MfaPolicy:
+    """A user's MFA policy: the first (by ``order``) whose condition holds names the steps an activity needs."""
+
+    mfa_policy_id: str
+    name: str
+    condition: str
+    required_methods: list[Json]  # [{"any": [{"type": ..., "id"?: ...}]}], one entry per step
+    order: int
+    created_ms: int
+    notes: str = ""
+    updated_ms: int = 0
+
+    def to_api(self) -> Json:
+        return {
+            "mfaPolicyId": self.mfa_policy_id,
+            "mfaPolicyName": self.name,
+            "condition": self.condition,
+            "requiredAuthenticationMethods": [dict(step) for step in self.required_methods],
+            "order": self.order,
+            "notes": self.notes,
+            "createdAt": timestamp(self.created_ms),
+            "updatedAt": timestamp(self.updated_ms or self.created_ms),
+        }
+
+
+@dataclass
 class User:
     user_id: str
     name: str
@@ -83,6 +109,9 @@ class User:
     tag_ids: list[str] = field(default_factory=list)
     oauth_providers: list[Json] = field(default_factory=list)
     updated_ms: int = 0
+    email_verified: bool = False  # set when a verification token for the address is consumed; not on the wire
+    phone_verified: bool = False
+    mfa_policies: dict[str, MfaPolicy] = field(default_factory=dict)
 
     def to_api(self) -> Json:
         out: Json = {
@@ -94,7 +123,7 @@ class User:
             "oauthProviders": list(self.oauth_providers),
             "createdAt": timestamp(self.created_ms),
             "updatedAt": timestamp(self.updated_ms or self.created_ms),
-            "mfaPolicies": [],
+            "mfaPolicies": [p.to_api() for p in self.mfa_policies.values()],
         }
         if self.email is not None:
             out["userEmail"] = self.email
@@ -134,6 +163,7 @@ class WalletAccount:
     created_ms: int
     name: str | None = None
     path_format: str = "PATH_FORMAT_BIP32"
+    exported: bool = False  # export_wallet_account ran; not on the wire (v1WalletAccount has no such field)
 
     def to_api(self) -> Json:
         out: Json = {
@@ -213,6 +243,7 @@ class Policy:
     notes: str = ""
     condition: str = ""
     consensus: str = ""
+    updated_ms: int = 0
 
     def to_api(self) -> Json:
         return {
@@ -220,7 +251,7 @@ class Policy:
             "policyName": self.name,
             "effect": self.effect,
             "createdAt": timestamp(self.created_ms),
-            "updatedAt": timestamp(self.created_ms),
+            "updatedAt": timestamp(self.updated_ms or self.created_ms),
             "notes": self.notes,
             "consensus": self.consensus,
             "condition": self.condition,
@@ -258,3 +289,71 @@ class Otp:
     attempts: int = 0
     used: bool = False
     target_key: str | None = None  # V3: private key (hex) the client encrypts the code to
+
+
+@dataclass
+class ImportTarget:
+    """init_import_*'s target encryption key, scoped to one user and kind (wallet or private key).
+
+    The enclave keeps the private half until the import opens with it (one use), a newer init for
+    the same user and kind replaces it, or it expires."""
+
+    target_id: str
+    organization_id: str
+    user_id: str
+    kind: str  # "wallet" or "private_key"
+    private_key: str  # hex P-256 scalar
+    created_ms: int
+    expires_ms: int
+    state: str = "live"  # live, replaced (by a newer init) or used (by an import)
+
+
+@dataclass
+class WebhookEndpoint:
+    """A Webhooks V2 endpoint of one organization, with its event subscriptions."""
+
+    endpoint_id: str
+    organization_id: str
+    url: str
+    name: str
+    created_ms: int
+    is_active: bool = True
+    subscriptions: list[Json] = field(default_factory=list)  # [{"eventType", "filtersJson"?, "isActive"}]
+    updated_ms: int = 0
+
+    def subscribed(self, event_type: str) -> bool:
+        """Whether deliveries of ``event_type`` go here now (the endpoint and its subscription active)."""
+        return self.is_active and any(s["eventType"] == event_type and s["isActive"] for s in self.subscriptions)
+
+    def to_api(self) -> Json:
+        return {
+            "endpointId": self.endpoint_id,
+            "organizationId": self.organization_id,
+            "url": self.url,
+            "name": self.name,
+            "isActive": self.is_active,
+            "subscriptions": [dict(s) for s in self.subscriptions],
+        }
+
+
+@dataclass
+class IpAllowlist:
+    """An organization's IP allow-list (``public_key`` None) or one API key's."""
+
+    organization_id: str
+    public_key: str | None
+    rules: list[Json]  # [{"cidr", "label", "createdAt"}], normalised networks, first label kept
+    enabled: bool | None  # meaningful on the organization's list only
+    on_evaluation_error: str = "DENY"
+
+    def to_api(self) -> Json:
+        out: Json = {
+            "organizationId": self.organization_id,
+            "rules": [dict(r) for r in self.rules],
+            "onEvaluationError": self.on_evaluation_error,
+        }
+        if self.public_key is not None:
+            out["publicKey"] = self.public_key
+        if self.enabled is not None:
+            out["enabled"] = self.enabled
+        return out

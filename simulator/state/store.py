@@ -12,6 +12,7 @@ from simulator.state.records import (
     ApiKey,
     Authenticator,
     ImportTarget,
+    IpAllowlist,
     Json,
     Otp,
     Policy,
@@ -20,6 +21,7 @@ from simulator.state.records import (
     Tag,
     User,
     Wallet,
+    WebhookEndpoint,
 )
 
 
@@ -45,6 +47,8 @@ class Organization:
     balances: dict[tuple[str, str], list[Json]] = field(default_factory=dict)
     balances_access: bool = True
     activities: dict[str, Activity] = field(default_factory=dict)
+    webhook_endpoints: dict[str, WebhookEndpoint] = field(default_factory=dict)
+    ip_allowlists: dict[str, IpAllowlist] = field(default_factory=dict)  # "" = the organization's, else by key
 
     def user(self, user_id: str) -> User:
         try:
@@ -84,6 +88,7 @@ class Store:
         self.used_tokens: set[str] = set()  # verification token ids already spent
         self.proxy_configs: dict[str, Json] = {}  # auth proxy configurations by config id
         self.import_targets: dict[str, ImportTarget] = {}  # init_import_* target keys by target id
+        self.mfa_statuses: dict[str, list[Json]] = {}  # get_mfa_status by activity id, written by MFA enforcement
         self._credentials: dict[str, list[CredentialRef]] = {}
 
     # organizations -------------------------------------------------------------------------
@@ -149,7 +154,9 @@ class Store:
     def add_activity(self, activity: Activity) -> None:
         self.activities[activity.activity_id] = activity
         self.fingerprints[activity.fingerprint] = activity.activity_id
-        self.org(activity.organization_id).activities[activity.activity_id] = activity
+        org = self.orgs.get(activity.organization_id)
+        if org is not None:  # delete_sub_organization removes the organization its own activity ran in
+            org.activities[activity.activity_id] = activity
 
     def activity_by_fingerprint(self, fingerprint: str) -> Activity | None:
         activity_id = self.fingerprints.get(fingerprint)
@@ -203,10 +210,20 @@ class Store:
             siblings = self.orgs[org.parent_id].children
             self.orgs[org.parent_id].children = [c for c in siblings if c != org.organization_id]
         contents = ("users", "wallets", "private_keys", "tags", "policies", "invitations", "smart_contract_interfaces")
-        for name in (*contents, "oauth2_credentials", "fiat_credentials", "balances"):
+        for name in (*contents, "oauth2_credentials", "fiat_credentials", "balances", "webhook_endpoints"):
             getattr(org, name).clear()
         org.root_user_ids = []
         self.import_targets = {k: t for k, t in self.import_targets.items() if t.organization_id != org.organization_id}
+
+    def webhook_endpoint_urls(self, organization_id: str, event_type: str = "ACTIVITY_UPDATES") -> list[str]:
+        """URLs of the active endpoints subscribed to ``event_type`` in the organization and its
+        ancestors (a parent's endpoint hears its sub-organizations' activities)."""
+        urls: list[str] = []
+        org = self.orgs.get(organization_id)
+        while org is not None:
+            urls += [e.url for e in org.webhook_endpoints.values() if e.subscribed(event_type)]
+            org = self.orgs.get(org.parent_id) if org.parent_id else None
+        return urls
 
     def snapshot(self) -> Store:
         return copy.deepcopy(self)

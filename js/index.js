@@ -1,0 +1,209 @@
+"use strict";
+// Test helper for suites in JS/TS: start `wallet-simulator serve`, read its one-line JSON ready
+// line, hand its credentials to the tests, reset per test and drive the control API (/_simulator).
+// No dependencies: node's child_process and global fetch (node >= 18).
+
+const { spawn } = require("node:child_process");
+const readline = require("node:readline");
+
+const READY_ENV = "WALLET_SIMULATOR_READY";
+const COMMAND_ENV = "WALLET_SIMULATOR_COMMAND";
+const SHARED = Symbol.for("wallet-simulator.started");
+
+class ControlError extends Error {
+  constructor(message, status, body) {
+    super(message);
+    this.name = "ControlError";
+    this.status = status;
+    this.body = body;
+  }
+}
+
+/** The control API of a running simulator; method names follow simulator/control_client.py. */
+class ControlClient {
+  constructor(url) {
+    this.url = String(url).replace(/\/+$/, "");
+  }
+
+  async call(method, path, body, query) {
+    const qs = query ? "?" + new URLSearchParams(query).toString() : "";
+    const reply = await fetch(`${this.url}/_simulator${path}${qs}`, {
+      method,
+      headers: { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await reply.text();
+    let answer;
+    try {
+      answer = text ? JSON.parse(text) : {};
+    } catch {
+      answer = { message: text };
+    }
+    if (!reply.ok) throw new ControlError(answer.message || `${reply.status} ${reply.statusText}`, reply.status, answer);
+    return answer;
+  }
+
+  reset() { return this.call("POST", "/reset", {}).then(() => undefined); }
+  async loadScenarios(scenarios, { replace = true } = {}) {
+    return (await this.call("POST", "/scenarios", { paths: scenarios.map(String), replace })).credentials;
+  }
+  async snapshot() { return (await this.call("POST", "/snapshots", {})).snapshotId; }
+  restore(snapshotId) { return this.call("POST", `/snapshots/${snapshotId}/restore`, {}).then(() => undefined); }
+  state() { return this.call("GET", "/state"); }
+  importState(state) { return this.call("PUT", "/state", state).then(() => undefined); }
+  async journal(op) { return (await this.call("GET", "/journal", undefined, op ? { op } : undefined)).entries; }
+  async outbox(contact) {
+    return (await this.call("GET", "/outbox", undefined, contact ? { contact } : undefined)).messages;
+  }
+  explain(activityId) { return this.call("GET", `/activities/${activityId}/explain`); }
+  coverage() { return this.call("GET", "/coverage"); }
+  keys() { return this.call("GET", "/keys"); }
+  async advanceClock(seconds) { return (await this.call("POST", "/clock/advance", { seconds })).nowMs; }
+  async approve(activityId, user) {
+    return (await this.call("POST", `/activities/${activityId}/approve`, { userId: user })).activity;
+  }
+  async reject(activityId, user) {
+    return (await this.call("POST", `/activities/${activityId}/reject`, { userId: user })).activity;
+  }
+  configureAuthProxy(organizationId, settings = {}) {
+    return this.call("POST", "/auth-proxy", { organizationId, ...settings });
+  }
+  async oauthAuthorize(subject, options = {}) {
+    return (await this.call("POST", "/oauth/authorize", { subject, ...options })).code;
+  }
+  async oauthIdToken(subject, audience, options = {}) {
+    return (await this.call("POST", "/oauth/id-token", { subject, audience, ...options })).idToken;
+  }
+  async webhookDeliveries() { return (await this.call("GET", "/webhooks/deliveries")).deliveries; }
+  async fireWebhook({ activityId = null, url = null, overrides = null } = {}) {
+    return (await this.call("POST", "/webhooks/fire", { activityId, url, overrides })).deliveries;
+  }
+  resendWebhook(eventId) { return this.call("POST", `/webhooks/${eventId}/resend`, {}); }
+  webhookChaos(chaos) { return this.call("POST", "/webhooks/chaos", chaos); }
+  async drainWebhooks(timeout = 5) { return (await this.call("POST", "/webhooks/drain", { timeout })).pending; }
+}
+
+/** The command that runs the simulator: options.command, else $WALLET_SIMULATOR_COMMAND, else wallet-simulator. */
+function simulatorCommand(command) {
+  if (command) return Array.isArray(command) ? command : [command];
+  const fromEnv = process.env[COMMAND_ENV];
+  if (!fromEnv) return ["wallet-simulator"];
+  return fromEnv.trim().startsWith("[") ? JSON.parse(fromEnv) : fromEnv.trim().split(/\s+/);
+}
+
+function serveArguments(options) {
+  const args = ["serve", "--port", String(options.port ?? 0), "--proxy-port", String(options.proxyPort ?? 0)];
+  for (const scenario of options.scenarios || []) args.push("--scenario", String(scenario));
+  if (options.seed !== undefined && options.seed !== null) args.push("--seed", String(options.seed));
+  return args.concat(options.args || []);
+}
+
+/** A simulator reached through its ready line: url, proxyUrl, credentials, control, stop(). */
+function connect(ready = process.env[READY_ENV], child = null) {
+  if (!ready) {
+    throw new Error(`no simulator: ${READY_ENV} is not set (start one with startSimulator() or the global setup)`);
+  }
+  const line = typeof ready === "string" ? JSON.parse(ready) : ready;
+  const { url, proxyUrl, seed, organizationId, userId, apiPublicKey, apiPrivateKey } = line;
+  const control = new ControlClient(url);
+  return {
+    ready: line,
+    url,
+    proxyUrl,
+    seed,
+    credentials: { organizationId, userId, apiPublicKey, apiPrivateKey },
+    control,
+    reset: () => control.reset(),
+    pid: child ? child.pid : undefined,
+    stop: child ? (timeoutMs) => stopChild(child, timeoutMs) : async () => undefined,
+  };
+}
+
+/** Start `wallet-simulator serve` and resolve once its ready line is read. */
+function startSimulator(options = {}) {
+  const [program, ...prefix] = simulatorCommand(options.command);
+  const child = spawn(program, [...prefix, ...serveArguments(options)], {
+    cwd: options.cwd,
+    env: { ...process.env, ...(options.env || {}) },
+    stdio: ["ignore", "pipe", options.stderr === "inherit" ? "inherit" : "pipe"],
+  });
+  let stderr = "";
+  if (child.stderr) {
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk) => {
+      stderr = (stderr + chunk).slice(-4000);
+      if (options.onLog) options.onLog(chunk);
+    });
+  }
+  return new Promise((resolve, reject) => {
+    const timeoutMs = options.timeoutMs ?? 30000;
+    const fail = (why) => {
+      clearTimeout(timer);
+      child.kill("SIGKILL");
+      reject(new Error(`wallet-simulator did not start: ${why}${stderr ? `\n${stderr.trim()}` : ""}`));
+    };
+    const timer = setTimeout(() => fail(`no ready line within ${timeoutMs} ms`), timeoutMs);
+    child.on("error", (error) => fail(`cannot run ${program}: ${error.message} (set options.command or ${COMMAND_ENV})`));
+    child.on("exit", (code) => fail(`it exited with status ${code}`));
+    readline.createInterface({ input: child.stdout }).once("line", (line) => {
+      clearTimeout(timer);
+      child.removeAllListeners("exit");
+      try {
+        resolve(connect(line, child));
+      } catch (error) {
+        fail(`unreadable ready line ${JSON.stringify(line)}: ${error.message}`);
+      }
+    });
+  });
+}
+
+function stopChild(child, timeoutMs = 10000) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+    child.kill("SIGINT"); // serve stops cleanly on Ctrl-C (and writes a --record file)
+  });
+}
+
+/**
+ * A global setup for jest (`globalSetup`) or vitest (`globalSetup`): starts one simulator for the
+ * run and publishes its ready line in $WALLET_SIMULATOR_READY (and vitest's provide("walletSimulator")).
+ * Returns the teardown vitest calls; jest calls `globalTeardown` instead.
+ */
+function createGlobalSetup(options = {}) {
+  return async function setup(context) {
+    const simulator = await startSimulator(options);
+    globalThis[SHARED] = simulator;
+    process.env[READY_ENV] = JSON.stringify(simulator.ready);
+    if (context && typeof context.provide === "function") context.provide("walletSimulator", simulator.ready);
+    return globalTeardown;
+  };
+}
+
+async function globalTeardown() {
+  const simulator = globalThis[SHARED];
+  globalThis[SHARED] = undefined;
+  if (simulator) await simulator.stop();
+}
+
+/** Reset the simulator before every test: `resetBeforeEach(beforeEach)` (jest, vitest, node:test). */
+function resetBeforeEach(hook = globalThis.beforeEach, simulator = undefined) {
+  if (typeof hook !== "function") throw new Error("resetBeforeEach needs the test runner's beforeEach");
+  hook(() => (simulator || connect()).reset());
+}
+
+module.exports = {
+  ControlClient,
+  ControlError,
+  READY_ENV,
+  COMMAND_ENV,
+  connect,
+  createGlobalSetup,
+  globalTeardown,
+  resetBeforeEach,
+  startSimulator,
+};

@@ -1,0 +1,73 @@
+"""The organization itself: its name, its root quorum, and deleting invitations and contract interfaces.
+
+Root-quorum-only activities (update_organization_name, update_root_quorum) are refused by the
+consensus engine to anyone outside the quorum; the handlers check again because a scripted rule
+or a parent's credential may have let the request through.
+"""
+
+from __future__ import annotations
+
+from simulator.activities.context import Context, Json
+from simulator.errors import InvalidArgument, NotFound, PermissionDenied
+
+
+def require_root(ctx: Context, what: str) -> None:
+    principal = ctx.principal
+    if principal is not None and principal.user.user_id not in ctx.org.root_user_ids:
+        raise PermissionDenied(
+            f"request not authorized: only the root quorum can {what} "
+            f"(user {principal.user.user_id} is not a root user of organization {ctx.org.organization_id})"
+        )
+
+
+def update_organization_name(ctx: Context, params: Json) -> Json:
+    require_root(ctx, "rename the organization")
+    name = params["organizationName"].strip()
+    if not name:
+        raise InvalidArgument("organizationName must not be empty")
+    ctx.org.name = name
+    return {"organizationId": ctx.org.organization_id, "organizationName": name}
+
+
+def update_root_quorum(ctx: Context, params: Json) -> Json:
+    """The new quorum governs every activity decided from now on (see the README's fidelity notes
+    for activities already waiting)."""
+    require_root(ctx, "change the root quorum")
+    threshold, user_ids = params["threshold"], list(dict.fromkeys(params["userIds"]))
+    if threshold < 1:
+        raise InvalidArgument(f"quorum threshold must be non-zero integer (got {threshold})")
+    missing = [u for u in user_ids if u not in ctx.org.users]
+    if not user_ids or missing:
+        raise InvalidArgument(
+            "quorum users missing: "
+            + (
+                f"not users of organization {ctx.org.organization_id}: {', '.join(missing)}"
+                if missing
+                else "none given"
+            )
+        )
+    if threshold > len(user_ids):
+        raise InvalidArgument(
+            f"quorum threshold {threshold} is larger than the number of quorum users ({len(user_ids)})"
+        )
+    ctx.org.root_user_ids = user_ids
+    ctx.org.root_threshold = threshold
+    return {}
+
+
+def delete_invitation(ctx: Context, params: Json) -> Json:
+    invitation_id = params["invitationId"]
+    ctx.existing(ctx.org.invitations, [invitation_id], "invitation")
+    del ctx.org.invitations[invitation_id]
+    return {"invitationId": invitation_id}
+
+
+def delete_smart_contract_interface(ctx: Context, params: Json) -> Json:
+    sci_id = params["smartContractInterfaceId"]
+    if sci_id not in ctx.org.smart_contract_interfaces:
+        raise NotFound(
+            f"smart contract interface {sci_id} not found in organization {ctx.org.organization_id}",
+            error_code="REQUEST_INVALID",
+        )
+    del ctx.org.smart_contract_interfaces[sci_id]
+    return {"smartContractInterfaceId": sci_id}

@@ -1,0 +1,178 @@
+"""Users after creation: API-only users, renames, contacts (with verification tokens), deletion,
+passkeys, and deleting user tags."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from simulator.activities import credentials, otp, users
+from simulator.activities.context import Context, Json
+from simulator.auth.stamps import b64url_decode
+from simulator.errors import InvalidArgument
+from simulator.state.records import User
+
+EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+E164 = re.compile(r"^\+[1-9][0-9]{1,14}$")
+TOKEN_TYPES = {"email": "OTP_TYPE_EMAIL", "phone": "OTP_TYPE_SMS"}
+
+
+def create_api_only_users(ctx: Context, params: Json) -> Json:
+    """Users with API keys only (P-256: the intent's keys carry no curve type)."""
+    specs = params["apiOnlyUsers"]
+    users.check_limit(len(ctx.org.users), len(specs), users.MAX_USERS, "users")
+    built = [users.build_user(ctx, {**spec, "authenticators": []}) for spec in specs]
+    for user, keys, auths in built:
+        users.store_user(ctx, user, keys, auths)
+    return {"userIds": [user.user_id for user, _, _ in built]}
+
+
+def update_user(ctx: Context, params: Json) -> Json:
+    """Every given field replaces the stored one; ``userTagIds`` replaces the whole tag list."""
+    user = ctx.user(params["userId"])
+    if "userTagIds" in params:
+        users.user_tags(ctx, params["userTagIds"])
+    if "userName" in params:
+        user.name = checked_name(params["userName"])
+    if "userEmail" in params:
+        set_email(user, checked_contact("email", params["userEmail"]), verified=False)
+    if "userPhoneNumber" in params:
+        set_phone(user, checked_contact("phone", params["userPhoneNumber"]), verified=False)
+    if "userTagIds" in params:
+        user.tag_ids = list(dict.fromkeys(params["userTagIds"]))
+    user.updated_ms = ctx.now_ms
+    return {"userId": user.user_id}
+
+
+def update_user_name(ctx: Context, params: Json) -> Json:
+    user = ctx.user(params["userId"])
+    user.name = checked_name(params["userName"])
+    user.updated_ms = ctx.now_ms
+    return {"userId": user.user_id}
+
+
+def update_user_email(ctx: Context, params: Json) -> Json:
+    """An empty address removes the email; a verification token for the new address marks it verified."""
+    user = ctx.user(params["userId"])
+    email = checked_contact("email", params["userEmail"])
+    verified = spend_token(ctx, params.get("verificationToken"), "email", email)
+    set_email(user, email, verified)
+    user.updated_ms = ctx.now_ms
+    return {"userId": user.user_id}
+
+
+def update_user_phone_number(ctx: Context, params: Json) -> Json:
+    user = ctx.user(params["userId"])
+    phone = checked_contact("phone", params["userPhoneNumber"])
+    verified = spend_token(ctx, params.get("verificationToken"), "phone", phone)
+    set_phone(user, phone, verified)
+    user.updated_ms = ctx.now_ms
+    return {"userId": user.user_id}
+
+
+def checked_name(name: str) -> str:
+    if not name.strip():
+        raise InvalidArgument("userName must not be empty")
+    return name
+
+
+def checked_contact(kind: str, value: str) -> str | None:
+    """None for "" (the service's way to remove a contact), else the value if well-formed."""
+    if value == "":
+        return None
+    if kind == "email" and not EMAIL.match(value):
+        raise InvalidArgument(f"invalid email address {value!r}", error_code="INVALID_EMAIL")
+    if kind == "phone" and not E164.match(value):
+        raise InvalidArgument(f"invalid phone number {value!r}: expected E.164, such as +14155550100")
+    return value
+
+
+def spend_token(ctx: Context, token: str | None, kind: str, contact: str | None) -> bool:
+    """Whether a verification token proves ``contact``; a token that does not is refused, not ignored."""
+    if not token:
+        return False
+    if contact is None:
+        raise InvalidArgument(f"a verification token cannot verify the removal of a {kind} contact")
+    claims = otp.verification_claims(ctx, token)
+    if claims.get("verification_type") != TOKEN_TYPES[kind]:
+        raise InvalidArgument(
+            f"invalid verification token: it verifies a {claims.get('verification_type')} contact, "
+            f"not {TOKEN_TYPES[kind]}"
+        )
+    if str(claims.get("contact", "")).lower() != contact.lower():
+        raise InvalidArgument(f"invalid verification token: it was issued for another {kind} contact")
+    ctx.store.used_tokens.add(claims["id"])
+    return True
+
+
+def set_email(user: User, email: str | None, verified: bool) -> None:
+    if email != user.email or verified:
+        user.email_verified = verified and email is not None
+    user.email = email
+
+
+def set_phone(user: User, phone: str | None, verified: bool) -> None:
+    if phone != user.phone_number or verified:
+        user.phone_verified = verified and phone is not None
+    user.phone_number = phone
+
+
+def delete_users(ctx: Context, params: Json) -> Json:
+    """Their API keys, passkeys and MFA policies go with them; their votes stop counting."""
+    ids = list(dict.fromkeys(params["userIds"]))
+    found = ctx.users(ids)
+    in_quorum = [u.user_id for u in found if u.user_id in ctx.org.root_user_ids]
+    if in_quorum:
+        raise InvalidArgument(
+            f"quorum users missing: {', '.join(in_quorum)} belong to the root quorum; "
+            "update the root quorum before deleting them"
+        )
+    for user in found:
+        for key in user.api_keys.values():
+            ctx.org.ip_allowlists.pop(key.public_key, None)
+        ctx.store.remove_user_credentials(user)
+        del ctx.org.users[user.user_id]
+    return {"userIds": ids}
+
+
+def create_authenticators(ctx: Context, params: Json) -> Json:
+    user = ctx.user(params["userId"])
+    made = []
+    for spec in params["authenticators"]:
+        check_client_data(spec)
+        made.append(credentials.new_authenticator(ctx, spec))
+    taken = [a.credential_id for a in made if ctx.store.credential_refs(a.credential_id)]
+    ids = [a.credential_id for a in made]
+    if taken or len(set(ids)) != len(ids):
+        raise InvalidArgument(
+            f"authenticator with credential id {', '.join(taken) or 'repeated in the request'} already exists",
+            error_code="CREDENTIAL_CONFLICT",
+        )
+    credentials.add_authenticators(ctx, user, made)
+    return {"authenticatorIds": [a.authenticator_id for a in made]}
+
+
+def check_client_data(spec: Json) -> None:
+    """The attestation's clientDataJSON must be a registration over the intent's challenge."""
+    try:
+        client_data = json.loads(b64url_decode(spec["attestation"]["clientDataJson"]))
+        fits = client_data["type"] == "webauthn.create" and client_data["challenge"] == spec["challenge"]
+    except (ValueError, KeyError, TypeError):
+        fits = False
+    if not fits:
+        raise InvalidArgument(
+            "invalid authenticator attestation: clientDataJson must be a webauthn.create over the given challenge"
+        )
+
+
+def delete_user_tags(ctx: Context, params: Json) -> Json:
+    ids = list(dict.fromkeys(params["userTagIds"]))
+    users.user_tags(ctx, ids)
+    detached = []
+    for user in ctx.org.users.values():
+        if any(t in ids for t in user.tag_ids):
+            user.tag_ids = [t for t in user.tag_ids if t not in ids]
+            detached.append(user.user_id)
+    for tag_id in ids:
+        del ctx.org.tags[tag_id]
+    return {"userTagIds": ids, "userIds": detached}

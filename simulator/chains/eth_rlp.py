@@ -1,0 +1,89 @@
+"""RLP for Ethereum transactions: strict decoding into typed fields, and encoding back.
+
+Decoding is pyrlp's strict mode (canonical length prefixes, no trailing bytes); pyrlp pulls in
+eth-utils (~120 ms to import), so it is imported on first use, off the simulator's start path.
+Every error is a ``RlpFieldError`` naming the field, for the caller to turn into its API error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeAlias
+
+Item: TypeAlias = "bytes | list[Item]"
+Encodable: TypeAlias = "bytes | int | Sequence[Encodable]"
+
+UINT64, UINT128, UINT256 = 64, 128, 256
+
+
+class RlpFieldError(ValueError):
+    """The bytes are not the RLP the field needs."""
+
+
+def decode(data: bytes) -> Item:
+    """The nested bytes/lists of one RLP item that spans all of ``data``."""
+    import rlp  # type: ignore[import-untyped]
+    from rlp.exceptions import DecodingError  # type: ignore[import-untyped]
+
+    try:
+        item: Item = rlp.decode(data, strict=True)
+    except DecodingError as error:
+        raise RlpFieldError(f"not canonical RLP ({error})") from None
+    return item
+
+
+def encode(item: Encodable) -> bytes:
+    """RLP of nested bytes/lists, ints written as minimal big-endian byte strings."""
+    import rlp
+
+    encoded: bytes = rlp.encode(_with_int_bytes(item))
+    return encoded
+
+
+def _with_int_bytes(item: Encodable) -> Item:
+    if isinstance(item, int):
+        return item.to_bytes((item.bit_length() + 7) // 8, "big")
+    if isinstance(item, bytes):
+        return item
+    return [_with_int_bytes(part) for part in item]
+
+
+def as_list(item: Item, field: str) -> list[Item]:
+    if not isinstance(item, list):
+        raise RlpFieldError(f"{field} must be an RLP list, got a byte string")
+    return item
+
+
+def as_bytes(item: Item, field: str) -> bytes:
+    if not isinstance(item, bytes):
+        raise RlpFieldError(f"{field} must be an RLP byte string, got a list")
+    return item
+
+
+def as_uint(item: Item, field: str, bits: int) -> int:
+    """A canonical unsigned integer: no leading zero bytes, at most ``bits`` wide."""
+    raw = as_bytes(item, field)
+    if raw[:1] == b"\x00":
+        raise RlpFieldError(f"{field} is not a canonical integer (leading zero byte)")
+    value = int.from_bytes(raw, "big")
+    if value.bit_length() > bits:
+        raise RlpFieldError(f"{field} does not fit in {bits} bits")
+    return value
+
+
+def as_address(item: Item, field: str, *, empty_allowed: bool) -> str:
+    """``0x`` and 40 lowercase hex digits; ``""`` for an empty ``to`` (contract creation) where allowed."""
+    raw = as_bytes(item, field)
+    if not raw and empty_allowed:
+        return ""
+    if len(raw) != 20:
+        expected = "20 bytes or empty (contract creation)" if empty_allowed else "20 bytes"
+        raise RlpFieldError(f"{field} must be {expected}, got {len(raw)} bytes")
+    return "0x" + raw.hex()
+
+
+def as_hash(item: Item, field: str) -> str:
+    raw = as_bytes(item, field)
+    if len(raw) != 32:
+        raise RlpFieldError(f"{field} must be 32 bytes, got {len(raw)}")
+    return "0x" + raw.hex()

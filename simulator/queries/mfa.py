@@ -1,0 +1,30 @@
+"""A user's MFA policies, and the MFA status of an activity."""
+
+from __future__ import annotations
+
+from simulator.errors import NotFound
+from simulator.queries.context import Json, QueryContext
+
+
+def get_mfa_policies(q: QueryContext, body: Json) -> Json:
+    user = q.find(q.org.users, body["userId"], "user")
+    ordered = sorted(user.mfa_policies.values(), key=lambda p: (p.order, p.created_ms))
+    return {"mfaPolicies": [p.to_api() for p in ordered]}
+
+
+def get_mfa_policy(q: QueryContext, body: Json) -> Json:
+    user = q.find(q.org.users, body["userId"], "user")
+    return {"mfaPolicy": q.find(user.mfa_policies, body["mfaPolicyId"], "MFA policy").to_api()}
+
+
+def get_mfa_status(q: QueryContext, body: Json) -> Json:
+    """What MFA enforcement recorded for the activity (nothing while enforcement is not simulated)."""
+    activity = q.store.activities.get(body["activityId"])
+    if activity is None or activity.organization_id != q.org.organization_id:
+        raise NotFound(
+            f"activity {body['activityId']} not found in organization {q.org.organization_id}",
+            error_code="REQUEST_INVALID",
+        )
+    statuses = q.store.mfa_statuses.get(activity.activity_id, [])
+    user_id = body.get("userId")
+    return {"mfaStatuses": [dict(s) for s in statuses if not user_id or s["userId"] == user_id]}

@@ -1,0 +1,62 @@
+"""What scenario checks compare names against: the activity types, their parameters, the operations.
+
+Read from the endpoint schemas (schemas/submit/*.json carry ``x-activity-types`` and one
+``parameters`` schema per type), once per process.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from simulator.paths import data_dir
+
+
+@dataclass(frozen=True)
+class Catalog:
+    parameters: dict[str, frozenset[str]]  # activity type -> its parameter names
+    submit_types: dict[str, tuple[str, ...]]  # submit operation -> the activity types it accepts
+    queries: frozenset[str]
+
+    def kinds(self) -> set[str]:
+        return {kind_of(t) for t in self.parameters}
+
+    def knows_type(self, name: str) -> bool:
+        """A versioned type (ACTIVITY_TYPE_CREATE_USERS_V3) or a kind (CREATE_USERS), as rules match them."""
+        return name in self.parameters or name in self.kinds()
+
+    def closest_types(self, name: str) -> list[str]:
+        known = sorted(self.kinds() | set(self.parameters))
+        return difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+
+    def parameters_of(self, name: str) -> frozenset[str]:
+        """The parameter names of a type, or of every version of a kind."""
+        found = [p for t, p in self.parameters.items() if name in (t, kind_of(t))]
+        return frozenset().union(*found) if found else frozenset()
+
+
+def kind_of(activity_type: str) -> str:
+    """``ACTIVITY_TYPE_CREATE_USERS_V3`` -> ``CREATE_USERS`` (what a rule's ``type`` may name)."""
+    return re.sub(r"_V\d+$", "", activity_type.removeprefix("ACTIVITY_TYPE_"))
+
+
+@lru_cache(maxsize=1)
+def catalog() -> Catalog:
+    root = data_dir("schemas")
+    parameters: dict[str, frozenset[str]] = {}
+    submit_types: dict[str, tuple[str, ...]] = {}
+    for path in sorted((root / "submit").glob("*.json")):
+        schema = json.loads(path.read_text())
+        submit_types[path.stem] = tuple(schema.get("x-activity-types", {}))
+        for branch in schema.get("allOf", []):
+            activity_type = branch.get("if", {}).get("properties", {}).get("type", {}).get("const")
+            params = branch.get("then", {}).get("properties", {}).get("parameters", {}).get("properties", {})
+            if activity_type:
+                parameters[activity_type] = frozenset(params)
+        for activity_type in submit_types[path.stem]:
+            parameters.setdefault(activity_type, frozenset())
+    queries = frozenset(p.stem for p in (root / "query").glob("*.json"))
+    return Catalog(parameters, submit_types, queries)

@@ -1,0 +1,157 @@
+"""Checking a parsed scenario completely, every problem at once, each with its file and line.
+
+Beyond the JSON Schema: included files (found, no cycles, their own problems), references
+(quorum users, users named by policies, rules and steps, tags, policies, organizations), key
+material, wallets (mnemonics, paths), policy syntax, rule types and parameters, step
+operations and variables. A file's references must resolve within it and what it includes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from simulator.scenario import Scenario, ScenarioError, flow_checks, parse_scenario, resolve_scenario, schema_errors
+from simulator.scenario import key_material as km
+from simulator.scenario.problems import Checker, Json, Known, Where
+
+
+def check(scenario: Scenario, stack: tuple[Path, ...] = (), known: Known | None = None) -> list[str]:
+    """Every problem of ``scenario`` and of the files it includes, as ``file:line: path: problem``.
+
+    ``known`` collects what the file declares, so that a file including it can refer to it.
+    """
+    checker = Checker(scenario, known if known is not None else Known())
+    for where, message in schema_errors(scenario):
+        checker.add(where, message)
+    checker.schema_failed = bool(checker.found)
+    problems = includes(checker, stack + (scenario.path.resolve(),))
+    for where, org in organizations(scenario.data):
+        declare(checker, where, org)
+    for where, org in organizations(scenario.data):
+        guarded(checker, where, lambda w=where, o=org: organization(checker, w, o))
+    guarded(checker, ("rules",), lambda: flow_checks.rules(checker))
+    guarded(checker, ("steps",), lambda: flow_checks.steps(checker))
+    return problems + checker.report()
+
+
+def guarded(checker: Checker, where: Where, action: Any) -> None:
+    """Run a check; data of the wrong shape is already a schema problem, so it only stops this check."""
+    try:
+        action()
+    except (TypeError, AttributeError, KeyError, ValueError) as exc:
+        if not checker.schema_failed:
+            checker.add(where, f"cannot be checked: {exc}")
+
+
+def includes(checker: Checker, stack: tuple[Path, ...]) -> list[str]:
+    problems: list[str] = []
+    entries = checker.sc.data.get("include")
+    for i, entry in enumerate(entries if isinstance(entries, list) else []):
+        if not isinstance(entry, str):
+            continue
+        try:
+            path = resolve_scenario(entry, checker.sc.path.parent)
+        except ScenarioError as exc:
+            checker.add(("include", i), str(exc))
+            continue
+        if path.resolve() in stack:
+            cycle = " -> ".join(p.name for p in (*stack, path))
+            checker.add(("include", i), f"includes itself ({cycle})")
+            continue
+        try:
+            problems += check(parse_scenario(path), stack, checker.known)
+        except ScenarioError as exc:
+            problems.append(str(exc))
+    return problems
+
+
+def organizations(data: Json, where: Where = ()) -> Iterator[tuple[Where, Json]]:
+    key = "organizations" if not where else "subOrganizations"
+    source = data.get(key)
+    for i, org in enumerate(source if isinstance(source, list) else []):
+        if isinstance(org, dict):
+            yield where + (key, i), org
+            yield from organizations(org, where + (key, i))
+
+
+def declare(checker: Checker, where: Where, org: Json) -> None:
+    known = checker.known
+    for name in ("id", "name"):
+        if isinstance(org.get(name), str):
+            known.orgs.add(org[name])
+    if isinstance(org.get("id"), str):
+        if org["id"] in known.org_ids:
+            checker.add(
+                where + ("id",), f"organization id {org['id']} is used twice (also at {known.org_ids[org['id']]})"
+            )
+        known.org_ids[org["id"]] = checker.sc.where(*where, "id")
+    for j, user in enumerate(org.get("users") or []):
+        if isinstance(user, dict):
+            keys = [k for k in user.get("apiKeys") or [] if isinstance(k, dict)]
+            keyed = any(k.get("privateKey") or not k.get("publicKey") for k in keys)
+            ref = str(user.get("ref", user.get("name", j)))
+            known.users.append({"ref": ref, "name": user.get("name"), "id": user.get("id"), "keyed": keyed})
+            known.tags.update(t for t in user.get("tags") or [] if isinstance(t, str))
+    known.policies.update(p["name"] for p in org.get("policies") or [] if isinstance(p, dict) and "name" in p)
+
+
+def organization(checker: Checker, where: Where, org: Json) -> None:
+    users = [u for u in org.get("users") or [] if isinstance(u, dict)]
+    refs = [str(u.get("ref", u.get("name", j))) for j, u in enumerate(users)]
+    for j, ref in enumerate(refs):
+        if ref in refs[:j]:
+            checker.add(where + ("users", j), f"user ref {ref!r} is used twice in this organization")
+    quorum(checker, where, org.get("rootQuorum"), refs)
+    for j, user in enumerate(users):
+        for k, spec in enumerate(user.get("apiKeys") or []):
+            for sub, message in km.api_key(spec):
+                checker.add(where + ("users", j, "apiKeys", k) + sub, message)
+        for k, spec in enumerate(user.get("authenticators") or []):
+            for sub, message in km.authenticator(spec):
+                checker.add(where + ("users", j, "authenticators", k) + sub, message)
+    for k, spec in enumerate(org.get("privateKeys") or []):
+        for sub, message in km.private_key(spec):
+            checker.add(where + ("privateKeys", k) + sub, message)
+    for k, wallet in enumerate(org.get("wallets") or []):
+        if isinstance(wallet, dict):
+            check_wallet(checker, where + ("wallets", k), wallet)
+    flow_checks.policies(checker, where, org.get("policies") or [])
+
+
+def quorum(checker: Checker, where: Where, spec: Any, refs: list[str]) -> None:
+    if not isinstance(spec, dict) or not isinstance(spec.get("users"), list):
+        return
+    unknown = [r for r in spec["users"] if r not in refs]
+    if unknown:
+        checker.add(where + ("rootQuorum", "users"), f"unknown user refs {unknown}; declared users: {sorted(refs)}")
+    threshold = spec.get("threshold", 1)
+    if isinstance(threshold, int) and not 1 <= threshold <= len(spec["users"]):
+        checker.add(
+            where + ("rootQuorum", "threshold"),
+            f"quorum threshold must be between 1 and the number of quorum users ({len(spec['users'])}), got {threshold}",
+        )
+
+
+def check_wallet(checker: Checker, where: Where, wallet: Json) -> None:
+    from simulator.crypto import hd
+
+    words = wallet.get("mnemonic")
+    if isinstance(words, str) and not hd.is_valid_mnemonic(words):
+        checker.add(
+            where + ("mnemonic",),
+            "not a BIP-39 mnemonic: expected 12, 15, 18, 21 or 24 English words with a valid checksum",
+        )
+    seen: set[tuple[str, str]] = set()
+    for i, account in enumerate(wallet.get("accounts") or []):
+        if not isinstance(account, dict) or not isinstance(account.get("path"), str):
+            continue
+        try:
+            hd.parse_path(account["path"])
+        except ValueError as exc:
+            checker.add(where + ("accounts", i, "path"), str(exc))
+        key = (str(account.get("curve")), account["path"])
+        if key in seen:
+            checker.add(where + ("accounts", i, "path"), "paths cannot be reused within the same HD wallet")
+        seen.add(key)

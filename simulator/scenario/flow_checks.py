@@ -1,0 +1,194 @@
+"""Checks of what a scenario scripts: policies (syntax, users they name), rules and replay steps."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from simulator.scenario.catalog import catalog
+
+if TYPE_CHECKING:
+    from simulator.policy.nodes import Node
+    from simulator.scenario.problems import Checker, Where
+
+VARIABLE = re.compile(r"\$\{([A-Za-z0-9_.-]+)\}")
+
+
+def policies(checker: Checker, where: Where, specs: list[Any]) -> None:
+    from simulator.policy.language import PolicySyntaxError, compile_expression
+
+    names: list[Any] = []
+    for i, spec in enumerate(s for s in specs if isinstance(s, dict)):
+        at = where + ("policies", i)
+        if spec.get("name") in names:
+            checker.add(at + ("name",), f"policy name {spec['name']!r} is used twice in this organization")
+        names.append(spec.get("name"))
+        for part in ("condition", "consensus"):
+            if not isinstance(spec.get(part), str):
+                continue
+            try:
+                expression = compile_expression(spec[part])
+            except PolicySyntaxError as exc:
+                checker.add(at + (part,), f"not a policy expression the simulator evaluates: {exc}")
+                continue
+            for user_id in approver_ids(expression.root):
+                if not any(u["id"] == user_id for u in checker.known.users):
+                    fixed = sorted(u["id"] for u in checker.known.users if u["id"])
+                    checker.add(
+                        at + (part,),
+                        f"names user id {user_id!r}, which no user of the scenario has; users with fixed ids: "
+                        f"{', '.join(fixed) or 'none (give a user an id: to name it in a policy)'}",
+                    )
+
+
+def approver_ids(node: Node, bound: frozenset[str] = frozenset()) -> Iterator[str]:
+    """String literals compared with an approver's ``.id`` (``approvers.any(u, u.id == '...')``)."""
+    from simulator.policy import nodes
+
+    if isinstance(node, nodes.Predicate):
+        over_approvers = isinstance(node.target, nodes.Name) and node.target.name == "approvers"
+        yield from approver_ids(node.target, bound)
+        yield from approver_ids(node.body, bound | {node.var} if over_approvers else bound - {node.var})
+        return
+    if isinstance(node, nodes.Compare) and node.op in ("==", "!=", "in"):
+        sides = [(node.left, node.right), (node.right, node.left)] if node.op != "in" else [(node.left, node.right)]
+        for member, other in sides:
+            if is_approver_id(member, bound):
+                literals = other.items if isinstance(other, nodes.ListLiteral) else (other,)
+                yield from (
+                    lit.value for lit in literals if isinstance(lit, nodes.Literal) and isinstance(lit.value, str)
+                )
+    for child in nodes.children(node):
+        yield from approver_ids(child, bound)
+
+
+def is_approver_id(node: Node, bound: frozenset[str]) -> bool:
+    from simulator.policy import nodes
+
+    return (
+        isinstance(node, nodes.Member)
+        and node.name == "id"
+        and isinstance(node.target, nodes.Name)
+        and node.target.name in bound
+    )
+
+
+def rules(checker: Checker) -> None:
+    found = checker.sc.data.get("rules")
+    for i, rule in enumerate(found if isinstance(found, list) else []):
+        if not isinstance(rule, dict):
+            continue
+        if rule.get("name") in checker.known.rules:
+            checker.add(("rules", i, "name"), f"rule name {rule['name']!r} is used twice")
+        checker.known.rules.add(rule.get("name"))
+        match: dict[str, Any] = rule["match"] if isinstance(rule.get("match"), dict) else {}
+        types = rule_types(checker, ("rules", i, "match", "type"), match.get("type"))
+        rule_parameters(checker, ("rules", i, "match", "parameters"), types, match.get("parameters"))
+        rule_references(checker, ("rules", i), rule, match)
+
+
+def rule_types(checker: Checker, where: Where, value: Any) -> list[str] | None:
+    """The rule's types when all are known (None: no type, or an unknown one reported)."""
+    if value is None:
+        return None
+    types = [value] if isinstance(value, str) else [t for t in value if isinstance(t, str)]
+    known = catalog()
+    unknown = [t for t in types if not known.knows_type(t)]
+    for name in unknown:
+        close = known.closest_types(name)
+        hint = f"; did you mean {' or '.join(close)}?" if close else ""
+        checker.add(
+            where,
+            f"unknown activity type {name!r}{hint} (expected a type such as ACTIVITY_TYPE_CREATE_WALLET, "
+            "or a kind such as CREATE_WALLET)",
+        )
+    return None if unknown else types
+
+
+def rule_parameters(checker: Checker, where: Where, types: list[str] | None, wanted: Any) -> None:
+    if not types or not isinstance(wanted, dict):
+        return
+    allowed = frozenset().union(*(catalog().parameters_of(t) for t in types))
+    for key in wanted:
+        if key not in allowed:
+            close = difflib.get_close_matches(str(key), sorted(allowed), n=1)
+            hint = f"; did you mean {close[0]}?" if close else ""
+            checker.add(
+                where + (key,),
+                f"{key!r} is not a parameter of {', '.join(types)}{hint} (its parameters: {', '.join(sorted(allowed))})",
+            )
+
+
+def rule_references(checker: Checker, where: Where, rule: dict[str, Any], match: dict[str, Any]) -> None:
+    known = checker.known
+    users = ", ".join(known.user_names()) or "none"
+    if isinstance(match.get("user"), str) and known.user(match["user"]) is None:
+        checker.add(where + ("match", "user"), f"no user {match['user']!r} in the scenario; users: {users}")
+    if isinstance(match.get("userTag"), str) and match["userTag"] not in known.tags:
+        tags = ", ".join(sorted(known.tags)) or "none"
+        checker.add(where + ("match", "userTag"), f"no user has the tag {match['userTag']!r}; user tags: {tags}")
+    if isinstance(match.get("organization"), str) and match["organization"] not in known.orgs:
+        orgs = ", ".join(sorted(known.orgs)) or "none"
+        checker.add(where + ("match", "organization"), f"no organization {match['organization']!r}; known: {orgs}")
+    for j, ref in enumerate(rule.get("approvers") or []):
+        if known.user(ref) is None:
+            checker.add(where + ("approvers", j), f"approver {ref!r} is not a user of the scenario; users: {users}")
+    deny: dict[str, Any] = rule["deny"] if isinstance(rule.get("deny"), dict) else {}
+    for j, name in enumerate(deny.get("policies") or []):
+        if name not in known.policies:
+            names = ", ".join(sorted(known.policies)) or "none"
+            checker.add(where + ("deny", "policies", j), f"no policy {name!r} in the scenario; policies: {names}")
+
+
+def steps(checker: Checker) -> None:
+    found = checker.sc.data.get("steps")
+    captured: list[str] = []
+    for i, step in enumerate(found if isinstance(found, list) else []):
+        if not isinstance(step, dict):
+            continue
+        step_operation(checker, ("steps", i), step)
+        step_user(checker, ("steps", i, "as"), step.get("as"))
+        for name in sorted(used_variables({k: v for k, v in step.items() if k != "capture"})):
+            if name not in captured:
+                checker.add(
+                    ("steps", i),
+                    f"uses ${{{name}}}, which no earlier step captures (captured so far: {', '.join(captured) or 'none'})",
+                )
+        captured += [k for k in (step.get("capture") or {}) if isinstance(k, str)]
+
+
+def step_operation(checker: Checker, where: Where, step: dict[str, Any]) -> None:
+    known = catalog()
+    if isinstance(step.get("submit"), str):
+        op = step["submit"]
+        if op not in known.submit_types:
+            close = difflib.get_close_matches(op, sorted(known.submit_types), n=2)
+            hint = f"; did you mean {' or '.join(close)}?" if close else ""
+            checker.add(where + ("submit",), f"unknown activity operation {op!r}{hint}")
+        elif isinstance(step.get("type"), str) and step["type"] not in known.submit_types[op]:
+            takes = " or ".join(known.submit_types[op])
+            checker.add(where + ("type",), f"{op} takes {takes}, not {step['type']}")
+    elif isinstance(step.get("query"), str) and step["query"] not in known.queries:
+        close = difflib.get_close_matches(step["query"], sorted(known.queries), n=2)
+        hint = f"; did you mean {' or '.join(close)}?" if close else ""
+        checker.add(where + ("query",), f"unknown query {step['query']!r}{hint}")
+
+
+def step_user(checker: Checker, where: Where, name: Any) -> None:
+    if not isinstance(name, str):
+        return
+    user = checker.known.user(name)
+    if user is None or not user["keyed"]:
+        with_keys = ", ".join(checker.known.user_names(keyed=True)) or "none"
+        why = "no user" if user is None else "no API key pair whose private key is known for user"
+        checker.add(where, f"{why} {name!r}; users whose requests a replay can stamp: {with_keys}")
+
+
+def used_variables(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        return set().union(*(used_variables(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(used_variables(v) for v in value)) if value else set()
+    return set(VARIABLE.findall(value)) if isinstance(value, str) else set()

@@ -1,0 +1,42 @@
+"""What the scenario checks share: the names a file may refer to, and the problems found."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from simulator.scenario import Scenario
+
+Where = tuple[str | int, ...]
+Json = dict[str, Any]
+
+
+@dataclass
+class Known:
+    """Names a file may refer to: declared in it or in what it includes."""
+
+    users: list[Json] = field(default_factory=list)  # ref, name, id, keyed
+    tags: set[str] = field(default_factory=set)
+    policies: set[str] = field(default_factory=set)
+    orgs: set[str] = field(default_factory=set)
+    org_ids: dict[str, str] = field(default_factory=dict)  # id -> file:line
+    rules: set[Any] = field(default_factory=set)
+
+    def user(self, ref: str) -> Json | None:
+        return next((u for u in self.users if ref in (u["name"], u["id"], u["ref"])), None)
+
+    def user_names(self, keyed: bool = False) -> list[str]:
+        return sorted({u["name"] or u["ref"] for u in self.users if u["keyed"] or not keyed})
+
+
+class Checker:
+    def __init__(self, scenario: Scenario, known: Known) -> None:
+        self.sc, self.known = scenario, known
+        self.found: list[tuple[int, str]] = []
+        self.schema_failed = False
+
+    def add(self, where: Where, message: str) -> None:
+        self.found.append((self.sc.line(*where), self.sc.problem(where, message)))
+
+    def report(self) -> list[str]:
+        return [text for _, text in sorted(self.found, key=lambda item: item[0])]

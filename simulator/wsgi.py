@@ -1,0 +1,282 @@
+"""The HTTP transport: waitress serving a WSGI app on one port, with the simulator's limits.
+
+Waitress reads requests on one I/O thread (select/poll) and hands only complete requests to a
+bounded pool of worker threads, so a client that sends half a request, or keeps an idle
+connection open, costs a socket and a buffer, never a worker. On top of waitress this adds:
+
+* timeouts that close a connection whose request line and headers are not complete within
+  ``header_timeout_seconds`` of their first byte, whose body is not complete within
+  ``read_timeout_seconds`` of the headers, or that sits idle (kept alive, no request) for
+  ``read_timeout_seconds``; checked several times per timeout, so they hold to a fraction of it;
+* a bound of ``max_connections`` open connections per port (further ones wait in the listen
+  backlog until a slot frees);
+* refusals in the one error shape: a body over ``max_body_bytes`` (declared or chunked) is
+  answered by the application itself, which sees an over-limit Content-Length and renders
+  its 413 (journal and CORS included), and waitress's own refusals (malformed request, headers
+  too large) are JSON ``{code, message, details, turnkeyErrorCode}`` too.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from waitress import wasyncore  # type: ignore[import-untyped]
+from waitress.adjustments import Adjustments  # type: ignore[import-untyped]
+from waitress.channel import HTTPChannel  # type: ignore[import-untyped]
+from waitress.parser import HTTPRequestParser  # type: ignore[import-untyped]
+from waitress.server import TcpWSGIServer  # type: ignore[import-untyped]
+from waitress.task import ErrorTask, ThreadedTaskDispatcher, WSGITask  # type: ignore[import-untyped]
+from waitress.utilities import RequestEntityTooLarge  # type: ignore[import-untyped]
+
+from simulator.config import Config
+from simulator.errors import ApiError, InvalidArgument, Unimplemented
+
+WsgiApp = Callable[..., Any]
+DRAIN_LIMIT_BYTES = 64 * 1024 * 1024  # a larger over-cap body is refused at once and the connection closed
+log = logging.getLogger("simulator")
+# waitress warns on every request that waits for a worker; under a benchmark that is each request
+logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+
+
+def check_transport_settings(config: Config) -> None:
+    """Refuse settings the transport cannot honour, before any port is opened."""
+    if config.threads < 1 or config.max_connections < 1 or config.max_body_bytes < 0:
+        raise ValueError("threads and max_connections must be at least 1, max_body_bytes at least 0")
+    if config.header_timeout_seconds <= 0 or config.read_timeout_seconds <= 0:
+        raise ValueError("header_timeout_seconds and read_timeout_seconds must be positive")
+
+
+def worker_pool(config: Config) -> Any:
+    """The bounded pool of threads that run the applications (shared by the ports of one server)."""
+    pool = ThreadedTaskDispatcher()
+    pool.set_thread_count(config.threads)
+    return pool
+
+
+class DroppedBytes:
+    """Stands in for a request's body buffer while an over-cap chunked body is read and dropped."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def append(self, data: bytes) -> None:
+        self.count += len(data)
+
+    def __len__(self) -> int:
+        return 0
+
+    def getfile(self) -> io.BytesIO:
+        return io.BytesIO()
+
+    def close(self) -> None:
+        pass
+
+
+class TimedParser(HTTPRequestParser):  # type: ignore[misc]
+    """A request being received, with the times its first byte and the end of its headers arrived.
+
+    A body over the cap is read and dropped (up to DRAIN_LIMIT_BYTES) before the 413: clients
+    send the whole body before they read the answer, and closing on unread data makes the
+    kernel reset the connection, which throws the 413 away before the client reads it.
+    """
+
+    def __init__(self, adj: Any) -> None:
+        super().__init__(adj)
+        self.started = time.time()  # waitress's channel clock is time.time(): compare like with like
+        self.head_done: float | None = None
+        self.to_drop = 0  # bytes of an over-cap body of known length still to read
+        self.dropping_chunks = False
+        self.drained = False  # the over-cap body was read to its end: the connection can go on
+
+    def received(self, data: bytes) -> int:
+        if self.to_drop:
+            dropped = min(len(data), self.to_drop)
+            self.to_drop -= dropped
+            self.completed = self.drained = self.to_drop == 0
+            return dropped
+        if self.dropping_chunks:
+            return self.drop_chunks(data)
+        consumed = int(super().received(data))
+        if self.head_done is None and self.headers_finished:
+            self.head_done = time.time()
+        if isinstance(self.error, RequestEntityTooLarge) and not self.expect_continue:
+            self.start_dropping()
+        return consumed
+
+    def start_dropping(self) -> None:
+        """Keep reading an over-cap body the client is sending (not one awaiting 100 Continue)."""
+        if not self.chunked and 0 < self.content_length <= DRAIN_LIMIT_BYTES:
+            self.to_drop, self.completed = self.content_length, False
+        elif self.chunked and self.body_rcv is not None:
+            self.drained = bool(self.body_rcv.completed)
+            if not self.drained and not self.body_rcv.error:
+                self.body_rcv.buf.close()
+                self.body_rcv.buf = DroppedBytes()
+                self.dropping_chunks, self.completed = True, False
+
+    def drop_chunks(self, data: bytes) -> int:
+        receiver = self.body_rcv
+        consumed = int(receiver.received(data))
+        if receiver.completed or receiver.error or receiver.buf.count > DRAIN_LIMIT_BYTES:
+            self.completed, self.dropping_chunks = True, False
+            self.drained = bool(receiver.completed and not receiver.error)
+        return consumed
+
+
+class OversizedBodyTask(WSGITask):  # type: ignore[misc]
+    """Answers a request whose body is over the cap through the application, without its body.
+
+    The environ claims a Content-Length over the limit (a chunked body has none), so the
+    application refuses it in its own error shape; the connection stays open only if the
+    body was read and dropped (see TimedParser).
+    """
+
+    def get_environment(self) -> dict[str, Any]:
+        environ: dict[str, Any] = super().get_environment()
+        declared = int(environ.get("CONTENT_LENGTH") or 0)
+        environ["CONTENT_LENGTH"] = str(max(declared, self.channel.server.max_body_bytes + 1))
+        return environ
+
+    def execute(self) -> None:
+        if not self.request.drained:
+            self.set_close_on_finish()  # the rest of the body is still on its way: this connection is spent
+        super().execute()
+
+
+class ShapedErrorTask(ErrorTask):  # type: ignore[misc]
+    """Waitress's own refusals (malformed request line, headers too large, ...) in the one error shape."""
+
+    def execute(self) -> None:
+        error = self.request.error
+        api = transport_error(int(error.code), str(error.body))
+        body = json.dumps(api.to_body(), separators=(",", ":")).encode()
+        self.status = f"{error.code} {error.reason}"
+        self.response_headers.append(("Content-Type", "application/json"))
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
+def transport_error(status: int, detail: str) -> ApiError:
+    if status == 501:
+        return Unimplemented(f"request not supported by the server: {detail}")
+    if status < 500:
+        api: ApiError = InvalidArgument(f"malformed HTTP request: {detail}")
+    else:
+        api = ApiError(f"internal server error while reading the request: {detail}")
+    api.status = status
+    return api
+
+
+def error_task(channel: Any, request: Any) -> Any:
+    if isinstance(request.error, RequestEntityTooLarge):
+        return OversizedBodyTask(channel, request)
+    return ShapedErrorTask(channel, request)
+
+
+class Channel(HTTPChannel):  # type: ignore[misc]
+    """One client connection, which knows when it has kept the server waiting too long."""
+
+    parser_class = TimedParser
+    error_task_class = staticmethod(error_task)
+
+    def overdue(self, now: float, header_timeout: float, read_timeout: float) -> bool:
+        if self.requests:
+            return False  # the application is answering: its time is not the client's
+        request = self.request
+        if request is None:
+            return bool(now - self.last_activity > read_timeout)  # idle between requests
+        if request.head_done is None:
+            return bool(now - request.started > header_timeout)
+        return bool(now - request.head_done > read_timeout)
+
+
+class PortServer(TcpWSGIServer):  # type: ignore[misc]
+    """One listening port: waitress's server with the simulator's timeouts and a clean stop.
+
+    ``serve_forever`` runs the I/O loop on the calling thread until ``stop_serving``, which
+    closes the listening socket and lets answers in progress finish; ``close_connections``
+    then closes the rest, once the caller's worker pool is shut down.
+    """
+
+    channel_class = Channel
+    FIXED_ENTRIES = 2  # the listening socket and waitress's wake-up trigger share the connection map
+
+    def __init__(self, app: WsgiApp, host: str, port: int, config: Config, pool: Any) -> None:
+        adj = Adjustments(
+            host=host,
+            port=port,
+            threads=config.threads,
+            connection_limit=config.max_connections + self.FIXED_ENTRIES,
+            max_request_body_size=config.max_body_bytes + 1,  # waitress refuses at >=, the cap is inclusive
+            asyncore_use_poll=True,  # select() cannot watch file descriptors above 1023
+            clear_untrusted_proxy_headers=False,  # a simulator shows the application what the client sent
+            ident="wallet-simulator",
+        )
+        super().__init__(app, map={}, dispatcher=pool, adj=adj)
+        self.max_body_bytes = config.max_body_bytes
+        self.header_timeout = config.header_timeout_seconds
+        self.read_timeout = config.read_timeout_seconds
+        self.check_interval = min(1.0, max(0.02, min(self.header_timeout, self.read_timeout) / 5))
+        adj.cleanup_interval = self.check_interval  # waitress only adds it to time.time(): a float is fine
+        self._stopping = threading.Event()
+        self._loop_exited = threading.Event()
+        self._loop_exited.set()
+
+    @property
+    def port(self) -> int:
+        return int(self.effective_port)
+
+    @property
+    def host(self) -> str:
+        return str(self.effective_host)
+
+    def maintenance(self, now: float) -> None:
+        for channel in list(self.active_channels.values()):
+            if channel.overdue(now, self.header_timeout, self.read_timeout):
+                channel.will_close = True
+
+    def serve_forever(self) -> None:
+        self._loop_exited.clear()
+        try:
+            while not self._stopping.is_set():
+                wasyncore.loop(timeout=self.check_interval, map=self._map, use_poll=True, count=1)
+        finally:
+            self._loop_exited.set()
+
+    def stop_serving(self, grace: float) -> None:
+        """Stop accepting and let the answers under way reach their clients (up to ``grace`` s).
+
+        The connections stay registered until ``close_connections``: a worker finishing an answer
+        wakes the loop through them, so the worker pool must be shut down in between.
+        """
+        if self._stopping.is_set():
+            return
+        self._stopping.set()
+        self.pull_trigger()
+        if not self._loop_exited.wait(grace + self.check_interval + 1):
+            log.warning("port %d: the I/O loop did not stop; closing its connections anyway", self.port)
+        self.accepting = False
+        wasyncore.dispatcher.close(self)  # the listening socket only: waitress's close() also shuts the trigger
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline and self._flush_or_close_each():
+            wasyncore.loop(timeout=0.02, map=self._map, use_poll=True, count=1)
+
+    def _flush_or_close_each(self) -> bool:
+        """Mark idle and half-received connections to close; True while some answer is still under way."""
+        busy = False
+        for channel in list(self.active_channels.values()):
+            if channel.requests or channel.total_outbufs_len:
+                busy = True
+            else:
+                channel.will_close = True
+        return busy
+
+    def close_connections(self) -> None:
+        wasyncore.close_all(self._map, ignore_all=True)

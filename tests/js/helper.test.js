@@ -1,0 +1,104 @@
+// The JS test helper (js/) under node's own test runner, as a TypeScript team's global setup uses it:
+// start `wallet-simulator serve` (WALLET_SIMULATOR_COMMAND says how), read the ready line, drive the
+// official @turnkey/sdk-server with its credentials, reset per test, and call the control API.
+// Run by tests/test_downstream_js.py: node --test tests/js/helper.test.js
+const { test, describe, before, after, beforeEach } = require("node:test");
+const assert = require("node:assert/strict");
+const path = require("node:path");
+const { Turnkey } = require("@turnkey/sdk-server");
+const helper = require(path.join(__dirname, "..", "..", "js"));
+
+const ETH = { curve: "CURVE_SECP256K1", pathFormat: "PATH_FORMAT_BIP32", path: "m/44'/60'/0'/0/0",
+              addressFormat: "ADDRESS_FORMAT_ETHEREUM" };
+
+function apiFor(sim) {
+  return new Turnkey({ apiBaseUrl: sim.url, apiPublicKey: sim.credentials.apiPublicKey,
+                       apiPrivateKey: sim.credentials.apiPrivateKey,
+                       defaultOrganizationId: sim.credentials.organizationId }).apiClient();
+}
+
+describe("global setup, as jest or vitest runs it", () => {
+  const provided = {};
+  let teardown;
+  before(async () => {
+    teardown = await helper.createGlobalSetup({ seed: 3 })({ provide: (k, v) => { provided[k] = v; } });
+  });
+  after(async () => { await teardown(); });
+  helper.resetBeforeEach(beforeEach);
+
+  test("publishes the ready line to the tests", () => {
+    const sim = helper.connect();
+    assert.equal(sim.seed, 3);
+    assert.match(sim.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.deepEqual(provided.walletSimulator, JSON.parse(process.env[helper.READY_ENV]));
+    assert.equal(sim.credentials.organizationId, "5f1c0c5e-0000-4000-8000-00000000a001");
+  });
+
+  test("the official client works with the credentials, and the journal sees it", async () => {
+    const sim = helper.connect();
+    const made = await apiFor(sim).createWallet({ walletName: "from js", accounts: [ETH] });
+    assert.equal(made.activity.status, "ACTIVITY_STATUS_COMPLETED");
+    const calls = await sim.control.journal("create_wallet");
+    assert.equal(calls.length, 1);
+    assert.equal(calls[0].request.parameters.walletName, "from js");
+  });
+
+  test("state does not leak between tests (reset before each)", async () => {
+    const sim = helper.connect();
+    assert.deepEqual((await apiFor(sim).getWallets({})).wallets, []);
+    assert.deepEqual(await sim.control.journal("create_wallet"), []);
+  });
+
+  test("the control API: clock, snapshots, scenarios by name, votes, explain", async () => {
+    const { control } = helper.connect();
+    const now = await control.advanceClock(0);
+    assert.ok((await control.advanceClock(60)) >= now + 60000);
+    assert.equal((await control.state()).format, "wallet-simulator-state/1");
+    const snapshot = await control.snapshot();
+    await control.restore(snapshot);
+    const credentials = await control.loadScenarios(["two_of_three_quorum"]);
+    assert.deepEqual(credentials.map((c) => c.userName).filter(Boolean).sort(), ["Bob", "Carol", "Root User"].sort());
+    const sim = helper.connect();
+    const pending = await apiFor(sim).createWallet({ walletName: "shared", accounts: [] }).catch((e) => e);
+    const activityId = pending.activityId || (await control.journal("create_wallet"))[0].outcome.activityId;
+    assert.equal((await control.explain(activityId)).status, "ACTIVITY_STATUS_CONSENSUS_NEEDED");
+    assert.equal((await control.approve(activityId, "Bob")).status, "ACTIVITY_STATUS_COMPLETED");
+    await control.loadScenarios(["default"]);
+  });
+
+  test("a refused control call is a ControlError with the server's message", async () => {
+    const { control } = helper.connect();
+    await assert.rejects(control.restore("snapshot-404"), (error) => {
+      assert.ok(error instanceof helper.ControlError);
+      assert.equal(error.status, 404);
+      assert.match(error.message, /no snapshot snapshot-404/);
+      return true;
+    });
+  });
+
+  test("webhooks and the fake OAuth provider through the control API", async () => {
+    const { control } = helper.connect();
+    assert.deepEqual(await control.webhookDeliveries(), []);
+    const code = await control.oauthAuthorize("subject-1", { email: "a@example.com" });
+    assert.ok(code.length > 8);
+    const token = await control.oauthIdToken("subject-1", "my-client", { nonce: "n" });
+    assert.equal(token.split(".").length, 3);
+    assert.match((await control.keys()).notarizer, /^04[0-9a-f]{128}$/);
+  });
+});
+
+test("startSimulator says why it could not start", async () => {
+  await assert.rejects(helper.startSimulator({ scenarios: ["no_such_scenario"], timeoutMs: 30000 }),
+                       /did not start: it exited with status 2[\s\S]*no_such_scenario/);
+  await assert.rejects(helper.startSimulator({ command: ["/nonexistent/wallet-simulator"] }), /cannot run/);
+});
+
+test("connect without a simulator names the variable", () => {
+  const saved = process.env[helper.READY_ENV];
+  delete process.env[helper.READY_ENV];
+  try {
+    assert.throws(() => helper.connect(), /WALLET_SIMULATOR_READY is not set/);
+  } finally {
+    if (saved !== undefined) process.env[helper.READY_ENV] = saved;
+  }
+});

@@ -1,0 +1,163 @@
+"""Every fenced block of README.md is executed or checked, so the README cannot drift.
+
+What happens to a block is decided by its info string, and only by it (a block whose info string
+is not in this table fails the test, so a new block must choose a rule):
+
+=================  ==========================================================================
+info string        what the test does
+=================  ==========================================================================
+``python``         runs it as a script against a running simulator (the plugin's session
+                   server, reset to the default scenario); ``http://127.0.0.1:8080`` and
+                   ``:8081`` in the text are replaced by that server's addresses
+``python pytest``  runs it as the test module of a downstream suite (pytest in a fresh
+                   directory, the installed plugin only); every test in it must pass
+``js``             runs it with node (CommonJS), the official clients from tests/js/node_modules
+                   and ``wallet-simulator-testing`` from js/; the same address replacement
+``js check``       syntax-checks it with ``node --check`` (as an ES module when it imports or
+                   exports): runner configurations for jest and vitest, not installed here
+``sh``             parses every ``wallet-simulator ...`` (or ``-m simulator ...``) command with
+                   the CLI's own parser; nothing is run (installs, servers, test runs)
+``json``           parses it; the ready line must have exactly the keys ``serve`` prints
+``yaml scenario``  loads it as a scenario file, with every check ``serve`` makes
+``yaml fragment``  parses it as YAML (a part of a scenario shown alone)
+``text``           nothing (sample output)
+=================  ==========================================================================
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import ROOT
+
+from simulator.cli import parser, ready_line
+from simulator.scenario import load_scenario
+
+README = ROOT / "README.md"
+FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```$", re.M | re.S)
+RULES = {"python", "python pytest", "js", "js check", "sh", "json", "yaml scenario", "yaml fragment", "text"}
+JS = ROOT / "tests" / "js"
+
+
+def blocks() -> list[tuple[str, int, str]]:
+    text = README.read_text()
+    return [(m.group(1).strip(), text[: m.start()].count("\n") + 1, m.group(2)) for m in FENCE.finditer(text)]
+
+
+def params(*infos: str) -> list:
+    return [pytest.param(code, id=f"line{line}") for info, line, code in blocks() if info in infos]
+
+
+def test_every_block_has_a_rule():
+    unknown = [(line, info) for info, line, _ in blocks() if info not in RULES]
+    assert not unknown, f"README blocks without a rule in tests/test_readme.py: {unknown}"
+
+
+def with_urls(code: str, server) -> str:
+    return code.replace("http://127.0.0.1:8080", server.url).replace("http://127.0.0.1:8081", server.proxy_url)
+
+
+@pytest.mark.parametrize("code", params("python"))
+def test_python_blocks_run(code, simulator, tmp_path):
+    script = tmp_path / "snippet.py"
+    script.write_text(with_urls(code, simulator))
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+
+
+@pytest.mark.parametrize("code", params("python pytest"))
+def test_pytest_blocks_pass_as_a_downstream_suite(code, tmp_path):
+    (tmp_path / "test_snippet.py").write_text(code)
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_snippet.py"],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=tmp_path,
+    )
+    assert run.returncode == 0, run.stdout[-4000:]
+    assert " passed" in run.stdout and "skipped" not in run.stdout
+
+
+NODE = shutil.which("node")
+needs_node = pytest.mark.skipif(
+    not (NODE and (JS / "node_modules").is_dir()), reason="node or tests/js/node_modules missing"
+)
+
+
+def node_env(tmp_path: Path) -> dict[str, str]:
+    """``wallet-simulator-testing`` resolves to js/, the official clients to tests/js/node_modules."""
+    modules = tmp_path / "node_modules"
+    modules.mkdir(exist_ok=True)
+    link = modules / "wallet-simulator-testing"
+    if not link.exists():
+        link.symlink_to(ROOT / "js", target_is_directory=True)
+    return {
+        **os.environ,
+        "NODE_PATH": os.pathsep.join([str(modules), str(JS / "node_modules")]),
+        "WALLET_SIMULATOR_COMMAND": json.dumps([sys.executable, "-m", "simulator"]),
+    }
+
+
+@needs_node
+@pytest.mark.parametrize("code", params("js"))
+def test_js_blocks_run(code, simulator, tmp_path):
+    script = tmp_path / "snippet.js"
+    script.write_text(with_urls(code, simulator))
+    run = subprocess.run(
+        [NODE, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path, env=node_env(tmp_path)
+    )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+
+
+@needs_node
+@pytest.mark.parametrize("code", params("js check"))
+def test_js_check_blocks_are_valid_javascript(code, tmp_path):
+    module = re.search(r"^\s*(import|export)\b", code, re.M)
+    script = tmp_path / ("snippet.mjs" if module else "snippet.cjs")
+    script.write_text(code)
+    run = subprocess.run([NODE, "--check", str(script)], capture_output=True, text=True, timeout=30)
+    assert run.returncode == 0, run.stderr
+
+
+@pytest.mark.parametrize("code", params("sh"))
+def test_sh_blocks_name_real_commands_and_switches(code):
+    commands = [
+        line.split("wallet-simulator ", 1)[1] if "wallet-simulator " in line else line.split("-m simulator ", 1)[1]
+        for line in code.splitlines()
+        if "wallet-simulator " in line or "-m simulator " in line
+    ]
+    for command in commands:
+        words = shlex.split(re.split(r"\||&&", command)[0])
+        try:
+            parser().parse_args(words)
+        except SystemExit:
+            pytest.fail(f"the README's command `wallet-simulator {command}` does not parse")
+
+
+@pytest.mark.parametrize("code", params("json"))
+def test_json_blocks_parse_and_the_ready_line_is_real(code, simulator):
+    data = json.loads(code)
+    if "apiPrivateKey" in data:
+        assert set(data) == set(ready_line(simulator))
+
+
+@pytest.mark.parametrize("code", params("yaml scenario"))
+def test_scenario_blocks_load(code, tmp_path):
+    path = tmp_path / "readme.yaml"
+    path.write_text(code)
+    load_scenario(path)
+
+
+@pytest.mark.parametrize("code", params("yaml fragment"))
+def test_yaml_fragments_parse(code):
+    assert yaml.safe_load(code)
