@@ -16,7 +16,7 @@ from typing import Any
 from simulator.catalogue import Operation
 from simulator.consensus.decisions import Decision, Outcome
 from simulator.consensus.kinds import policy_view
-from simulator.policy.language import Expression, PolicyEvaluationError, compile_expression
+from simulator.policy.language import Expression, compile_expression
 from simulator.state.records import Policy, User
 from simulator.state.store import Organization
 
@@ -78,38 +78,53 @@ def evaluate_policies(
         "approvers": [approver(u) for u in approvers],
         "credentials": used,
     }
-    outcomes = [(p, policy_outcome(p, context)) for p in org.policies.values()]
+    verdicts = [(p, *policy_verdict(p, context)) for p in org.policies.values()]
+    outcomes = [(p, o) for p, o, _ in verdicts]
     ran = [{"policyId": p.policy_id, "outcome": o} for p, o in outcomes if o is not None]
     found = {o for _, o in outcomes}
+    errors = "; ".join(f"policy {p.name} errored: {e}" for p, _, e in verdicts if e)
+    why = f" ({errors})" if errors else ""
 
     def names(wanted: str) -> str:
         return ", ".join(p.name for p, o in outcomes if o == wanted)
 
     if "OUTCOME_DENY_EXPLICIT" in found:
-        return Decision(DENY, ran, f"denied by policy {names('OUTCOME_DENY_EXPLICIT')}")
+        return Decision(DENY, ran, f"denied by policy {names('OUTCOME_DENY_EXPLICIT')}{why}")
     if "OUTCOME_ALLOW" in found:
-        return Decision(ALLOW, ran, f"allowed by policy {names('OUTCOME_ALLOW')}")
+        return Decision(ALLOW, ran, f"allowed by policy {names('OUTCOME_ALLOW')}{why}")
     if "OUTCOME_REQUIRES_CONSENSUS" in found:
         return Decision(
             CONSENSUS,
             ran,
-            f"policy {names('OUTCOME_REQUIRES_CONSENSUS')} needs more approvals",
+            f"policy {names('OUTCOME_REQUIRES_CONSENSUS')} needs more approvals{why}",
             {"by": "policy", "eligible": None},
         )
-    return Decision(DENY, ran or [{"outcome": "OUTCOME_DENY_IMPLICIT"}], "no policy allows it (implicit deny)")
+    return Decision(DENY, ran or [{"outcome": "OUTCOME_DENY_IMPLICIT"}], f"no policy allows it (implicit deny){why}")
 
 
 def policy_outcome(policy: Policy, context: Json) -> str | None:
     """OUTCOME_* for a policy whose condition matches the activity, None when it does not apply."""
+    return policy_verdict(policy, context)[0]
+
+
+def policy_verdict(policy: Policy, context: Json) -> tuple[str | None, str | None]:
+    """OUTCOME_* for a policy whose condition matches (None when it does not apply), and why it errored.
+
+    A condition that reads a keyword the request does not provide (``eth.tx`` on a Solana
+    signature) errors, as the real engine does: it does not short-circuit past it.
+    """
     try:
-        if not expression(policy.condition).evaluate(context):
-            return None
-        if policy.effect == "EFFECT_DENY":
-            return "OUTCOME_DENY_EXPLICIT"
-        met = expression(policy.consensus).evaluate(context)
-        return "OUTCOME_ALLOW" if met else "OUTCOME_REQUIRES_CONSENSUS"
-    except (PolicyEvaluationError, ValueError):
-        return "OUTCOME_ERROR"
+        condition = expression(policy.condition).check(context)
+    except ValueError as exc:
+        return "OUTCOME_ERROR", str(exc)
+    if condition.errored or not condition.matched:
+        return ("OUTCOME_ERROR" if condition.errored else None), condition.error
+    if policy.effect == "EFFECT_DENY":
+        return "OUTCOME_DENY_EXPLICIT", None
+    consensus = expression(policy.consensus).check(context)
+    if consensus.errored:
+        return "OUTCOME_ERROR", consensus.error
+    return ("OUTCOME_ALLOW" if consensus.matched else "OUTCOME_REQUIRES_CONSENSUS"), None
 
 
 def consensus_met(
