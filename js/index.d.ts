@@ -23,6 +23,8 @@ export interface StartOptions {
   /** Shipped scenario names or files (--scenario, repeated). */
   scenarios?: string[];
   seed?: number;
+  /** The token the control API then requires (--control-token); the returned control client sends it. */
+  controlToken?: string;
   port?: number;
   proxyPort?: number;
   /** More `serve` switches, e.g. ["--log-format", "json"]. */
@@ -42,7 +44,8 @@ export declare class ControlError extends Error {
 }
 
 export declare class ControlClient {
-  constructor(url: string);
+  /** `token` defaults to $WALLET_SIMULATOR_CONTROL_TOKEN; sent as `Authorization: Bearer <token>`. */
+  constructor(url: string, options?: { token?: string });
   url: string;
   call(method: string, path: string, body?: unknown, query?: Record<string, string>): Promise<any>;
   reset(): Promise<void>;

@@ -21,15 +21,19 @@ class ControlError extends Error {
 
 /** The control API of a running simulator; method names follow simulator/control_client.py. */
 class ControlClient {
-  constructor(url) {
+  constructor(url, { token = process.env.WALLET_SIMULATOR_CONTROL_TOKEN } = {}) {
     this.url = String(url).replace(/\/+$/, "");
+    this.token = token || undefined;
   }
 
   async call(method, path, body, query) {
     const qs = query ? "?" + new URLSearchParams(query).toString() : "";
     const reply = await fetch(`${this.url}/_simulator${path}${qs}`, {
       method,
-      headers: { "Content-Type": "application/json" },
+      headers: {
+        "Content-Type": "application/json",
+        ...(this.token ? { Authorization: `Bearer ${this.token}` } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await reply.text();
@@ -95,17 +99,18 @@ function serveArguments(options) {
   const args = ["serve", "--port", String(options.port ?? 0), "--proxy-port", String(options.proxyPort ?? 0)];
   for (const scenario of options.scenarios || []) args.push("--scenario", String(scenario));
   if (options.seed !== undefined && options.seed !== null) args.push("--seed", String(options.seed));
+  if (options.controlToken) args.push("--control-token", String(options.controlToken));
   return args.concat(options.args || []);
 }
 
 /** A simulator reached through its ready line: url, proxyUrl, credentials, control, stop(). */
-function connect(ready = process.env[READY_ENV], child = null) {
+function connect(ready = process.env[READY_ENV], child = null, token = undefined) {
   if (!ready) {
     throw new Error(`no simulator: ${READY_ENV} is not set (start one with startSimulator() or the global setup)`);
   }
   const line = typeof ready === "string" ? JSON.parse(ready) : ready;
   const { url, proxyUrl, seed, organizationId, userId, apiPublicKey, apiPrivateKey } = line;
-  const control = new ControlClient(url);
+  const control = new ControlClient(url, { token: token ?? line.controlToken ?? process.env.WALLET_SIMULATOR_CONTROL_TOKEN });
   return {
     ready: line,
     url,
@@ -149,7 +154,7 @@ function startSimulator(options = {}) {
       clearTimeout(timer);
       child.removeAllListeners("exit");
       try {
-        resolve(connect(line, child));
+        resolve(connect(line, child, options.controlToken));
       } catch (error) {
         fail(`unreadable ready line ${JSON.stringify(line)}: ${error.message}`);
       }

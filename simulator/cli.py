@@ -95,6 +95,7 @@ def parser() -> argparse.ArgumentParser:
     outbox = commands.add_parser("outbox", help="list the OTP codes a running simulator has sent")
     outbox.add_argument("--url", default="http://127.0.0.1:8080", help="the simulator's main address")
     outbox.add_argument("--contact", help="only codes sent to this e-mail address or phone number")
+    control_token_option(outbox)
     outbox.set_defaults(run=outbox_command)
     replay = commands.add_parser("replay", help="run a scenario's steps and report each, with a diff on mismatch")
     replay.add_argument("file", type=Path)
@@ -102,6 +103,7 @@ def parser() -> argparse.ArgumentParser:
     replay.add_argument(
         "--no-load", dest="load", action="store_false", help="with --url: keep the running state, load nothing"
     )
+    control_token_option(replay)
     replay.set_defaults(run=replay_command)
     control = commands.add_parser(
         "control",
@@ -116,6 +118,7 @@ def parser() -> argparse.ArgumentParser:
         "explain ACTIVITY | journal [OP]",
     )
     control.add_argument("--url", default="http://127.0.0.1:8080")
+    control_token_option(control)
     control.set_defaults(run=control_command)
     hooks = commands.add_parser("webhooks", help="list, fire or resend webhook deliveries of a running simulator")
     hooks.add_argument("action", choices=("list", "fire", "resend"))
@@ -123,6 +126,7 @@ def parser() -> argparse.ArgumentParser:
     hooks.add_argument("--activity", help="fire: the activity to deliver (default: a synthetic event)")
     hooks.add_argument("--to", help="fire: deliver to this URL instead of the organization's receivers")
     hooks.add_argument("--event", help="resend: the event id")
+    control_token_option(hooks)
     hooks.set_defaults(run=webhooks_command)
     cover = commands.add_parser("coverage", help="list the public operations: implemented, partial or absent")
     cover.add_argument("--status", choices=("implemented", "partial", "absent"), help="only these")
@@ -285,14 +289,22 @@ def _interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
-def outbox_command(args: argparse.Namespace) -> int:
-    import urllib.parse
-    import urllib.request
+def control_token_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--control-token",
+        default=os.environ.get("WALLET_SIMULATOR_CONTROL_TOKEN"),
+        help="the token the simulator's control API requires (default: $WALLET_SIMULATOR_CONTROL_TOKEN)",
+    )
 
-    query = f"?{urllib.parse.urlencode({'contact': args.contact})}" if args.contact else ""
+
+def outbox_command(args: argparse.Namespace) -> int:
+    from simulator.control_client import ControlClient, ControlError
+
     try:
-        with urllib.request.urlopen(f"{args.url.rstrip('/')}/_simulator/outbox{query}", timeout=10) as reply:
-            messages = json.load(reply)["messages"]
+        messages = ControlClient(args.url, token=args.control_token).outbox(args.contact)
+    except ControlError as exc:
+        print(f"wallet-simulator: {exc}", file=sys.stderr)
+        return 1
     except OSError as exc:
         print(f"wallet-simulator: cannot reach {args.url}: {exc}", file=sys.stderr)
         return 2
@@ -305,6 +317,8 @@ def replay_command(args: argparse.Namespace) -> int:
     from simulator.replay import ReplayError, replay, report
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    if args.control_token:  # the control clients replay builds read it from the environment
+        os.environ["WALLET_SIMULATOR_CONTROL_TOKEN"] = args.control_token
     try:
         results = replay(args.file, args.url, load=args.load)
     except (ScenarioError, ReplayError) as exc:
@@ -332,7 +346,7 @@ def control_command(args: argparse.Namespace) -> int:
     from simulator.control_client import ControlClient, ControlError
 
     try:
-        result = CONTROL_ACTIONS[args.action](ControlClient(args.url), args.args)
+        result = CONTROL_ACTIONS[args.action](ControlClient(args.url, token=args.control_token), args.args)
     except (IndexError, ValueError):
         print(f"wallet-simulator: control {args.action}: missing or bad arguments (see --help)", file=sys.stderr)
         return 2
@@ -346,7 +360,7 @@ def control_command(args: argparse.Namespace) -> int:
 def webhooks_command(args: argparse.Namespace) -> int:
     from simulator.control_client import ControlClient, ControlError
 
-    client = ControlClient(args.url)
+    client = ControlClient(args.url, token=args.control_token)
     try:
         if args.action == "list":
             result = client.call("GET", "/webhooks/deliveries")["deliveries"]

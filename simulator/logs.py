@@ -101,6 +101,8 @@ class JsonFormatter(logging.Formatter):
             "message": record.getMessage(),
         }
         entry.update(getattr(record, "request", None) or {})
+        if hasattr(record, "webhook"):
+            entry["webhook"] = record.webhook
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
         return json.dumps(entry, default=str)

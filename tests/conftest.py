@@ -78,33 +78,3 @@ def scenario_text(name: str) -> str:
     """A shipped scenario's YAML without its steps, so a test can append to its last organization."""
     text = (SCENARIOS / name).read_text()
     return re.split(r"^(?:# .*\n)?steps:", text, maxsplit=1, flags=re.M)[0]
-
-
-KEYS = {
-    "bob": "b0b0000000000000000000000000000000000000000000000000000000000001",
-    "carol": "ca40100000000000000000000000000000000000000000000000000000000001",
-    "dave": "da4e000000000000000000000000000000000000000000000000000000000001",
-}
-
-
-@pytest.fixture(scope="module")
-def scenario_server(request):
-    """A server of its own for a test module, loading the module's SCENARIO (a file in scenarios/)."""
-    from simulator import Config, SimulatorServer
-
-    with SimulatorServer(config=Config(seed=11, scenarios=(SCENARIOS / request.module.SCENARIO,))) as server:
-        yield server
-
-
-@pytest.fixture
-def server(scenario_server):
-    """The module's scenario server, reset before the test."""
-    scenario_server.simulator.reset()
-    yield scenario_server
-    assert scenario_server.simulator.crashes == []
-
-
-def as_user(server, name: str) -> SimulatorClient:
-    """A client stamping as the default root user ("root") or one of the KEYS users."""
-    key = DEFAULTS["apiPrivateKey"] if name == "root" else KEYS[name]
-    return SimulatorClient(server.url, ApiKeyStamper(key), DEFAULTS["organizationId"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import DEFAULTS, ok
-from test_errors import assert_error
+from support import assert_error
 
 from simulator import Config, SimulatorServer
 from simulator.testing import ApiKeyStamper, PasskeyStamper, SimulatorClient
@@ -12,33 +12,8 @@ from simulator.testing import ApiKeyStamper, PasskeyStamper, SimulatorClient
 PARENT, CHILD, OTHER_CHILD = "org-parent", "org-child", "org-child-2"
 KEYS = {"parent": "a1" * 32, "child": "c1" * 32, "shared": "d1" * 32}
 
-TREE = f"""
-organizations:
-  - id: {PARENT}
-    name: Parent
-    users:
-      - name: Parent Root
-        apiKeys: [{{privateKey: "{KEYS["parent"]}"}}]
-    subOrganizations:
-      - id: {CHILD}
-        name: Child
-        users:
-          - name: Child Root
-            apiKeys: [{{privateKey: "{KEYS["child"]}"}}, {{privateKey: "{KEYS["shared"]}"}}]
-      - id: {OTHER_CHILD}
-        name: Other child
-        users:
-          - name: Other Root
-            apiKeys: [{{privateKey: "{KEYS["shared"]}"}}]
-"""
-
-
-@pytest.fixture(scope="module")
-def tree(tmp_path_factory):
-    path = tmp_path_factory.mktemp("scenarios") / "tree.yaml"
-    path.write_text(TREE)
-    with SimulatorServer(config=Config(scenarios=(path,))) as server:
-        yield server
+# org-parent with sub-organizations org-child (keys child and shared) and org-child-2 (key shared)
+in_tree = pytest.mark.simulator_scenario("scenarios/org_tree.yaml")
 
 
 def as_key(server, key: str, org: str) -> SimulatorClient:
@@ -120,21 +95,23 @@ def test_stamp_header_names_are_case_insensitive(client):
     assert ok(unstamped.post("/public/v1/query/whoami", raw, {"x-stamp": value}))["userId"] == DEFAULTS["userId"]
 
 
-def test_sub_org_credential_on_the_parent_resolves_to_the_sub_org(tree):
-    who = ok(as_key(tree, "child", PARENT).query("whoami"))
+@in_tree
+def test_sub_org_credential_on_the_parent_resolves_to_the_sub_org(simulator):
+    who = ok(as_key(simulator, "child", PARENT).query("whoami"))
     assert (who["organizationId"], who["organizationName"], who["username"]) == (CHILD, "Child", "Child Root")
     activity = ok(
-        as_key(tree, "child", PARENT).submit(
+        as_key(simulator, "child", PARENT).submit(
             "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "sub", "accounts": []}
         )
     )["activity"]
     assert activity["organizationId"] == CHILD
-    polled = ok(as_key(tree, "parent", PARENT).query("get_activity", activityId=activity["id"]))["activity"]
+    polled = ok(as_key(simulator, "parent", PARENT).query("get_activity", activityId=activity["id"]))["activity"]
     assert polled["id"] == activity["id"]
 
 
-def test_parent_credential_reads_a_sub_org_but_cannot_write_to_it(tree):
-    parent_on_child = as_key(tree, "parent", CHILD)
+@in_tree
+def test_parent_credential_reads_a_sub_org_but_cannot_write_to_it(simulator):
+    parent_on_child = as_key(simulator, "parent", CHILD)
     assert ok(parent_on_child.query("list_users"))["users"][0]["userName"] == "Child Root"
     assert_error(
         parent_on_child.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "x", "accounts": []}),
@@ -144,11 +121,15 @@ def test_parent_credential_reads_a_sub_org_but_cannot_write_to_it(tree):
     )
 
 
-def test_a_key_in_two_sub_orgs_is_ambiguous_on_the_parent(tree):
+@in_tree
+def test_a_key_in_two_sub_orgs_is_ambiguous_on_the_parent(simulator):
     assert_error(
-        as_key(tree, "shared", PARENT).query("whoami"), 401, 16, "more than one suborg associated with a public key"
+        as_key(simulator, "shared", PARENT).query("whoami"),
+        401,
+        16,
+        "more than one suborg associated with a public key",
     )
-    assert ok(as_key(tree, "shared", OTHER_CHILD).query("whoami"))["organizationId"] == OTHER_CHILD
+    assert ok(as_key(simulator, "shared", OTHER_CHILD).query("whoami"))["organizationId"] == OTHER_CHILD
 
 
 def test_auth_off_trusts_every_request():

@@ -7,109 +7,18 @@ algorithm, not with the simulator's code.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 import time
 
-import base58
 import pytest
 from conftest import DEFAULTS, ok, result_of
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-from test_errors import assert_error
+from support import EMAIL, ClientKey, assert_error, atob_json, open_bundle, seal_to_target, sub_org, verify_session
 
 from simulator import oauth_provider
 from simulator.crypto import service_keys
 from simulator.testing import ApiKeyStamper, PasskeyStamper, SimulatorClient
-
-EMAIL = "alice@example.com"
-
-
-class ClientKey:
-    """A key pair as a browser client makes one for a session or a bundle."""
-
-    def __init__(self) -> None:
-        self.key = ec.generate_private_key(ec.SECP256R1())
-        self.public = self.key.public_key().public_bytes(Encoding.X962, PublicFormat.CompressedPoint).hex()
-        self.uncompressed = self.key.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint).hex()
-        self.private = f"{self.key.private_numbers().private_value:064x}"
-
-    def raw_signature(self, message: str) -> str:
-        r, s = decode_dss_signature(self.key.sign(message.encode(), ec.ECDSA(hashes.SHA256())))
-        return (r.to_bytes(32, "big") + s.to_bytes(32, "big")).hex()
-
-
-def atob_json(segment: str) -> dict:
-    assert "-" not in segment and "_" not in segment  # atob in the JS clients rejects them
-    return json.loads(base64.b64decode(segment + "=" * (-len(segment) % 4)))
-
-
-def verify_session(jwt: str) -> dict:
-    """verifySessionJwtSignature: raw r‖s over SHA-256(SHA-256(header.payload)), notarizer key."""
-    header, payload, signature = jwt.split(".")
-    raw = base64.urlsafe_b64decode(signature + "==")
-    key = ec.EllipticCurvePublicKey.from_encoded_point(
-        ec.SECP256R1(), bytes.fromhex(service_keys.public_hex("notarizer"))
-    )
-    digest = hashlib.sha256(f"{header}.{payload}".encode()).digest()
-    key.verify(
-        encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big")),
-        digest,
-        ec.ECDSA(hashes.SHA256()),
-    )
-    return atob_json(payload)
-
-
-def open_bundle(bundle: str, client: ClientKey) -> str:
-    """decryptCredentialBundle: bs58check(enc ‖ ct), HPKE with info turnkey_hpke, AAD enc ‖ receiver."""
-    from pyhpke import AEADId, CipherSuite, KDFId, KEMId, KEMKey
-
-    raw = base58.b58decode_check(bundle)
-    enc = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw[:33]).public_bytes(
-        Encoding.X962, PublicFormat.UncompressedPoint
-    )
-    suite = CipherSuite.new(KEMId.DHKEM_P256_HKDF_SHA256, KDFId.HKDF_SHA256, AEADId.AES256_GCM)
-    recipient = suite.create_recipient_context(enc, KEMKey.from_pyca_cryptography_key(client.key), info=b"turnkey_hpke")
-    return recipient.open(raw[33:], aad=enc + bytes.fromhex(client.uncompressed)).hex()
-
-
-def sub_org(client, **root_user) -> tuple[str, str]:
-    user = {
-        "userName": "Alice",
-        "userEmail": EMAIL,
-        "apiKeys": [],
-        "authenticators": [],
-        "oauthProviders": [],
-        **root_user,
-    }
-    result = result_of(
-        client.submit(
-            "create_sub_organization",
-            "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
-            {
-                "subOrganizationName": "alice's org",
-                "rootUsers": [user],
-                "rootQuorumThreshold": 1,
-                "wallet": {
-                    "walletName": "Default",
-                    "accounts": [
-                        {
-                            "curve": "CURVE_SECP256K1",
-                            "pathFormat": "PATH_FORMAT_BIP32",
-                            "path": "m/44'/60'/0'/0/0",
-                            "addressFormat": "ADDRESS_FORMAT_ETHEREUM",
-                        }
-                    ],
-                },
-            },
-        ),
-        "createSubOrganizationResultV7",
-    )
-    assert result["wallet"]["addresses"][0].startswith("0x")
-    return result["subOrganizationId"], result["rootUserIds"][0]
 
 
 def init_otp(client, contact=EMAIL, **extra):
@@ -366,18 +275,6 @@ def test_sub_organization_quorum_is_checked(client, threshold, phrase):
         {"subOrganizationName": "x", "rootUsers": [user], "rootQuorumThreshold": threshold},
     )
     assert_error(response, 400, 3, phrase)
-
-
-def seal_to_target(bundle: str, plaintext: bytes) -> str:
-    """encryptOtpCodeToBundle's output, made with pyhpke: enc ‖ ct sealed to the target key."""
-    from pyhpke import AEADId, CipherSuite, KDFId, KEMId, KEMKey
-
-    data = json.loads(bytes.fromhex(json.loads(bundle)["data"]))
-    target = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), bytes.fromhex(data["targetPublic"]))
-    suite = CipherSuite.new(KEMId.DHKEM_P256_HKDF_SHA256, KDFId.HKDF_SHA256, AEADId.AES256_GCM)
-    enc, sender = suite.create_sender_context(KEMKey.from_pyca_cryptography_key(target), info=b"turnkey_hpke")
-    ciphertext = sender.seal(plaintext, aad=enc + bytes.fromhex(data["targetPublic"]))
-    return json.dumps({"encappedPublic": enc.hex(), "ciphertext": ciphertext.hex()})
 
 
 def test_encrypted_otp_v3_and_v2(client, simulator):

@@ -3,24 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from conftest import DEFAULTS, SCENARIOS
-
-from simulator import Config, SimulatorServer
+from conftest import DEFAULTS
 
 T = pytest.importorskip("turnkey_sdk_types")
 from turnkey_api_key_stamper import ApiKeyStamper, ApiKeyStamperConfig  # noqa: E402
 from turnkey_http import TurnkeyClient  # noqa: E402
 from turnkey_sdk_types.errors import TurnkeyActivityError  # noqa: E402
-
-STUCK = (
-    (SCENARIOS / "reject.yaml").read_text().split("rules:")[0]
-    + """rules:
-  - name: stuck
-    match: {type: CREATE_WALLET}
-    outcome: allow
-    after: {polls: 1000}
-"""
-)
 
 
 def client(server) -> TurnkeyClient:
@@ -40,49 +28,37 @@ def create(server) -> T.CreateWalletResponse:
     return client(server).create_wallet(T.CreateWalletBody(walletName="w", accounts=[]))
 
 
-@pytest.fixture
-def serve(tmp_path):
-    servers = []
-
-    def start(name: str) -> SimulatorServer:
-        path = SCENARIOS / name
-        if name == "stuck":
-            path = tmp_path / "stuck.yaml"
-            path.write_text(STUCK)
-        servers.append(SimulatorServer(config=Config(seed=1, scenarios=(path,))).start())
-        return servers[-1]
-
-    yield start
-    for server in servers:
-        server.stop()
-
-
-def test_consensus_needed_raises_the_consensus_error(serve):
+@pytest.mark.simulator_scenario("two_of_three_quorum")
+def test_consensus_needed_raises_the_consensus_error(simulator):
     with pytest.raises(TurnkeyActivityError) as caught:
-        create(serve("two_of_three_quorum.yaml"))
+        create(simulator)
     assert type(caught.value).__name__ == "TurnkeyActivityConsensusNeededError"
 
 
-def test_rejected_raises(serve):
+@pytest.mark.simulator_scenario("reject")
+def test_rejected_raises(simulator):
     with pytest.raises(TurnkeyActivityError, match="was rejected"):
-        create(serve("reject.yaml"))
+        create(simulator)
 
 
-def test_failed_after_two_polls_raises_with_the_failure_message(serve):
-    server = serve("fail_after_two_polls.yaml")
+@pytest.mark.simulator_scenario("fail_after_two_polls")
+def test_failed_after_two_polls_raises_with_the_failure_message(simulator):
+    server = simulator
     with pytest.raises(TurnkeyActivityError, match="signer unavailable"):
         create(server)
     activity = server.simulator.store.activities
     assert [a.status for a in activity.values()] == ["ACTIVITY_STATUS_FAILED"]
 
 
-def test_pending_forever_stops_after_the_poll_limit(serve):
+@pytest.mark.simulator_scenario("scenarios/stuck.yaml")  # the reject organization, its wallet pending for 1000 polls
+def test_pending_forever_stops_after_the_poll_limit(simulator):
     with pytest.raises(TurnkeyActivityError, match="did not reach a terminal status"):
-        create(serve("stuck"))
+        create(simulator)
 
 
-def test_approval_then_completion_through_the_client(serve):
-    server = serve("two_of_three_quorum.yaml")
+@pytest.mark.simulator_scenario("two_of_three_quorum")
+def test_approval_then_completion_through_the_client(simulator):
+    server = simulator
     with pytest.raises(TurnkeyActivityError) as caught:
         create(server)
     activity_id = next(iter(server.simulator.store.activities))

@@ -2,50 +2,51 @@
 
 from __future__ import annotations
 
-from conftest import as_user, ok
-from test_errors import assert_error
+import pytest
+from conftest import ok
+from support import assert_error
 
-SCENARIO = "policy_deny.yaml"
+pytestmark = pytest.mark.simulator_scenario("policy_deny")
 
 
-def test_a_policy_allows_dave_to_create_wallets(server):
+def test_a_policy_allows_dave_to_create_wallets(simulator, simulator_user):
     activity = ok(
-        as_user(server, "dave").submit(
+        simulator_user("Dave").submit(
             "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "d", "accounts": []}
         )
     )["activity"]
     assert activity["status"] == "ACTIVITY_STATUS_COMPLETED"
-    evaluation = ok(as_user(server, "dave").query("get_policy_evaluations", activityId=activity["id"]))
-    policies = {p["policyId"]: p for p in ok(as_user(server, "root").query("list_policies"))["policies"]}
+    evaluation = ok(simulator_user("Dave").query("get_policy_evaluations", activityId=activity["id"]))
+    policies = {p["policyId"]: p for p in ok(simulator_user("Root User").query("list_policies"))["policies"]}
     allowed = evaluation["policyEvaluations"][0]["policyEvaluations"]
     assert [(policies[e["policyId"]]["policyName"], e["outcome"]) for e in allowed] == [
         ("traders create wallets", "OUTCOME_ALLOW")
     ]
 
 
-def test_an_explicit_deny_is_a_403_with_the_evaluations(server):
-    response = as_user(server, "dave").submit("delete_policies", "ACTIVITY_TYPE_DELETE_POLICIES", {"policyIds": []})
+def test_an_explicit_deny_is_a_403_with_the_evaluations(simulator, simulator_user):
+    response = simulator_user("Dave").submit("delete_policies", "ACTIVITY_TYPE_DELETE_POLICIES", {"policyIds": []})
     body = assert_error(response, 403, 7, "You don't have sufficient permissions to take this action")
     detail = body["details"][1]
     assert detail["@type"] == "type.googleapis.com/errors.v1.PolicyEnginePermissionError"
     assert [e["outcome"] for e in detail["policyEvaluations"]] == ["OUTCOME_DENY_EXPLICIT"]
-    kept = ok(as_user(server, "dave").query("get_policy_evaluations", activityId=detail["activityId"]))
+    kept = ok(simulator_user("Dave").query("get_policy_evaluations", activityId=detail["activityId"]))
     assert kept["policyEvaluations"][0]["policyEvaluations"] == detail["policyEvaluations"]
-    activity = ok(as_user(server, "dave").query("get_activity", activityId=detail["activityId"]))["activity"]
+    activity = ok(simulator_user("Dave").query("get_activity", activityId=detail["activityId"]))["activity"]
     assert activity["status"] == "ACTIVITY_STATUS_FAILED" and activity["failure"]["code"] == 7
-    assert len(ok(as_user(server, "root").query("list_policies"))["policies"]) == 2
+    assert len(ok(simulator_user("Root User").query("list_policies"))["policies"]) == 2
 
 
-def test_nothing_matching_is_an_implicit_deny(server):
-    response = as_user(server, "dave").submit(
+def test_nothing_matching_is_an_implicit_deny(simulator, simulator_user):
+    response = simulator_user("Dave").submit(
         "create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", {"userTagName": "x", "userIds": []}
     )
     body = assert_error(response, 403, 7)
     assert body["details"][1]["policyEvaluations"] == [{"outcome": "OUTCOME_DENY_IMPLICIT"}]
 
 
-def test_root_quorum_only_activities_are_denied_to_others(server):
-    response = as_user(server, "dave").submit(
+def test_root_quorum_only_activities_are_denied_to_others(simulator, simulator_user):
+    response = simulator_user("Dave").submit(
         "set_organization_feature",
         "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",
         {"name": "FEATURE_NAME_EMAIL_AUTH", "value": ""},
@@ -54,10 +55,10 @@ def test_root_quorum_only_activities_are_denied_to_others(server):
     assert "root-quorum-only" in body["details"][1]["message"]
 
 
-def test_users_manage_their_own_credentials_without_a_policy(server):
-    keys = ok(as_user(server, "dave").query("get_api_keys", userId="da4e0000-0000-4000-8000-00000000d001"))["apiKeys"]
+def test_users_manage_their_own_credentials_without_a_policy(simulator, simulator_user):
+    keys = ok(simulator_user("Dave").query("get_api_keys", userId="da4e0000-0000-4000-8000-00000000d001"))["apiKeys"]
     deleted = ok(
-        as_user(server, "dave").submit(
+        simulator_user("Dave").submit(
             "delete_api_keys",
             "ACTIVITY_TYPE_DELETE_API_KEYS",
             {"userId": "da4e0000-0000-4000-8000-00000000d001", "apiKeyIds": [keys[0]["apiKeyId"]]},
@@ -66,15 +67,15 @@ def test_users_manage_their_own_credentials_without_a_policy(server):
     assert deleted["status"] == "ACTIVITY_STATUS_COMPLETED"
 
 
-def test_a_root_user_is_not_governed_by_the_deny_policy(server):
+def test_a_root_user_is_not_governed_by_the_deny_policy(simulator, simulator_user):
     activity = ok(
-        as_user(server, "root").submit("delete_policies", "ACTIVITY_TYPE_DELETE_POLICIES", {"policyIds": []})
+        simulator_user("Root User").submit("delete_policies", "ACTIVITY_TYPE_DELETE_POLICIES", {"policyIds": []})
     )["activity"]
     assert activity["status"] == "ACTIVITY_STATUS_COMPLETED"
 
 
-def test_policy_consensus_waits_for_the_named_approver(server):
-    root = as_user(server, "root")
+def test_policy_consensus_waits_for_the_named_approver(simulator, simulator_user):
+    root = simulator_user("Root User")
     ok(
         root.submit(
             "create_policy",
@@ -89,7 +90,7 @@ def test_policy_consensus_waits_for_the_named_approver(server):
         )
     )
     activity = ok(
-        as_user(server, "dave").submit(
+        simulator_user("Dave").submit(
             "create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", {"userTagName": "x", "userIds": []}
         )
     )["activity"]
@@ -100,8 +101,8 @@ def test_policy_consensus_waits_for_the_named_approver(server):
     assert done["status"] == "ACTIVITY_STATUS_COMPLETED" and done["result"]["createUserTagResult"]["userTagId"]
 
 
-def test_unsupported_policy_language_is_refused_when_created(server):
-    response = as_user(server, "root").submit(
+def test_unsupported_policy_language_is_refused_when_created(simulator, simulator_user):
+    response = simulator_user("Root User").submit(
         "create_policy",
         "ACTIVITY_TYPE_CREATE_POLICY_V3",
         {"policyName": "bad", "effect": "EFFECT_ALLOW", "notes": "", "condition": "activity.params.amount * 2 > 5"},

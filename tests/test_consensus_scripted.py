@@ -5,55 +5,27 @@ from __future__ import annotations
 import time
 
 import pytest
-from conftest import DEFAULTS, SCENARIOS, as_user, ok, scenario_text
-from test_errors import assert_error
+from conftest import DEFAULTS, SCENARIOS, ok, scenario_text
+from support import assert_error
 
 from simulator import Config, ScenarioError, Simulator, SimulatorServer
+from simulator.testing import ApiKeyStamper, SimulatorClient
 
-RULES = """
-rules:
-  - name: second treasury wallet needs bob
-    match: {type: CREATE_WALLET, parameters: {walletName: treasury}, occurrence: 2}
-    outcome: consensus
-    approvers: [Bob]
-  - name: first ops tag is denied
-    match: {type: ACTIVITY_TYPE_CREATE_USER_TAG, user: Root User}
-    outcome: deny
-    deny: {policies: [watch]}
-    times: 1
-  - name: slow policies
-    match: {type: CREATE_POLICY}
-    outcome: allow
-    after: {seconds: 30, status: ACTIVITY_STATUS_CREATED}
-  - name: invitations need two approvals
-    match: {type: CREATE_INVITATIONS}
-    outcome: consensus
-    approvals: 2
-"""
 BASE = scenario_text("two_of_three_quorum.yaml").replace("threshold: 2", "threshold: 1")
+# BASE with a `watch` policy and the scripted rules these tests exercise
+with_rules = pytest.mark.simulator_scenario("scenarios/scripted_rules.yaml")
 
 
-@pytest.fixture(scope="module")
-def scenario_server(tmp_path_factory):
-    path = tmp_path_factory.mktemp("s") / "rules.yaml"
-    path.write_text(
-        BASE + "    policies: [{name: watch, effect: EFFECT_DENY, condition: \"activity.type == 'nothing'\"}]\n" + RULES
-    )
-    with SimulatorServer(config=Config(seed=3, scenarios=(path,))) as server:
-        yield server
+def wallet(client, name):
+    return client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": name, "accounts": []})
 
 
-def wallet(server, name):
-    return as_user(server, "root").submit(
-        "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": name, "accounts": []}
-    )
-
-
-def test_occurrence_and_parameters_pick_the_second_matching_request(server):
-    assert ok(wallet(server, "treasury"))["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
-    assert ok(wallet(server, "other"))["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
+@with_rules
+def test_occurrence_and_parameters_pick_the_second_matching_request(simulator, simulator_user):
+    assert ok(wallet(simulator_user("Root User"), "treasury"))["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
+    assert ok(wallet(simulator_user("Root User"), "other"))["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
     second = ok(
-        as_user(server, "root").submit(
+        simulator_user("Root User").submit(
             "create_wallet",
             "ACTIVITY_TYPE_CREATE_WALLET",
             {"walletName": "treasury", "accounts": [], "mnemonicLength": 12},
@@ -61,45 +33,52 @@ def test_occurrence_and_parameters_pick_the_second_matching_request(server):
     )
     activity = second["activity"]
     assert activity["status"] == "ACTIVITY_STATUS_CONSENSUS_NEEDED"
-    carol = ok(as_user(server, "carol").query("get_activity", activityId=activity["id"]))["activity"]
+    carol = ok(simulator_user("Carol").query("get_activity", activityId=activity["id"]))["activity"]
     assert carol["canApprove"] is False  # only the named approver may vote
     assert_error(
-        as_user(server, "carol").submit(
+        simulator_user("Carol").submit(
             "approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", {"fingerprint": activity["fingerprint"]}
         ),
         403,
         7,
         "not among the approvers",
     )
-    done = server.simulator.approve(activity["id"], "Bob")["activity"]
+    done = simulator.simulator.approve(activity["id"], "Bob")["activity"]
     assert done["status"] == "ACTIVITY_STATUS_FAILED"  # the wallet name is taken by the first treasury by then
     assert "wallet name must be unique" in done["failure"]["message"]
-    assert "second treasury wallet needs bob" in server.simulator.explain(activity["id"])["decidedBy"]
+    assert "second treasury wallet needs bob" in simulator.simulator.explain(activity["id"])["decidedBy"]
 
 
-def test_times_limits_a_rule_and_deny_names_policies(server):
+@with_rules
+def test_times_limits_a_rule_and_deny_names_policies(simulator, simulator_user):
     tag = {"userTagName": "ops", "userIds": []}
-    body = assert_error(as_user(server, "root").submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", tag), 403, 7)
-    watch = ok(as_user(server, "root").query("list_policies"))["policies"][0]["policyId"]
+    body = assert_error(
+        simulator_user("Root User").submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", tag), 403, 7
+    )
+    watch = ok(simulator_user("Root User").query("list_policies"))["policies"][0]["policyId"]
     assert body["details"][1]["policyEvaluations"] == [{"policyId": watch, "outcome": "OUTCOME_DENY_EXPLICIT"}]
-    again = as_user(server, "root").submit(
+    again = simulator_user("Root User").submit(
         "create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", tag, timestampMs=str(int(time.time() * 1000) + 3)
     )
     assert ok(again)["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
 
 
-def test_after_seconds_waits_on_the_simulator_clock(server):
+@with_rules
+def test_after_seconds_waits_on_the_simulator_clock(simulator, simulator_user):
     policy = {"policyName": "p", "effect": "EFFECT_ALLOW", "notes": ""}
-    activity = ok(as_user(server, "root").submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", policy))["activity"]
+    activity = ok(simulator_user("Root User").submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", policy))[
+        "activity"
+    ]
     assert activity["status"] == "ACTIVITY_STATUS_CREATED"
-    poll = lambda: ok(as_user(server, "root").query("get_activity", activityId=activity["id"]))["activity"]  # noqa: E731
+    poll = lambda: ok(simulator_user("Root User").query("get_activity", activityId=activity["id"]))["activity"]  # noqa: E731
     assert poll()["status"] == "ACTIVITY_STATUS_CREATED"
-    server.simulator.clock.advance(31)
+    simulator.simulator.clock.advance(31)
     done = poll()
     assert done["status"] == "ACTIVITY_STATUS_COMPLETED" and done["result"]["createPolicyResult"]["policyId"]
 
 
-def test_approvals_counts_distinct_approvers_besides_the_requester(server):
+@with_rules
+def test_approvals_counts_distinct_approvers_besides_the_requester(simulator, simulator_user):
     invitation = {
         "receiverUserName": "I",
         "receiverUserEmail": "i@example.com",
@@ -108,12 +87,14 @@ def test_approvals_counts_distinct_approvers_besides_the_requester(server):
         "senderUserId": DEFAULTS["userId"],
     }
     activity = ok(
-        as_user(server, "root").submit(
+        simulator_user("Root User").submit(
             "create_invitations", "ACTIVITY_TYPE_CREATE_INVITATIONS", {"invitations": [invitation]}
         )
     )["activity"]
-    assert server.simulator.approve(activity["id"], "Bob")["activity"]["status"] == "ACTIVITY_STATUS_CONSENSUS_NEEDED"
-    assert server.simulator.approve(activity["id"], "Carol")["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
+    assert (
+        simulator.simulator.approve(activity["id"], "Bob")["activity"]["status"] == "ACTIVITY_STATUS_CONSENSUS_NEEDED"
+    )
+    assert simulator.simulator.approve(activity["id"], "Carol")["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
 
 
 @pytest.mark.parametrize(
@@ -138,7 +119,8 @@ def test_flaky_scenario_fails_about_one_in_ten_the_same_way_per_seed():
     def run(seed: int) -> list[int]:
         sim = Simulator(Config(seed=seed, scenarios=(SCENARIOS / "flaky_10_percent.yaml",)))
         with SimulatorServer(sim) as server:
-            statuses = [ok(wallet(server, f"w{i}"))["activity"]["status"] for i in range(60)]
+            root = SimulatorClient(server.url, ApiKeyStamper(DEFAULTS["apiPrivateKey"]), DEFAULTS["organizationId"])
+            statuses = [ok(wallet(root, f"w{i}"))["activity"]["status"] for i in range(60)]
         return [i for i, s in enumerate(statuses) if s == "ACTIVITY_STATUS_FAILED"]
 
     failed = run(5)

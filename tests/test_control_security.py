@@ -252,3 +252,16 @@ def test_the_pytest_plugin_passes_the_token_from_the_environment(pytester, monke
     pytester.makepyfile(test_guarded=PLUGIN_SUITE)
     result = pytester.runpytest_subprocess("-q", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=2)
+
+
+def test_the_cli_client_commands_pass_the_token(capsys, monkeypatch):
+    from simulator.cli import main
+
+    monkeypatch.delenv(TOKEN_ENV, raising=False)
+    with SimulatorServer(config=Config(seed=3, control_token="sesame")) as server:
+        assert main(["outbox", "--url", server.url]) == 1
+        assert "token" in capsys.readouterr().err
+        assert main(["outbox", "--url", server.url, "--control-token", "sesame"]) == 0
+        assert main(["control", "reset", "--url", server.url, "--control-token", "sesame"]) == 0
+        assert main(["webhooks", "list", "--url", server.url, "--control-token", "sesame"]) == 0
+        assert main(["control", "reset", "--url", server.url, "--control-token", "wrong"]) == 1

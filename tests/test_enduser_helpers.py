@@ -12,7 +12,7 @@ import json
 import pytest
 from bundle_checks import independent_open
 from conftest import DEFAULTS, ok, result_of
-from test_errors import assert_error
+from support import assert_error
 
 from simulator import testing
 from simulator.crypto import keys

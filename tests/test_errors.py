@@ -7,20 +7,9 @@ import time
 
 import pytest
 from conftest import DEFAULTS, ETH_ACCOUNT, new_user, ok
+from support import assert_error
 
 from simulator.testing import ApiKeyStamper, SimulatorClient
-
-
-def assert_error(response, status: int, code: int, *phrases: str) -> dict:
-    assert response.status == status, response.body
-    body = response.body
-    assert set(body) == {"code", "message", "details", "turnkeyErrorCode"}
-    assert body["code"] == code
-    assert body["details"][0]["@type"] == "type.googleapis.com/errors.v1.TurnkeyErrorDetail"
-    assert body["details"][0]["turnkeyErrorCode"] == body["turnkeyErrorCode"]
-    for phrase in phrases:
-        assert phrase in body["message"]
-    return body
 
 
 def test_validation_lists_every_problem_with_path_expected_and_actual(client):
@@ -93,10 +82,13 @@ def test_a_deeply_nested_body_and_a_huge_timestamp_are_400s(client):
     deep: dict = {}
     for _ in range(500):
         deep = {"a": deep}
-    response = client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": [], "x": deep})
+    response = client.submit(
+        "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": [], "x": deep}
+    )
     assert_error(response, 400, 3, "nested more than 64 levels deep")
-    huge = client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": []},
-                         timestampMs="9" * 5000)
+    huge = client.submit(
+        "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": []}, timestampMs="9" * 5000
+    )
     assert_error(huge, 400, 3, "timestampMs")
 
 

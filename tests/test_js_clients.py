@@ -37,7 +37,8 @@ def test_sdk_server_and_http_clients_work_unmodified(simulator, simulator_creden
 
 def test_turnkey_crypto_opens_bundles_and_verifies_sessions(simulator, client):
     """An otp_auth bundle and a stamp_login session, checked by the official @turnkey/crypto."""
-    from test_auth_flows import EMAIL, ClientKey, result_of, sub_org
+    from conftest import result_of
+    from support import EMAIL, ClientKey, sub_org
 
     from simulator.crypto import service_keys
 
@@ -118,7 +119,8 @@ def test_turnkey_core_1x_flows_run_unmodified(tmp_path):
 
 
 def test_turnkey_crypto_seals_otp_codes_for_verify_otp_v2(simulator, client):
-    from test_auth_flows import EMAIL, ClientKey, atob_json, result_of, sub_org
+    from conftest import result_of
+    from support import EMAIL, ClientKey, atob_json, sub_org
 
     from simulator.crypto import service_keys
 

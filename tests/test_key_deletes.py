@@ -4,8 +4,7 @@ read; tags lose the deleted keys, policies stay as written; a sub-organization d
 from __future__ import annotations
 
 from conftest import DEFAULTS, ETH_ACCOUNT, new_user, ok, result_of
-from test_errors import assert_error
-from test_key_lifecycle import new_wallet, submit
+from support import assert_error, new_wallet, submit
 
 from simulator import testing
 

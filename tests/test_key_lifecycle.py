@@ -15,33 +15,18 @@ import os
 import base58
 import ecdsa
 import pytest
-from bip_utils import Bip39MnemonicGenerator, Bip39SeedGenerator, Bip39WordsNum, Bip44, Bip44Changes, Bip44Coins
+from bip_utils import Bip39MnemonicGenerator, Bip39WordsNum
 from bundle_checks import independent_open, verify_envelope
 from conftest import DEFAULTS, ETH_ACCOUNT, new_user, ok, result_of
 from eth_hash.auto import keccak
 from eth_keys import keys as eth
 from nacl.signing import SigningKey, VerifyKey
-from test_errors import assert_error
+from support import assert_error, eth_address_of, new_wallet, submit
 
 from simulator import testing
 from simulator.crypto import keys
 
 ORG, ROOT = DEFAULTS["organizationId"], DEFAULTS["userId"]
-SOL_ACCOUNT = {
-    "curve": "CURVE_ED25519",
-    "pathFormat": "PATH_FORMAT_BIP32",
-    "path": "m/44'/501'/0'/0'",
-    "addressFormat": "ADDRESS_FORMAT_SOLANA",
-}
-
-
-def submit(client, op: str, params: dict, result_key: str, activity_type: str | None = None) -> dict:
-    return result_of(client.submit(op, activity_type or f"ACTIVITY_TYPE_{op.upper()}", params), result_key)
-
-
-def new_wallet(client, name: str = "w", accounts: list | None = None) -> dict:
-    params = {"walletName": name, "accounts": accounts or [ETH_ACCOUNT, SOL_ACCOUNT]}
-    return submit(client, "create_wallet", params, "createWalletResult")
 
 
 def opened(bundle: str, client_key: testing.ClientKeyPair) -> bytes:
@@ -49,12 +34,6 @@ def opened(bundle: str, client_key: testing.ClientKeyPair) -> bytes:
     assert data["organizationId"] == ORG
     receiver = keys.ec_key_from_hex("p256", client_key.private_key)
     return independent_open(bytes.fromhex(data["encappedPublic"]), bytes.fromhex(data["ciphertext"]), receiver)
-
-
-def eth_address_of(mnemonic: str) -> str:
-    seed = Bip39SeedGenerator(mnemonic).Generate()
-    account = Bip44.FromSeed(seed, Bip44Coins.ETHEREUM).Purpose().Coin().Account(0).Change(Bip44Changes.CHAIN_EXT)
-    return str(account.AddressIndex(0).PublicKey().ToAddress())
 
 
 def test_the_signer_key_is_published(client):

@@ -19,7 +19,7 @@ from conftest import ROOT
 from eth_hash.auto import keccak
 from eth_keys import keys as eth
 from nacl.signing import SigningKey
-from test_key_lifecycle import eth_address_of
+from support import eth_address_of
 
 from simulator.crypto import service_keys
 

@@ -15,7 +15,7 @@ from bip_utils import Bip39MnemonicGenerator, Bip39WordsNum  # noqa: E402
 from conftest import DEFAULTS  # noqa: E402
 from eth_hash.auto import keccak  # noqa: E402
 from eth_keys import keys as eth  # noqa: E402
-from test_key_lifecycle import eth_address_of  # noqa: E402
+from support import eth_address_of  # noqa: E402
 
 from simulator import testing  # noqa: E402
 

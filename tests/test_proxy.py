@@ -6,38 +6,19 @@ import base64
 import json
 
 import pytest
-from conftest import DEFAULTS, ok, scenario_text
-from test_auth_flows import ClientKey, verify_session
-from test_errors import assert_error
+from conftest import DEFAULTS, ok
+from support import ClientKey, assert_error, verify_session
 
-from simulator import Config, SimulatorServer, oauth_provider
+from simulator import oauth_provider
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
 CONFIG_ID = "proxy-config-1"
-PROXY = (
-    scenario_text("default.yaml")
-    + f"""    authProxy:
-      configId: {CONFIG_ID}
-      allowedOrigins: ["http://localhost:3000"]
-      otpLength: "6"
-      oauthClientIds: {{google: google-client}}
-    oauth2Credentials:
-      - {{provider: OAUTH2_PROVIDER_X, clientId: x-client, encryptedClientSecret: secret}}
-"""
-)
-
-
-@pytest.fixture(scope="module")
-def scenario_server(tmp_path_factory):
-    path = tmp_path_factory.mktemp("s") / "proxy.yaml"
-    path.write_text(PROXY)
-    with SimulatorServer(config=Config(seed=9, scenarios=(path,))) as server:
-        yield server
+pytestmark = pytest.mark.simulator_scenario("scenarios/auth_proxy.yaml")  # proxy-config-1 and an X credential
 
 
 @pytest.fixture
-def proxy(server):
-    return SimulatorClient(server.proxy_url, None, "")
+def proxy(simulator):
+    return SimulatorClient(simulator.proxy_url, None, "")
 
 
 def call(proxy, op: str, body: dict, origin: str | None = "http://localhost:3000", config_id: str | None = CONFIG_ID):
@@ -63,11 +44,11 @@ def client_signature(token: str, key: ClientKey, usage: dict, kind: str) -> dict
     }
 
 
-def test_otp_sign_up_then_login_as_core_1x_does(proxy, server):
+def test_otp_sign_up_then_login_as_core_1x_does(proxy, simulator):
     """otp_init → code from the outbox → otp_verify → account ({}) → signup → otp_login → whoami."""
     email = "new@example.com"
     otp_id = ok(call(proxy, "otp_init", {"otpType": "OTP_TYPE_EMAIL", "contact": email}))["otpId"]
-    code = server.simulator.store.outbox[-1]["code"]
+    code = simulator.simulator.store.outbox[-1]["code"]
     key = ClientKey()
     token = ok(call(proxy, "otp_verify", {"otpId": otp_id, "otpCode": code, "publicKey": key.public}))[
         "verificationToken"
@@ -106,9 +87,9 @@ def test_otp_sign_up_then_login_as_core_1x_does(proxy, server):
     )
     claims = verify_session(session["session"])
     assert (claims["organization_id"], claims["user_id"]) == (signed_up["organizationId"], signed_up["userId"])
-    as_user = SimulatorClient(server.url, ApiKeyStamper(key.private), claims["organization_id"])
+    as_user = SimulatorClient(simulator.url, ApiKeyStamper(key.private), claims["organization_id"])
     assert ok(as_user.query("whoami"))["username"] == email
-    activities = server.simulator.store.org(DEFAULTS["organizationId"]).activities.values()
+    activities = simulator.simulator.store.org(DEFAULTS["organizationId"]).activities.values()
     assert {a.activity_type for a in activities} >= {
         "ACTIVITY_TYPE_INIT_OTP_V2",
         "ACTIVITY_TYPE_VERIFY_OTP",
@@ -116,9 +97,9 @@ def test_otp_sign_up_then_login_as_core_1x_does(proxy, server):
     }
 
 
-def test_oauth_through_the_proxy(proxy, server):
+def test_oauth_through_the_proxy(proxy, simulator):
     code = oauth_provider.authorize(
-        server.simulator, "77", code_challenge=oauth_provider.s256("v"), redirect_uri="http://localhost:3000/cb"
+        simulator.simulator, "77", code_challenge=oauth_provider.s256("v"), redirect_uri="http://localhost:3000/cb"
     )
     token = ok(
         call(
@@ -187,49 +168,49 @@ def test_cors_preflight(proxy):
     assert refused.status == 403 and "access-control-allow-origin" not in refused.headers
 
 
-def test_the_proxy_key_reaches_nothing_but_authentication(server):
-    config = server.simulator.store.proxy_configs[CONFIG_ID]
+def test_the_proxy_key_reaches_nothing_but_authentication(simulator):
+    config = simulator.simulator.store.proxy_configs[CONFIG_ID]
     from simulator.crypto.keys import private_hex
     from simulator.proxy.config import proxy_key
 
-    as_proxy = SimulatorClient(server.url, ApiKeyStamper(private_hex(proxy_key(config))), DEFAULTS["organizationId"])
+    as_proxy = SimulatorClient(simulator.url, ApiKeyStamper(private_hex(proxy_key(config))), DEFAULTS["organizationId"])
     response = as_proxy.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": []})
     assert_error(response, 403, 7)
     assert "encryptedProxyKey" in config and private_hex(proxy_key(config)) not in json.dumps(config)
 
 
-def test_outbox_provider_and_proxy_from_the_control_api(server, tmp_path):
-    control = SimulatorClient(server.url, None, "")
+def test_outbox_provider_and_proxy_from_the_control_api(simulator, tmp_path):
+    control = SimulatorClient(simulator.url, None, "")
     made = control.post(
         "/_simulator/auth-proxy",
         json.dumps({"organizationId": DEFAULTS["organizationId"], "configId": "second", "otpLength": "8"}).encode(),
     ).body
     assert made["configId"] == "second" and "encryptedProxyKey" not in made
-    proxy = SimulatorClient(server.proxy_url, None, "")
+    proxy = SimulatorClient(simulator.proxy_url, None, "")
     call(proxy, "otp_init", {"otpType": "OTP_TYPE_SMS", "contact": "+15555550100"}, config_id="second", origin=None)
     messages = control.post("/_simulator/outbox?contact=%2B15555550100", b"", method="GET").body["messages"]
     assert [(m["channel"], len(m["code"])) for m in messages] == [("OTP_TYPE_SMS", 8)]
-    assert server.simulator.otp_code("+15555550100") == messages[0]["code"]
-    assert server.simulator.wait_for_otp("+15555550100", timeout=1) == messages[0]["code"]
+    assert simulator.simulator.otp_code("+15555550100") == messages[0]["code"]
+    assert simulator.simulator.wait_for_otp("+15555550100", timeout=1) == messages[0]["code"]
     with pytest.raises(TimeoutError):
-        server.simulator.wait_for_otp("+15555550100", timeout=0.05, after=1)
+        simulator.simulator.wait_for_otp("+15555550100", timeout=0.05, after=1)
     code = control.post("/_simulator/oauth/authorize", b'{"subject": "s1"}').body["code"]
-    assert code in server.simulator.store.oauth_codes
+    assert code in simulator.simulator.store.oauth_codes
     token = control.post("/_simulator/oauth/id-token", b'{"subject": "s1", "audience": "a"}').body["idToken"]
     kids = [k["kid"] for k in control.post("/_simulator/oauth/jwks", b"", method="GET").body["keys"]]
     assert token.count(".") == 2 and kids == ["oauth-provider", "turnkey-oauth-issuer"]
     published = control.post("/_simulator/keys", b"", method="GET").body
     assert published["notarizer"].startswith("04")
-    disabled = server.simulator.configure_auth_proxy(DEFAULTS["organizationId"], configId="second", enabled=False)
+    disabled = simulator.simulator.configure_auth_proxy(DEFAULTS["organizationId"], configId="second", enabled=False)
     assert disabled["enabled"] is False
     assert_error(call(proxy, "wallet_kit_config", {}, config_id="second", origin=None), 403, 7, "is disabled")
 
 
-def test_outbox_command(server, capsys):
+def test_outbox_command(simulator, capsys):
     from simulator.cli import main
 
-    server.simulator.store.outbox.append(
+    simulator.simulator.store.outbox.append(
         {"contact": "c@example.com", "channel": "OTP_TYPE_EMAIL", "code": "123456", "otpId": "o1"}
     )
-    assert main(["outbox", "--url", server.url, "--contact", "c@example.com"]) == 0
+    assert main(["outbox", "--url", simulator.url, "--contact", "c@example.com"]) == 0
     assert capsys.readouterr().out.split() == ["c@example.com", "OTP_TYPE_EMAIL", "123456", "o1"]

@@ -151,7 +151,7 @@ def test_authentication_flows_through_the_python_client(tk, simulator):
     turnkey-http 0.2.0 sends them, with every result validated by its pydantic models."""
     import json as _json
 
-    from test_auth_flows import EMAIL, ClientKey, open_bundle, seal_to_target, verify_session
+    from support import EMAIL, ClientKey, open_bundle, seal_to_target, verify_session
 
     root = T.v1RootUserParamsV4(userName="Alice", userEmail=EMAIL, apiKeys=[], authenticators=[], oauthProviders=[])
     sub = tk.create_sub_organization(

@@ -4,59 +4,18 @@ from __future__ import annotations
 
 import pytest
 from conftest import DEFAULTS, ETH_ACCOUNT, ok, result_of
-from test_errors import assert_error
+from support import assert_error
 
-from simulator import Config, SimulatorServer
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
-MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
-ADDRESS = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94"
-ORG, KEY = "org-rich", "e1" * 32
-
-RICH = f"""
-organizations:
-  - id: {ORG}
-    name: Rich
-    users:
-      - name: Owner
-        apiKeys: [{{privateKey: "{KEY}"}}]
-    wallets:
-      - name: Known
-        mnemonic: {MNEMONIC}
-        accounts:
-          - {{curve: CURVE_SECP256K1, path: "m/44'/60'/0'/0/0", addressFormat: ADDRESS_FORMAT_ETHEREUM}}
-    privateKeys:
-      - name: Signer
-        curve: CURVE_SECP256K1
-        privateKey: "{"0" * 63}1"
-        addressFormats: [ADDRESS_FORMAT_ETHEREUM]
-        tags: [hot]
-    balances:
-      - address: "{ADDRESS}"
-        caip2: "eip155:1"
-        assets:
-          - {{caip19: "eip155:1/slip44:60", symbol: ETH, balance: "1500000000000000000", decimals: 18, name: Ether,
-              display: {{usd: "4500.00", crypto: "1.5"}}}}
-          - {{caip19: "eip155:1/erc20:0xdac17f958d2ee523a2206206994597c13d831ec7", symbol: USDT, balance: "0", decimals: 6}}
-  - id: org-no-beta
-    balancesAccess: false
-    users:
-      - name: Nobody
-        apiKeys: [{{privateKey: "{"e2" * 32}"}}]
-    wallets:
-      - name: Known
-        mnemonic: {MNEMONIC}
-        accounts:
-          - {{curve: CURVE_SECP256K1, path: "m/44'/60'/0'/0/0", addressFormat: ADDRESS_FORMAT_ETHEREUM}}
-"""
+ADDRESS = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94"  # the first Ethereum account of "abandon ... about"
+# org-rich: a known wallet, a tagged private key and balances; org-no-beta: no balance access
+with_rich = pytest.mark.simulator_scenario("scenarios/rich_organization.yaml")
 
 
-@pytest.fixture(scope="module")
-def rich(tmp_path_factory):
-    path = tmp_path_factory.mktemp("scenarios") / "rich.yaml"
-    path.write_text(RICH)
-    with SimulatorServer(config=Config(scenarios=(path,))) as server:
-        yield SimulatorClient(server.url, ApiKeyStamper(KEY), ORG)
+@pytest.fixture
+def rich(simulator_user):
+    return simulator_user("Owner")
 
 
 def test_whoami_names_the_caller(client):
@@ -85,6 +44,7 @@ def test_empty_lists_are_empty_arrays(client, op, key):
     assert ok(client.query(op)) == {key: []}
 
 
+@with_rich
 def test_scenario_wallets_keys_and_tags_are_listed(rich):
     accounts = ok(rich.query("list_wallet_accounts", includeWalletDetails=True))["accounts"]
     assert accounts[0]["address"] == ADDRESS
@@ -98,6 +58,7 @@ def test_scenario_wallets_keys_and_tags_are_listed(rich):
     assert key["privateKeyTags"] == [tags[0]["tagId"]] and (key["exported"], key["imported"]) == (False, False)
 
 
+@with_rich
 def test_balances_come_from_the_scenario_and_skip_zeros(rich):
     balances = ok(rich.query("get_wallet_address_balances", address=ADDRESS, caip2="eip155:1"))["balances"]
     assert [(b["symbol"], b["balance"], b["display"]["usd"]) for b in balances] == [
@@ -106,11 +67,13 @@ def test_balances_come_from_the_scenario_and_skip_zeros(rich):
     assert ok(rich.query("get_wallet_address_balances", address=ADDRESS, caip2="eip155:137")) == {"balances": []}
 
 
+@with_rich
 def test_balances_refuse_networks_outside_the_six(rich):
     body = assert_error(rich.query("get_wallet_address_balances", address=ADDRESS, caip2="eip155:56"), 400, 3)
     assert body["details"][1]["fieldViolations"][0]["field"] == "$.caip2"
 
 
+@with_rich
 def test_balances_need_beta_access(rich):
     other = SimulatorClient(rich.base_url, ApiKeyStamper("e2" * 32), "org-no-beta")
     assert_error(other.query("get_wallet_address_balances", address=ADDRESS, caip2="eip155:1"), 403, 7, "beta")

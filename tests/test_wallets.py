@@ -13,7 +13,7 @@ import nacl.signing
 import pytest
 from conftest import ETH_ACCOUNT, ok, result_of
 from eth_keys import keys as eth_keys
-from test_errors import assert_error
+from support import assert_error
 
 SOLANA = {
     "curve": "CURVE_ED25519",

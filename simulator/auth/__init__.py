@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from simulator.auth import stamps
+from simulator.auth import attested, stamps
 from simulator.auth.stamps import Stamp
 from simulator.errors import NotFound, Unauthenticated
 from simulator.state.records import User
@@ -37,15 +37,19 @@ class Principal:
 
 
 def check_stamp(headers: Mapping[str, str], body: bytes) -> Stamp:
-    """What can be checked before the body is read: the header, and an API key's signature."""
+    """What can be checked before the body is read: the header, and an API (or attested) key's signature."""
     stamp = stamps.read_stamp(headers)
-    if stamp.webauthn is None:
+    if stamp.webauthn is None and stamp.session is None:
         stamps.verify_api_key_stamp(stamp, body)
     return stamp
 
 
 def authenticate(store: Store, stamp: Stamp, body: bytes, target_org_id: str, now_ms: int) -> Principal:
     """Find the credential of a checked stamp (and verify a passkey's assertion), or raise 401/404."""
+    if stamp.attestation is not None:
+        return Principal(*attested.attested_user(store, stamp, body, target_org_id, now_ms), stamp)
+    if stamp.session is not None:
+        return Principal(*attested.session_user(store, stamp.session, body, target_org_id, now_ms), stamp)
     ref = locate(store, stamp, target_org_id)
     org = store.orgs[ref.organization_id]
     user = org.users[ref.user_id]

@@ -1,7 +1,10 @@
-"""Reading and verifying the two stamp headers over the raw body bytes.
+"""Reading and verifying the stamp headers over the raw body bytes.
 
 Nothing here looks at state: a stamp is decoded and its signature checked against the key it
-names (API keys) or the key the caller looked up (WebAuthn).
+names (API keys, and the client key of an attested stamp) or the key the caller looked up
+(WebAuthn). ``X-Stamp-Attested`` (@turnkey/core >= 2.7) carries, besides an API-key-like P-256
+signature, the token that vouches for the key (an OTP verification token or an OIDC token);
+``simulator.auth.attested`` checks that token. ``X-Session`` carries a read-only session token.
 """
 
 from __future__ import annotations
@@ -28,8 +31,16 @@ SECP256K1_EIP191 = "SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191"
 ED25519 = "SIGNATURE_SCHEME_TK_API_ED25519"
 WEBAUTHN = "SIGNATURE_SCHEME_WEBAUTHN"  # our label for votes made with a passkey
 API_KEY_SCHEMES = (P256, SECP256K1, SECP256K1_EIP191, ED25519)
+ATTESTED_TOKEN = "STAMP_ATTESTED_SCHEME_P256_VERIFICATION_TOKEN"
+ATTESTED_OIDC = "STAMP_ATTESTED_SCHEME_P256_OIDC"
+ATTESTED_SCHEMES = (ATTESTED_TOKEN, ATTESTED_OIDC)
+READ_ONLY_SESSION = "SESSION_READ_ONLY"  # our label for a request carrying X-Session
+STAMP_HEADERS = ("X-Stamp", "X-Stamp-WebAuthn", "X-Stamp-Attested", "X-Session")
 
-NO_STAMP = "cannot authenticate public API activity request without a stamp (X-Stamp/X-Stamp-Webauthn header)"
+NO_STAMP = (
+    "cannot authenticate public API activity request without a stamp (X-Stamp/X-Stamp-Webauthn header; "
+    "X-Stamp-Attested for stamp_login, X-Session for reads)"
+)
 
 
 @dataclass(frozen=True)
@@ -41,6 +52,8 @@ class Stamp:
     scheme: str
     signature: str
     webauthn: dict[str, str] | None = None
+    attestation: str | None = None  # X-Stamp-Attested: the verification or OIDC token vouching for the key
+    session: str | None = None  # X-Session: a read-only session token (handle and signature unused)
 
 
 def b64url_decode(text: str) -> bytes:
@@ -53,16 +66,23 @@ def b64url_encode(data: bytes) -> str:
 
 def read_stamp(headers: Mapping[str, str]) -> Stamp:
     """Decode whichever one stamp header the request carries (names are case-insensitive)."""
-    api = headers.get("X-Stamp")
-    passkey = headers.get("X-Stamp-WebAuthn")
-    if api is None and passkey is None:
+    present = [(name, value) for name in STAMP_HEADERS if (value := headers.get(name)) is not None]
+    if not present:
         raise Unauthenticated(NO_STAMP, error_code="SIGNATURE_MISSING")
-    if api is not None and passkey is not None:
+    if len(present) > 1:
         raise Unauthenticated(
-            "malformed activity stamp: send exactly one of X-Stamp or X-Stamp-WebAuthn, not both",
+            "malformed activity stamp: send exactly one of X-Stamp or X-Stamp-WebAuthn (or X-Stamp-Attested, "
+            "X-Session), not both: got " + " and ".join(name for name, _ in present),
             error_code="SIGNATURE_INVALID",
         )
-    return _read_api_stamp(api) if api is not None else _read_webauthn_stamp(passkey or "")
+    name, value = present[0]
+    if name == "X-Stamp":
+        return _read_api_stamp(value)
+    if name == "X-Stamp-Attested":
+        return _read_attested_stamp(value)
+    if name == "X-Session":
+        return Stamp(value, "", READ_ONLY_SESSION, "", session=value.strip())
+    return _read_webauthn_stamp(value)
 
 
 def _read_api_stamp(header: str) -> Stamp:
@@ -80,6 +100,31 @@ def _read_api_stamp(header: str) -> Stamp:
             error_code="SIGNATURE_INVALID",
         )
     return stamp
+
+
+def _read_attested_stamp(header: str) -> Stamp:
+    try:
+        fields = json.loads(b64url_decode(header.strip()))
+        parts = {k: str(fields[k]) for k in ("publicKeyAttestation", "scheme", "publicKey", "signature")}
+    except (ValueError, KeyError, TypeError, binascii.Error):
+        raise Unauthenticated(
+            "could not extract attested stamp: X-Stamp-Attested must be base64url of JSON "
+            '{"publicKeyAttestation", "scheme", "publicKey", "signature"}',
+            error_code="SIGNATURE_INVALID",
+        ) from None
+    if parts["scheme"] not in ATTESTED_SCHEMES:
+        raise Unauthenticated(
+            f"malformed attested stamp: unknown scheme {parts['scheme']!r}; expected one of "
+            f"{', '.join(ATTESTED_SCHEMES)}",
+            error_code="SIGNATURE_INVALID",
+        )
+    return Stamp(
+        header,
+        parts["publicKey"].lower(),
+        parts["scheme"],
+        parts["signature"],
+        attestation=parts["publicKeyAttestation"],
+    )
 
 
 def _read_webauthn_stamp(header: str) -> Stamp:
@@ -105,7 +150,7 @@ def verify_api_key_stamp(stamp: Stamp, body: bytes) -> None:
             digest = eip191_hash(body)
             _ec_key("secp256k1", stamp.handle).verify(signature, digest, ec.ECDSA(Prehashed(hashes.SHA256())))
         else:
-            curve = "p256" if stamp.scheme == P256 else "secp256k1"
+            curve = "p256" if stamp.scheme in (P256, *ATTESTED_SCHEMES) else "secp256k1"
             _ec_key(curve, stamp.handle).verify(signature, body, ec.ECDSA(hashes.SHA256()))
     except (InvalidSignature, ValueError, TypeError):
         raise Unauthenticated(

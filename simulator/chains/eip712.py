@@ -31,6 +31,8 @@ FIXED_BYTES = re.compile(r"^bytes(\d+)$")
 ADDRESS = re.compile(r"^0x[0-9a-fA-F]{40}$")
 HEX = re.compile(r"^0x(?:[0-9a-fA-F]{2})*$")
 DECIMAL = re.compile(r"^-?\d+$")
+MAX_DIGITS = 80  # 2^256 has 78 decimal digits; longer strings are refused before int() converts them
+HEX_NUMBER = re.compile(r"^0x[0-9a-fA-F]+$")
 ARRAY_SUFFIX = re.compile(r"^(.*)\[(\d*)\]$")
 Fields = list[tuple[str, str]]
 
@@ -55,7 +57,13 @@ def typed_data_view(text: str) -> dict[str, Any]:
 
 
 def analyse(text: str) -> TypedData:
-    document = _load(text)
+    try:
+        return _analyse(_load(text))
+    except RecursionError:  # structs and arrays are hashed recursively
+        raise bad("the document is nested too deeply") from None
+
+
+def _analyse(document: dict[str, Any]) -> TypedData:
     types = _struct_types(document.get("types"))
     primary = document.get("primaryType")
     if not isinstance(primary, str) or not primary:
@@ -201,9 +209,9 @@ def encode_atomic(kind: str, value: Any, path: str) -> tuple[bytes, Any]:
 def integer_value(kind: str, value: Any, path: str) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         number = value
-    elif isinstance(value, str) and DECIMAL.match(value):
+    elif isinstance(value, str) and len(value) <= MAX_DIGITS and DECIMAL.match(value):
         number = int(value)
-    elif isinstance(value, str) and HEX.match(value) and len(value) > 2:
+    elif isinstance(value, str) and HEX_NUMBER.match(value):
         number = int(value, 16)
     else:
         raise bad(f"{path} is not a valid {kind}: {json.dumps(value)[:80]} (an integer, decimal or 0x hex string)")

@@ -23,6 +23,7 @@ MAGIC = b"\x05"
 KEYS = ("address", "chainId", "nonce")
 ADDRESS = re.compile(r"^0x[0-9a-fA-F]{40}$")
 DECIMAL = re.compile(r"^\d+$")
+MAX_DIGITS = 80  # 2^256 has 78 decimal digits; longer strings are refused before int() converts them
 HEX_NUMBER = re.compile(r"^0x[0-9a-fA-F]+$")
 
 
@@ -57,7 +58,7 @@ def authorization_view(payload: str) -> dict[str, Any]:
 def parse_authorization(payload: str) -> Authorization:
     try:
         document = json.loads(payload)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
         raise bad('the payload must be JSON {"address", "chainId", "nonce"}') from None
     if not isinstance(document, dict):
         raise bad('the payload must be a JSON object {"address", "chainId", "nonce"}')
@@ -78,7 +79,7 @@ def parse_authorization(payload: str) -> Authorization:
 def _number(value: Any, name: str, bits: int) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         number = value
-    elif isinstance(value, str) and DECIMAL.match(value):
+    elif isinstance(value, str) and len(value) <= MAX_DIGITS and DECIMAL.match(value):
         number = int(value)
     elif isinstance(value, str) and HEX_NUMBER.match(value):
         number = int(value, 16)

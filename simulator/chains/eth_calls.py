@@ -49,14 +49,19 @@ def functions(abi_json: str) -> dict[bytes, Param]:
         abi = json.loads(abi_json)
     except ValueError:
         raise _bad_abi("it is not JSON") from None
+    except RecursionError:
+        raise _bad_abi("it is nested too deeply") from None
     if not isinstance(abi, list) or not all(isinstance(entry, dict) for entry in abi):
         raise _bad_abi("it must be a JSON array of ABI entries (objects)")
-    by_selector: dict[bytes, Param] = {}
-    for index, entry in enumerate(abi):
-        if entry.get("type", "function") == "function":
-            signature = _signature(entry, f"[{index}]")
-            by_selector[keccak256(signature.encode())[:SELECTOR_BYTES]] = entry
-    return by_selector
+    try:
+        signatures = {_signature(entry, f"[{n}]"): entry for n, entry in enumerate(abi) if _is_function(entry)}
+    except RecursionError:  # tuple components are expanded recursively
+        raise _bad_abi("its tuple components are nested too deeply") from None
+    return {keccak256(signature.encode())[:SELECTOR_BYTES]: entry for signature, entry in signatures.items()}
+
+
+def _is_function(entry: Param) -> bool:
+    return entry.get("type", "function") == "function"  # an entry without a type is a function (Solidity ABI spec)
 
 
 def _signature(function: Param, where: str) -> str:
@@ -107,7 +112,7 @@ def _decode_arguments(inputs: list[Param], body: bytes) -> dict[str, Any] | None
     types = [canonical_type(param, "input") for param in inputs]
     try:
         values = decode(types, body, strict=True)
-    except (DecodingError, ParseError, ValueError):
+    except (DecodingError, ParseError, ValueError, RecursionError):
         return None
     return {_arg_name(param, n): _policy_value(param, value) for n, (param, value) in enumerate(zip(inputs, values))}
 

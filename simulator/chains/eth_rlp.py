@@ -29,6 +29,8 @@ def decode(data: bytes) -> Item:
         item: Item = rlp.decode(data, strict=True)
     except DecodingError as error:
         raise RlpFieldError(f"not canonical RLP ({error})") from None
+    except RecursionError:  # pyrlp decodes nested lists recursively
+        raise RlpFieldError("RLP lists nested too deeply") from None
     return item
 
 

@@ -140,8 +140,8 @@ def consensus_met(
 ) -> bool:
     """Whether the approvals so far satisfy what the activity waits for."""
     ids = {u.user_id for u in approvers}
-    if governance.get("by") == "root":
-        return len(ids & set(org.root_user_ids)) >= int(governance["threshold"])
+    if governance.get("by") == "root":  # the quorum as it is now: update_root_quorum may have changed it
+        return len(ids & set(org.root_user_ids)) >= org.root_threshold
     if governance.get("by") == "rule":
         named = governance.get("approvers") or []
         if named:

@@ -21,6 +21,7 @@ class ApiKey:
     credential_type: str  # CREDENTIAL_TYPE_API_KEY_P256, ..._SECP256K1, ..._ED25519, session types
     created_ms: int
     expiration_seconds: int | None = None
+    session_profile_id: str | None = None  # a login session made under a session profile
 
     def expires_at_ms(self) -> int | None:
         if self.expiration_seconds is None:
@@ -28,8 +29,11 @@ class ApiKey:
         return self.created_ms + self.expiration_seconds * 1000
 
     def to_api(self) -> Json:
+        credential = {"publicKey": self.public_key, "type": self.credential_type}
+        if self.session_profile_id is not None:
+            credential["sessionProfileId"] = self.session_profile_id
         out: Json = {
-            "credential": {"publicKey": self.public_key, "type": self.credential_type},
+            "credential": credential,
             "apiKeyId": self.api_key_id,
             "apiKeyName": self.name,
             "createdAt": timestamp(self.created_ms),
@@ -273,6 +277,31 @@ class Record:
             "createdAt": timestamp(self.created_ms),
             "updatedAt": timestamp(self.updated_ms or self.created_ms),
         }
+
+
+@dataclass
+class SessionProfile:
+    """Immutable once made: a scope (policy language) and an optional expiry for the login sessions made under it."""
+
+    session_profile_id: str
+    name: str
+    scope: str
+    created_ms: int
+    expiration_seconds: int | None = None
+    notes: str = ""
+
+    def to_api(self) -> Json:
+        out: Json = {
+            "sessionProfileId": self.session_profile_id,
+            "sessionProfileName": self.name,
+            "scope": self.scope,
+            "notes": self.notes,
+            "createdAt": timestamp(self.created_ms),
+            "updatedAt": timestamp(self.created_ms),
+        }
+        if self.expiration_seconds is not None:
+            out["expirationSeconds"] = str(self.expiration_seconds)
+        return out
 
 
 @dataclass

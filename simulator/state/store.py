@@ -18,6 +18,7 @@ from simulator.state.records import (
     Policy,
     PrivateKey,
     Record,
+    SessionProfile,
     Tag,
     User,
     Wallet,
@@ -49,6 +50,9 @@ class Organization:
     activities: dict[str, Activity] = field(default_factory=dict)
     webhook_endpoints: dict[str, WebhookEndpoint] = field(default_factory=dict)
     ip_allowlists: dict[str, IpAllowlist] = field(default_factory=dict)  # "" = the organization's, else by key
+    # swaps, earn, TVC, secrets, on-ramp (simulator.scenario.longtail): table name -> record id -> record
+    longtail: dict[str, dict[str, Json]] = field(default_factory=dict)
+    session_profiles: dict[str, SessionProfile] = field(default_factory=dict)
 
     def user(self, user_id: str) -> User:
         try:
@@ -89,6 +93,7 @@ class Store:
         self.proxy_configs: dict[str, Json] = {}  # auth proxy configurations by config id
         self.import_targets: dict[str, ImportTarget] = {}  # init_import_* target keys by target id
         self.mfa_statuses: dict[str, list[Json]] = {}  # get_mfa_status by activity id, written by MFA enforcement
+        self.longtail_seed: Json = {}  # a scenario's `longtail` key: assets, vaults, TVC images, status scripts
         self._credentials: dict[str, list[CredentialRef]] = {}
 
     # organizations -------------------------------------------------------------------------
@@ -210,7 +215,7 @@ class Store:
             siblings = self.orgs[org.parent_id].children
             self.orgs[org.parent_id].children = [c for c in siblings if c != org.organization_id]
         contents = ("users", "wallets", "private_keys", "tags", "policies", "invitations", "smart_contract_interfaces")
-        for name in (*contents, "oauth2_credentials", "fiat_credentials", "balances", "webhook_endpoints"):
+        for name in (*contents, "oauth2_credentials", "fiat_credentials", "balances", "webhook_endpoints", "longtail"):
             getattr(org, name).clear()
         org.root_user_ids = []
         self.import_targets = {k: t for k, t in self.import_targets.items() if t.organization_id != org.organization_id}

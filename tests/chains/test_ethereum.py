@@ -24,11 +24,14 @@ from eth_keys import keys
 from hexbytes import HexBytes
 
 from simulator.chains import ethereum
+from simulator.chains.eth_calls import decode_call, validate_abi
 from simulator.errors import InvalidArgument
 
 JS = Path(__file__).resolve().parents[1] / "js"
 needs_node = pytest.mark.skipif(
-    not (shutil.which("node") and (JS / "node_modules" / "viem").is_dir() and (JS / "node_modules" / "ethers").is_dir()),
+    not (
+        shutil.which("node") and (JS / "node_modules" / "viem").is_dir() and (JS / "node_modules" / "ethers").is_dir()
+    ),
     reason="node or tests/js/node_modules missing (npm ci --prefix tests/js)",
 )
 SECP256K1 = "CURVE_SECP256K1"
@@ -226,8 +229,16 @@ REFUSALS = {
     "leading zero": ("02" + rlp.encode([b"\x00\x01", *[b""] * 8]).hex(), "INVALID_TRANSACTION", "chain_id"),
     "nonce too wide": ("02" + rlp.encode([1, b"\x01" * 9, *[b""] * 7]).hex(), "INVALID_TRANSACTION", "nonce"),
     "short address": ("02" + rlp.encode([1, 0, 0, 0, 0, b"\x01" * 19, 0, b"", []]).hex(), "INVALID_TRANSACTION", "to"),
-    "bad access list": ("01" + rlp.encode([1, 0, 0, 0, b"", 0, b"", [[b"\x01" * 20]]]).hex(), "INVALID_TRANSACTION", "access_list[0]"),
-    "blob creation": ("03" + rlp.encode([1, 0, 0, 0, 0, b"", 0, b"", [], 0, []]).hex(), "INVALID_TRANSACTION", "cannot create"),
+    "bad access list": (
+        "01" + rlp.encode([1, 0, 0, 0, b"", 0, b"", [[b"\x01" * 20]]]).hex(),
+        "INVALID_TRANSACTION",
+        "access_list[0]",
+    ),
+    "blob creation": (
+        "03" + rlp.encode([1, 0, 0, 0, 0, b"", 0, b"", [], 0, []]).hex(),
+        "INVALID_TRANSACTION",
+        "cannot create",
+    ),
     "chain id 0": ("c9" + "80" * 6 + "808080", "INVALID_TRANSACTION", "chain id 0"),
 }
 
@@ -266,18 +277,97 @@ def test_mangled_transactions_are_refused_never_crash() -> None:
             assert error.error_code in ("INVALID_TRANSACTION", "UNSUPPORTED_TRANSACTION_TYPE")
 
 
-@needs_node
-def test_viem_and_ethers_still_build_these_vectors() -> None:
-    assert node({"build": BUILD_SPEC}) == VECTORS
+@pytest.fixture(scope="module")
+def js() -> dict[str, Any]:
+    """viem's and ethers' build of the vectors and their checks of every signed one, from one node run."""
+    answer: dict[str, Any] = node(
+        {"build": BUILD_SPEC, "verify": {"transactions": [signed(n) for n in sorted(VECTORS)]}}
+    )
+    return answer
 
 
 @needs_node
-def test_viem_and_ethers_recover_the_signer_and_reserialize_the_same_bytes() -> None:
-    names = sorted(VECTORS)
-    raws = [signed(name) for name in names]
-    checks = node({"verify": {"transactions": raws}})["transactions"]
-    for name, raw, check in zip(names, raws, checks):
+def test_viem_and_ethers_build_these_vectors_and_recover_the_signer_of_each_signed_one(js: dict[str, Any]) -> None:
+    assert js["build"]["transactions"] == VECTORS
+    for name, check in zip(sorted(VECTORS), js["verify"]["transactions"]):
         assert check["viemSigner"] == check["ethersSigner"] == ADDRESS, name
-        assert check["viemReserialized"] == check["ethersReserialized"] == raw, name
+        assert check["viemReserialized"] == check["ethersReserialized"] == signed(name), name
         expected = next(kind for key, kind in EXPECTED_TYPES.items() if key in name)
         assert ethereum.parse(VECTORS[name]).view["type"] == expected
+
+
+@needs_node
+def test_calldata_encoded_by_ethers_decodes_through_its_stored_abi(js: dict[str, Any]) -> None:
+    call = js["build"]["call"]
+    unsigned = ethereum.unsigned_eip1559(
+        chain_id=1,
+        nonce=0,
+        max_priority_fee_per_gas=1,
+        max_fee_per_gas=2,
+        gas=90000,
+        to=TO,
+        data=bytes.fromhex(call["data"]),
+    )
+    view = ethereum.parse(unsigned).with_contract_interface(call["abi"]).view
+    assert view["function_name"] == "swap" and view["function_signature"] == "0x" + call["data"][:8]
+    assert view["contract_call_args"] == {
+        "route": {"pool": TO, "fee": 3000},
+        "amounts": [1, 2**200],
+        "2": "0x" + "ee" * 32,  # an unnamed argument is keyed by its position
+        "hops": [{"to": BUILD_SPEC["delegate"], "data": "0xcafe"}],
+        "exact": True,
+        "memo": "gm",
+        "delta": -5,
+    }
+
+
+TRANSFER_ABI = json.dumps(
+    [
+        {"name": "transfer", "inputs": [{"name": "dst", "type": "address"}, {"name": "wad", "type": "uint"}]},
+        {"type": "fallback"},
+    ]
+)
+TRANSFER = "a9059cbb" + "00" * 12 + "ab" * 20 + f"{5:064x}"  # transfer(address,uint256), as Solidity spells uint
+
+
+def test_decode_call_covers_the_abi_edge_cases() -> None:
+    assert decode_call(TRANSFER, TRANSFER_ABI)["contract_call_args"] == {"dst": "0x" + "ab" * 20, "wad": 5}
+    assert decode_call("0x" + TRANSFER, TRANSFER_ABI)["function_name"] == "transfer"
+    assert decode_call("deadbeef" + TRANSFER[8:], TRANSFER_ABI) == {}  # selector of no function in the ABI
+    assert decode_call("a905", TRANSFER_ABI) == {}  # shorter than a selector
+    truncated = decode_call(TRANSFER[:-2], TRANSFER_ABI)  # the arguments do not decode: no contract_call_args
+    assert truncated == {"function_name": "transfer", "function_signature": "0xa9059cbb"}
+
+
+@pytest.mark.parametrize(
+    ("abi", "reason"),
+    [
+        ("{", "not JSON"),
+        ('{"name": "x"}', "JSON array"),
+        ('[{"type": "function", "inputs": []}]', "has no name"),
+        ('[{"name": "f", "inputs": [{"name": "a"}]}]', "has no type"),
+        ('[{"name": "f", "inputs": [{"name": "a", "type": "uint7"}]}]', "invalid input type 'uint7'"),
+        ('[{"name": "f", "inputs": [{"name": "a", "type": "tuple"}]}]', "tuple without components"),
+    ],
+)
+def test_a_malformed_abi_is_refused(abi: str, reason: str) -> None:
+    with pytest.raises(InvalidArgument, match="invalid smart contract interface") as caught:
+        validate_abi(abi)
+    assert reason in caught.value.message
+
+
+def nested_rlp_lists(depth: int) -> bytes:
+    encoded = b"\x80"
+    for _ in range(depth):
+        size = len(encoded)
+        length = size.to_bytes((size.bit_length() + 7) // 8, "big")
+        encoded = (bytes([0xC0 + size]) if size < 56 else bytes([0xF7 + len(length)]) + length) + encoded
+    return encoded
+
+
+def test_hostile_nesting_is_refused_not_a_crash() -> None:
+    assert "nested too deeply" in refusal("02" + nested_rlp_lists(3000).hex()).message
+    assert "nested too deeply" in refusal(nested_rlp_lists(3000).hex()).message
+    components = '{"type": "tuple", "components": [' * 3000 + "]}" * 3000
+    with pytest.raises(InvalidArgument, match="nested too deeply"):
+        validate_abi('[{"name": "f", "inputs": [' + components + "]}]")

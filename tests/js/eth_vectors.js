@@ -1,9 +1,9 @@
 // Builds unsigned Ethereum transactions with viem and ethers, and checks signed ones, EIP-712 digests and
 // EIP-7702 authorization digests with both (what @turnkey/viem and @turnkey/ethers build on).
-// Usage: node eth_vectors.js '{"build": {"to", "delegate", "authorityKey"}}'
-//        node eth_vectors.js '{"verify": {"transactions": [hex], "typedData": [json], "authorizations": [json]}}'
-// "build" prints {name: unsigned hex without 0x} as @turnkey/viem and @turnkey/ethers send them;
-// "verify" prints, per signed transaction, the signer viem and ethers recover and their re-serializations,
+// Usage: node eth_vectors.js '{"build": {"to", "delegate", "authorityKey"},
+//                              "verify": {"transactions": [hex], "typedData": [json], "authorizations": [json]}}'
+// (either key or both; the answer has the same keys). "build" gives {name: unsigned hex without 0x} as
+// @turnkey/viem and @turnkey/ethers send them; "verify" gives, per signed transaction, the signer viem and ethers recover and their re-serializations,
 // per typed-data document viem's hashTypedData and ethers' TypedDataEncoder.hash with the payloads
 // @turnkey/viem (serializeTypedData) and @turnkey/ethers (getPayload) would send, and per authorization
 // viem's hashAuthorization.
@@ -44,7 +44,40 @@ async function build(spec) {
   for (const [name, tx] of Object.entries(ethersTxs)) {
     out[`ethers_${name}`] = strip(ethers.Transaction.from(tx).unsignedSerialized);
   }
-  return out;
+  return { transactions: out, call: encodeCall(spec) };
+}
+
+// Calldata for a function with a struct, a dynamic array, an unnamed argument and signed integers,
+// encoded by ethers' Interface from the ABI JSON a user would store as a smart contract interface.
+function encodeCall(spec) {
+  const abi = [
+    { type: "event", name: "Swapped", inputs: [{ name: "who", type: "address", indexed: true }] },
+    {
+      type: "function",
+      name: "swap",
+      stateMutability: "nonpayable",
+      outputs: [],
+      inputs: [
+        { name: "route", type: "tuple", components: [{ name: "pool", type: "address" }, { name: "fee", type: "uint24" }] },
+        { name: "amounts", type: "uint256[]" },
+        { name: "", type: "bytes32" },
+        { name: "hops", type: "tuple[]", components: [{ name: "to", type: "address" }, { name: "data", type: "bytes" }] },
+        { name: "exact", type: "bool" },
+        { name: "memo", type: "string" },
+        { name: "delta", type: "int64" },
+      ],
+    },
+  ];
+  const args = [
+    [spec.to, 3000],
+    [1n, 2n ** 200n],
+    `0x${"ee".repeat(32)}`,
+    [[spec.delegate, "0xCAFE"]],
+    true,
+    "gm",
+    -5n,
+  ];
+  return { abi: JSON.stringify(abi), data: strip(new ethers.Interface(abi).encodeFunctionData("swap", args)) };
 }
 
 async function checkTransaction(hex) {
@@ -76,7 +109,11 @@ function checkTypedData(text) {
   const { EIP712Domain, ...types } = doc.types;
   return {
     viem: viem.hashTypedData(doc),
-    viemSerialized: viem.serializeTypedData(doc),
+    // viem's signTypedData action adds the domain's type before handing the document to the account
+    viemSerialized: viem.serializeTypedData({
+      ...doc,
+      types: { EIP712Domain: viem.getTypesForEIP712Domain({ domain: doc.domain }), ...doc.types },
+    }),
     ethers: withEthers(() => ethers.TypedDataEncoder.hash(doc.domain, types, doc.message)),
     ethersPayload: withEthers(() => JSON.stringify(ethers.TypedDataEncoder.getPayload(doc.domain, types, doc.message))),
   };
@@ -95,7 +132,9 @@ async function verify(request) {
 
 async function main() {
   const request = JSON.parse(process.argv[2]);
-  const out = request.build ? await build(request.build) : await verify(request.verify);
+  const out = {};
+  if (request.build) out.build = await build(request.build);
+  if (request.verify) out.verify = await verify(request.verify);
   process.stdout.write(JSON.stringify(out));
 }
 

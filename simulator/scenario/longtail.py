@@ -1,0 +1,189 @@
+"""The long tail's scenario key (``longtail``): what the simulated markets, vault catalogue and
+container registry hold, and scripted status sequences for the asynchronous operations.
+
+```yaml
+longtail:
+  assets:      # list_supported_assets and swap pricing; usd is the price a quote uses
+    - {caip19: "eip155:8453/erc20:0x8335...", symbol: USDC, decimals: 6, name: USD Coin, stable: true, usd: "1"}
+  vaults:      # list_earn_vaults' catalogue
+    - {vaultAddress: "0x...", provider: EARN_PROVIDER_MORPHO, caip19: "eip155:8453/erc20:0x8335...",
+       tvl: "1000000000000", apyPct: "0.05", name: Steakhouse USDC, curator: Steakhouse}
+  tvcImages:   # what validate_tvc_image resolves, and the debug log lines a deployment of it prints
+    - {url: "ghcr.io/acme/app:1", digest: "sha256:<64 hex>", logs: ["listening on :3000"]}
+    - {url: "ghcr.io/acme/broken:1", error: "manifest unknown"}
+  qosVersions: {available: ["v0.6.0"], latest: "v0.6.0"}
+  statuses:    # first match decides; match as a rule's (type, organization, user, userTag, parameters, occurrence)
+    - name: swaps fail on the provider
+      match: {type: EXECUTE_SWAP}
+      times: 1
+      sequence:
+        - {status: PENDING}
+        - {status: FAILED, after: {polls: 2}, error: {reason: PROVIDER_FILL_FAILED, message: no fill}}
+```
+
+Without the key, a small default market (ETH, WETH and USDC on Ethereum and Base, SOL and USDC on
+Solana), one Morpho USDC vault on Base and the operations' default sequences apply. Each scripted
+step's ``after`` counts from the request: simulated seconds, or polls of the operation's status query
+(every poll counts, as get_activity's do). Seeding replaces the defaults table by table.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from simulator.consensus.rules import matches
+from simulator.errors import InvalidArgument
+from simulator.state.store import Organization, Store
+
+Json = dict[str, Any]
+KEY = "longtail"
+BASE_USDC = "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
+DEFAULTS: Json = {
+    "assets": [
+        {"caip19": "eip155:1/slip44:60", "symbol": "ETH", "decimals": 18, "name": "Ether", "usd": "3000"},
+        {"caip19": "eip155:1/erc20:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", "symbol": "USDC", "decimals": 6,
+         "name": "USD Coin", "stable": True, "usd": "1"},
+        {"caip19": "eip155:8453/slip44:60", "symbol": "ETH", "decimals": 18, "name": "Ether", "usd": "3000"},
+        {"caip19": "eip155:8453/erc20:0x4200000000000000000000000000000000000006", "symbol": "WETH", "decimals": 18,
+         "name": "Wrapped Ether", "usd": "3000"},
+        {"caip19": BASE_USDC, "symbol": "USDC", "decimals": 6, "name": "USD Coin", "stable": True, "usd": "1"},
+        {"caip19": "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp/slip44:501", "symbol": "SOL", "decimals": 9,
+         "name": "Solana", "usd": "150"},
+        {"caip19": "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp/token:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+         "symbol": "USDC", "decimals": 6, "name": "USD Coin", "stable": True, "usd": "1"},
+    ],
+    "vaults": [
+        {"vaultAddress": "0xbeeF010f9cb27031ad51e3333f9aF9C6B1228183", "provider": "EARN_PROVIDER_MORPHO",
+         "caip19": BASE_USDC, "tvl": "250000000000000", "apyPct": "0.0612", "name": "Steakhouse USDC",
+         "curator": "Steakhouse Financial"},
+    ],
+    "tvcImages": [],
+    "qosVersions": {"available": ["v0.6.0", "v0.5.2"], "latest": "v0.6.0"},
+    "statuses": [],
+}
+SOLANA_ALIASES = {
+    "solana:mainnet": "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
+    "solana:devnet": "solana:EtWTRABZaYq6iMfeYKouRu166VL2xqa1",
+}
+STEP = {
+    "type": "object",
+    "required": ["status"],
+    "properties": {
+        "status": {"type": "string", "minLength": 1},
+        "after": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"seconds": {"type": "number", "minimum": 0}, "polls": {"type": "integer", "minimum": 0}},
+        },
+    },
+}
+SCHEMA: Json = {  # what schemas/scenario.json gains under properties.longtail
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "assets": {"type": "array", "items": {"type": "object", "required": ["caip19", "symbol", "decimals"]}},
+        "vaults": {"type": "array", "items": {"type": "object", "required": ["vaultAddress", "provider", "caip19"]}},
+        "tvcImages": {"type": "array", "items": {"type": "object", "required": ["url"]}},
+        "qosVersions": {"type": "object", "required": ["available", "latest"]},
+        "statuses": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["name", "sequence"],
+                "additionalProperties": False,
+                "properties": {
+                    "name": {"type": "string"},
+                    "match": {"type": "object"},
+                    "times": {"type": "integer", "minimum": 1},
+                    "sequence": {"type": "array", "minItems": 1, "items": STEP},
+                },
+            },
+        },
+    },
+}
+
+
+def apply(scenario: Any, store: Store) -> None:
+    """Seed ``store`` from a scenario's ``longtail`` key (the hook simulator.scenario.seed calls)."""
+    apply_section(store, scenario.data.get(KEY) or {})
+
+
+def apply_section(store: Store, section: Json) -> None:
+    """Each table the section names replaces the current one (scripts are added after earlier ones)."""
+    for table, value in section.items():
+        if table == "statuses":
+            store.longtail_seed["statuses"] = [*store.longtail_seed.get("statuses", []), *copy.deepcopy(value)]
+        else:
+            store.longtail_seed[table] = copy.deepcopy(value)
+
+
+def seeded(store: Store, table: str) -> Any:
+    return store.longtail_seed.get(table, DEFAULTS[table])
+
+
+def table(org: Organization, name: str) -> dict[str, Json]:
+    """One of the organization's long-tail tables (swaps, earnWrappers, tvcApps, secrets, ...)."""
+    return org.longtail.setdefault(name, {})
+
+
+# the market ---------------------------------------------------------------------------------------
+def canonical_caip2(caip2: str) -> str:
+    return SOLANA_ALIASES.get(caip2, caip2)
+
+
+def assets_on(store: Store, caip2: str) -> list[Json]:
+    wanted = canonical_caip2(caip2)
+    return [a for a in seeded(store, "assets") if a["caip19"].split("/", 1)[0] == wanted]
+
+
+def asset(store: Store, caip19: str, field: str) -> Json:
+    """The seeded asset ``caip19`` (the EVM address part in any letter case), or a refusal naming ``field``."""
+    wanted = caip19.lower() if caip19.startswith("eip155:") else caip19
+    for entry in seeded(store, "assets"):
+        known = entry["caip19"].lower() if entry["caip19"].startswith("eip155:") else entry["caip19"]
+        if known == wanted:
+            return dict(entry)
+    if "/" not in caip19 or ":" not in caip19.split("/", 1)[0]:
+        raise InvalidArgument(f"invalid {field} {caip19!r}: expected a CAIP-19 asset id such as {BASE_USDC}")
+    raise InvalidArgument(
+        f"unsupported {field} {caip19}: the asset is not in the simulated market "
+        "(seed it under the scenario's longtail.assets)"
+    )
+
+
+# status sequences ---------------------------------------------------------------------------------
+def new_track(store: Store, org: Organization, user: Any, activity_type: str, params: Json, now_ms: int,
+              default: list[Json]) -> Json:
+    """The status sequence a new asynchronous request follows: a matching script's, else ``default``."""
+    steps = default
+    for script in seeded(store, "statuses"):
+        if user is None or not matches(script.get("match", {}), org, user, activity_type, params):
+            continue
+        hits = store.rule_hits[f"status:{script['name']}"] = store.rule_hits.get(f"status:{script['name']}", 0) + 1
+        wanted = script.get("match", {}).get("occurrence")
+        if (wanted is not None and hits != wanted) or ("times" in script and hits > script["times"]):
+            continue
+        steps = script["sequence"]
+        break
+    return {"createdMs": now_ms, "polls": 0, "steps": copy.deepcopy(steps)}
+
+
+def current(track: Json, now_ms: int, poll: bool = False) -> Json:
+    """The step the sequence has reached (a poll counts before it is answered)."""
+    if poll:
+        track["polls"] += 1
+    reached = track["steps"][0]
+    for step in track["steps"][1:]:
+        after = step.get("after", {})
+        by_time = "seconds" in after and now_ms >= track["createdMs"] + after["seconds"] * 1000
+        by_polls = "polls" in after and track["polls"] >= after["polls"]
+        if not (by_time or by_polls or not after):
+            break
+        reached = step
+    return reached
+
+
+def step_fields(step: Json) -> Json:
+    """What a step sets besides its status and timing (errors, amounts, hashes)."""
+    return {k: v for k, v in step.items() if k not in ("status", "after")}

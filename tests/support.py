@@ -1,0 +1,142 @@
+"""Helpers several test modules share (no tests here): the error shape, client-side keys and
+bundles written from the published algorithms, and small request builders.
+
+Test modules import from here, never from each other.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from typing import Any
+
+import base58
+from bip_utils import Bip39SeedGenerator, Bip44, Bip44Changes, Bip44Coins
+from conftest import ETH_ACCOUNT, result_of
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+from simulator.crypto import service_keys
+
+EMAIL = "alice@example.com"
+SOL_ACCOUNT = {
+    "curve": "CURVE_ED25519",
+    "pathFormat": "PATH_FORMAT_BIP32",
+    "path": "m/44'/501'/0'/0'",
+    "addressFormat": "ADDRESS_FORMAT_SOLANA",
+}
+
+
+# --- the one error shape ------------------------------------------------------------------------
+
+
+def assert_error(response: Any, status: int, code: int, *phrases: str) -> dict[str, Any]:
+    assert response.status == status, response.body
+    body: dict[str, Any] = response.body
+    assert set(body) == {"code", "message", "details", "turnkeyErrorCode"}
+    assert body["code"] == code
+    assert body["details"][0]["@type"] == "type.googleapis.com/errors.v1.TurnkeyErrorDetail"
+    assert body["details"][0]["turnkeyErrorCode"] == body["turnkeyErrorCode"]
+    for phrase in phrases:
+        assert phrase in body["message"]
+    return body
+
+
+# --- request builders ---------------------------------------------------------------------------
+
+
+def submit(client: Any, op: str, params: dict[str, Any], result_key: str, activity_type: str | None = None) -> Any:
+    return result_of(client.submit(op, activity_type or f"ACTIVITY_TYPE_{op.upper()}", params), result_key)
+
+
+def new_wallet(client: Any, name: str = "w", accounts: list[Any] | None = None) -> Any:
+    params = {"walletName": name, "accounts": accounts or [ETH_ACCOUNT, SOL_ACCOUNT]}
+    return submit(client, "create_wallet", params, "createWalletResult")
+
+
+def sub_org(client: Any, **root_user: Any) -> tuple[str, str]:
+    user = {"userName": "Alice", "userEmail": EMAIL, "apiKeys": [], "authenticators": [], "oauthProviders": []}
+    params = {
+        "subOrganizationName": "alice's org",
+        "rootUsers": [{**user, **root_user}],
+        "rootQuorumThreshold": 1,
+        "wallet": {"walletName": "Default", "accounts": [ETH_ACCOUNT]},
+    }
+    result = result_of(
+        client.submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7", params),
+        "createSubOrganizationResultV7",
+    )
+    assert result["wallet"]["addresses"][0].startswith("0x")
+    return result["subOrganizationId"], result["rootUserIds"][0]
+
+
+# --- the client's side, from the published algorithms -------------------------------------------
+
+
+def eth_address_of(mnemonic: str) -> str:
+    seed = Bip39SeedGenerator(mnemonic).Generate()
+    account = Bip44.FromSeed(seed, Bip44Coins.ETHEREUM).Purpose().Coin().Account(0).Change(Bip44Changes.CHAIN_EXT)
+    return str(account.AddressIndex(0).PublicKey().ToAddress())
+
+
+class ClientKey:
+    """A key pair as a browser client makes one for a session or a bundle."""
+
+    def __init__(self) -> None:
+        self.key = ec.generate_private_key(ec.SECP256R1())
+        self.public = self.key.public_key().public_bytes(Encoding.X962, PublicFormat.CompressedPoint).hex()
+        self.uncompressed = self.key.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint).hex()
+        self.private = f"{self.key.private_numbers().private_value:064x}"
+
+    def raw_signature(self, message: str) -> str:
+        r, s = decode_dss_signature(self.key.sign(message.encode(), ec.ECDSA(hashes.SHA256())))
+        return (r.to_bytes(32, "big") + s.to_bytes(32, "big")).hex()
+
+
+def atob_json(segment: str) -> Any:
+    assert "-" not in segment and "_" not in segment  # atob in the JS clients rejects them
+    return json.loads(base64.b64decode(segment + "=" * (-len(segment) % 4)))
+
+
+def verify_session(jwt: str) -> Any:
+    """verifySessionJwtSignature: raw r‖s over SHA-256(SHA-256(header.payload)), notarizer key."""
+    header, payload, signature = jwt.split(".")
+    raw = base64.urlsafe_b64decode(signature + "==")
+    key = ec.EllipticCurvePublicKey.from_encoded_point(
+        ec.SECP256R1(), bytes.fromhex(service_keys.public_hex("notarizer"))
+    )
+    digest = hashlib.sha256(f"{header}.{payload}".encode()).digest()
+    key.verify(
+        encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big")),
+        digest,
+        ec.ECDSA(hashes.SHA256()),
+    )
+    return atob_json(payload)
+
+
+def open_bundle(bundle: str, client: ClientKey) -> str:
+    """decryptCredentialBundle: bs58check(enc ‖ ct), HPKE with info turnkey_hpke, AAD enc ‖ receiver."""
+    from pyhpke import AEADId, CipherSuite, KDFId, KEMId, KEMKey
+
+    raw = base58.b58decode_check(bundle)
+    enc = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw[:33]).public_bytes(
+        Encoding.X962, PublicFormat.UncompressedPoint
+    )
+    suite = CipherSuite.new(KEMId.DHKEM_P256_HKDF_SHA256, KDFId.HKDF_SHA256, AEADId.AES256_GCM)
+    recipient = suite.create_recipient_context(enc, KEMKey.from_pyca_cryptography_key(client.key), info=b"turnkey_hpke")
+    return str(recipient.open(raw[33:], aad=enc + bytes.fromhex(client.uncompressed)).hex())
+
+
+def seal_to_target(bundle: str, plaintext: bytes) -> str:
+    """encryptOtpCodeToBundle's output, made with pyhpke: enc ‖ ct sealed to the target key."""
+    from pyhpke import AEADId, CipherSuite, KDFId, KEMId, KEMKey
+
+    data = json.loads(bytes.fromhex(json.loads(bundle)["data"]))
+    target = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), bytes.fromhex(data["targetPublic"]))
+    suite = CipherSuite.new(KEMId.DHKEM_P256_HKDF_SHA256, KDFId.HKDF_SHA256, AEADId.AES256_GCM)
+    enc, sender = suite.create_sender_context(KEMKey.from_pyca_cryptography_key(target), info=b"turnkey_hpke")
+    ciphertext = sender.seal(plaintext, aad=enc + bytes.fromhex(data["targetPublic"]))
+    return json.dumps({"encappedPublic": enc.hex(), "ciphertext": ciphertext.hex()})

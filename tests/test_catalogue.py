@@ -1,0 +1,153 @@
+"""The catalogue, the schemas and the public swagger agree; every implemented operation answers its example.
+
+The example bodies in fixtures/requests name the objects of tests/scenarios/catalogue.yaml (the
+default organization plus a known wallet, private key and users). An example that cannot succeed
+there (it names an id only a previous request would have made) gets the refusal REFUSALS documents.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import ROOT
+from support import assert_error
+
+from simulator import catalogue
+from simulator.catalogue import Kind, Status
+
+SCHEMAS = ROOT / "schemas"
+EXAMPLES = ROOT / "fixtures" / "requests"
+REFERENCE = ROOT.parent / "shared" / "reference"
+SWAGGER = REFERENCE / "public_api.swagger.json"
+FACTS = REFERENCE / "service-facts.md"
+KINDS = (Kind.ACTIVITY, Kind.QUERY)
+
+NOT_FOUND = (404, 5)
+# operation -> (status, gRPC code, phrase): why its example is refused on the catalogue scenario
+REFUSALS: dict[str, tuple[int, int, str]] = {
+    "submit/approve_activity": (*NOT_FOUND, "No activity found with fingerprint"),
+    "submit/reject_activity": (*NOT_FOUND, "No activity found with fingerprint"),
+    "submit/delete_api_keys": (*NOT_FOUND, "api keys not found"),
+    "submit/delete_authenticators": (*NOT_FOUND, "authenticators not found"),
+    "submit/delete_policies": (*NOT_FOUND, "policies not found"),
+    "submit/delete_wallet_accounts": (*NOT_FOUND, "wallet accounts not found"),
+    "submit/update_oauth2_credential": (*NOT_FOUND, "oauth2 credential"),
+    "submit/update_user_tag": (*NOT_FOUND, "user tags not found"),
+    "submit/oauth2_authenticate": (*NOT_FOUND, "oauth2 credential"),
+    "submit/otp_auth": (*NOT_FOUND, "OTP 00000000-0000-4000-8000-000000000060 not found"),
+    "submit/delete_sub_organization": (400, 3, "is not a sub-organization"),
+    "submit/import_wallet": (400, 3, "invalid encryptedBundle"),  # sealed to an import bundle of an earlier call
+    "submit/import_private_key": (400, 3, "invalid encryptedBundle"),
+    "submit/verify_otp": (400, 3, "has no encryption target"),
+    "submit/otp_login": (400, 3, "invalid verification token"),
+    "submit/oauth_login": (400, 3, "invalid OIDC token"),
+    "query/get_activity": (*NOT_FOUND, "no activity found"),
+    "query/get_policy_evaluations": (*NOT_FOUND, "no activity found"),
+    "query/list_app_proofs": (*NOT_FOUND, "no activity found"),
+    "query/get_api_key": (*NOT_FOUND, "api key"),
+    "query/get_authenticator": (*NOT_FOUND, "authenticator"),
+    "query/get_oauth2_credential": (*NOT_FOUND, "oauth2 credential"),
+    "query/get_policy": (*NOT_FOUND, "policy"),
+    "query/get_smart_contract_interface": (*NOT_FOUND, "smart contract interface"),
+}
+
+
+def load(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def implemented(kind: Kind) -> list[str]:
+    return [op.name for op in catalogue.of_kind(kind) if op.status is not Status.ABSENT]
+
+
+IMPLEMENTED = [f"{kind.value}/{name}" for kind in KINDS for name in implemented(kind)]
+
+
+def swagger() -> Any:
+    if not SWAGGER.exists():
+        pytest.skip("the shared reference swagger is not available")
+    return load(SWAGGER)
+
+
+# --- the catalogue, schemas/ and the swagger ---------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=lambda k: k.value)
+def test_the_catalogue_the_schemas_and_the_swagger_name_the_same_operations(kind: Kind) -> None:
+    declared = sorted(op.name for op in catalogue.of_kind(kind))
+    assert len(declared) == len(set(declared)), "an operation is declared twice"
+    assert sorted(p.stem for p in (SCHEMAS / kind.value).glob("*.json")) == declared
+    assert sorted(p.stem for p in (SCHEMAS / "responses" / kind.value).glob("*.json")) == declared
+    prefix = f"/public/v1/{kind.value}/"
+    paths = [p.removeprefix(prefix) for p, ops in swagger()["paths"].items() if p.startswith(prefix) and "post" in ops]
+    assert sorted(paths) == declared
+
+
+def swagger_activity_types(document: Any, path: str) -> list[str]:
+    """The `type` values the request definition of a submit path names (enum, else its description)."""
+    body = next(p for p in document["paths"][path]["post"]["parameters"] if p.get("in") == "body")
+    request = document["definitions"][body["schema"]["$ref"].rsplit("/", 1)[-1]]
+    field = request["properties"]["type"]
+    return list(field.get("enum") or re.findall(r"ACTIVITY_TYPE_[A-Z0-9_]+", field.get("description", "")))
+
+
+@pytest.mark.parametrize("op", [op.name for op in catalogue.of_kind(Kind.ACTIVITY)])
+def test_every_activity_type_the_swagger_names_for_a_path_is_accepted(op: str) -> None:
+    named = swagger_activity_types(swagger(), f"/public/v1/submit/{op}")
+    schema = load(SCHEMAS / "submit" / f"{op}.json")
+    assert named and set(named) <= set(schema["x-activity-types"]) == set(schema["properties"]["type"]["enum"])
+
+
+def documented_resources_and_actions() -> tuple[list[str], set[str]]:
+    """The policy language's `activity.resource` and `activity.action` values (service-facts.md)."""
+    if not FACTS.exists():
+        pytest.skip("the shared reference notes are not available")
+    line = next(x for x in FACTS.read_text(encoding="utf-8").splitlines() if "`activity.resource` ∈" in x)
+    resources = line.split("`activity.resource` ∈", 1)[1].split(";", 1)[0]
+    actions = line.split("`activity.action` ∈", 1)[1].split(";", 1)[0]
+    return [r.strip() for r in resources.split(",")], {a.strip() for a in actions.split(",")}
+
+
+def test_resources_and_actions_come_from_the_policy_language() -> None:
+    resources, actions = documented_resources_and_actions()
+    for op in catalogue.of_kind(Kind.ACTIVITY):
+        assert (op.resource is None) == (op.action is None), op.name
+        if op.resource is not None:
+            assert any(op.resource == r or (r.endswith("*") and op.resource.startswith(r[:-1])) for r in resources)
+            assert op.action in actions, op.name
+
+
+# --- every implemented operation through the HTTP surface --------------------------------------
+
+
+def test_every_implemented_operation_has_an_example_and_refusals_name_only_those() -> None:
+    missing = [key for key in IMPLEMENTED if not (EXAMPLES / f"{key}.json").exists()]
+    assert missing == [], "add an example body to fixtures/requests for each"
+    assert set(REFUSALS) <= set(IMPLEMENTED)
+
+
+def post_example(client: Any, key: str) -> Any:
+    kind, op = key.split("/")
+    body = load(EXAMPLES / f"{key}.json")
+    if kind == "submit":
+        return client.submit(op, body["type"], body["parameters"])
+    fields = {k: v for k, v in body.items() if k != "organizationId"}
+    return client.query(op, **fields)
+
+
+@pytest.mark.simulator_scenario("scenarios/catalogue.yaml")
+@pytest.mark.parametrize("key", IMPLEMENTED)
+def test_the_example_gets_a_200_or_its_documented_refusal(simulator_client: Any, key: str) -> None:
+    response = post_example(simulator_client, key)
+    if key in REFUSALS:
+        assert_error(response, *REFUSALS[key])
+        return
+    assert response.status == 200, response.body
+    activity = response.body.get("activity")
+    if key.startswith("submit/"):
+        assert activity["status"] == "ACTIVITY_STATUS_COMPLETED", activity
+        assert activity["type"] == load(EXAMPLES / f"{key}.json")["type"]
