@@ -25,7 +25,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from workload import Workload
 
 from simulator import Config, Simulator, create_app
-from simulator.server import refuse_oversized_bodies
 from simulator.wsgi import PortServer, worker_pool
 
 
@@ -60,8 +59,7 @@ def main() -> None:
     sim = Simulator(config)
     if args.activities:
         fill(sim, args.activities)
-    app = create_app(sim)
-    refuse_oversized_bodies(app)
+    app = create_app(sim)  # refuses over-cap bodies itself (413 in the one error shape)
     both = DispatcherMiddleware(app, {"/echo": echo_app()})
     if args.server == "werkzeug":
         from werkzeug.serving import make_server

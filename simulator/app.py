@@ -10,9 +10,9 @@ from typing import Any, cast
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from werkzeug.datastructures import Headers
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from simulator import control, logs, pipeline
+from simulator import control, inspector, logs, pipeline
 from simulator.activities import ip_allowlist
 from simulator.catalogue import Kind
 from simulator.config import Config
@@ -34,16 +34,31 @@ def create_app(simulator: Simulator | None = None, config: Config | None = None)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.compact = True  # type: ignore[attr-defined]
     app.url_map.strict_slashes = False
+    refuse_oversized_bodies(app)
     app.wsgi_app = MergeSlashes(app.wsgi_app)  # type: ignore[method-assign]
     app.register_blueprint(public)
     if sim.config.control:  # --no-control: the /_simulator routes do not exist (404); the token is checked there
         app.register_blueprint(control.blueprint)
+        if sim.config.inspector:  # it reads and drives through the control API, so never without it
+            inspector.install(app)
     logs.install(app)
     app.register_error_handler(ApiError, render_error)
     app.register_error_handler(ScenarioError, lambda e: render_error(InvalidArgument(str(e))))
     app.register_error_handler(HTTPException, render_http_error)
     app.register_error_handler(Exception, render_crash)
     return app
+
+
+def refuse_oversized_bodies(app: Flask) -> None:
+    """Answer 413 for a declared body over the cap on every route, also those that never read
+    the body (the control API's reset, say), through the app's own error rendering."""
+
+    def refuse() -> None:
+        limit = current_app.config["MAX_CONTENT_LENGTH"]
+        if limit is not None and (request.content_length or 0) > limit:
+            raise RequestEntityTooLarge()
+
+    app.before_request(refuse)
 
 
 def get_simulator() -> Simulator:

@@ -194,6 +194,12 @@ def control_switches(serve: argparse.ArgumentParser) -> None:
     serve.add_argument(
         "--no-control", dest="control", action="store_false", help="do not serve the control API (/_simulator) at all"
     )
+    serve.add_argument(
+        "--no-inspector",
+        dest="inspector",
+        action="store_false",
+        help="do not serve the inspector page (/_simulator/ui; it needs the control API, so --no-control ends it too)",
+    )
 
 
 def token_text(text: str) -> str:
@@ -217,6 +223,7 @@ def config_from(args: argparse.Namespace) -> Config:
         webhook_backoff_seconds=args.webhook_backoff,
         webhook_timeout_seconds=args.webhook_timeout,
         control=args.control,
+        inspector=args.inspector,
         control_token=args.control_token,
         threads=args.threads,
         max_connections=args.max_connections,
@@ -282,7 +289,14 @@ def ready_line(server: Any) -> dict[str, Any]:
         "proxyUrl": server.proxy_url,
         "seed": sim.source.seed,
         "signerPublicKey": service_keys.public_hex("signer"),
+        "inspectorUrl": inspector_url(server),
     }
+
+
+def inspector_url(server: Any) -> str | None:
+    """The inspector page's address, or None when it is not served."""
+    config = server.simulator.config
+    return f"{server.url}/_simulator/ui" if config.control and config.inspector else None
 
 
 def _interrupt(signum: int, frame: Any) -> None:

@@ -38,6 +38,7 @@ class Config:
     # the control API (/_simulator): served at all, and the token it then requires (None: none)
     control: bool = True
     control_token: str | None = None  # Authorization: Bearer <token> or X-Simulator-Control-Token: <token>
+    inspector: bool = False  # the page at /_simulator/ui (with the control API only); `serve` turns it on
     # transport (simulator/wsgi.py), for every port: main (with the control API) and auth proxy
     threads: int = 8  # worker threads answering requests, shared by the ports; reading never holds one
     max_connections: int = 256  # open connections per port; more wait in the listen backlog

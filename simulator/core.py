@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from simulator import auth, pipeline
-from simulator.auth.stamps import Stamp
 from simulator.activities.context import Context
+from simulator.auth.stamps import Stamp
 from simulator.clock import Clock, Source
 from simulator.config import Config
 from simulator.consensus.decisions import VoteSelection

@@ -35,6 +35,9 @@ else to the working directory, or absolute). The older spelling ``"scenarios/<na
 the shipped file when no such file exists. Each set is built once per session and restored from a
 snapshot for every test that names it.
 
+Ini options: ``simulator_control_token`` (the control API's token) and ``simulator_inspector = true``
+(serve the inspector page at ``simulator_server.url + "/_simulator/ui"``; off by default).
+
 Everything the fixtures need comes with the package (pytest-httpserver for ``webhook_receiver``).
 """
 
@@ -63,6 +66,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         f"token the simulator_server's control API requires (default: ${TOKEN_ENV}; unset: none)",
         default="",
     )
+    parser.addini(
+        "simulator_inspector",
+        "serve the inspector page (/_simulator/ui) on simulator_server, to watch a test run in a browser "
+        "(default: off)",
+        type="bool",
+        default=False,
+    )
 
 
 def control_token(config: pytest.Config) -> str | None:
@@ -80,7 +90,10 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture(scope="session")
 def simulator_server(pytestconfig: pytest.Config) -> Iterator[SimulatorServer]:
     """One simulator for the whole test session, stopped at its end."""
-    with SimulatorServer(config=Config(control_token=control_token(pytestconfig))) as server:
+    config = Config(
+        control_token=control_token(pytestconfig), inspector=bool(pytestconfig.getini("simulator_inspector"))
+    )
+    with SimulatorServer(config=config) as server:
         yield server
 
 

@@ -94,11 +94,13 @@ class ResponseSchemas:
         return sorted(found, key=lambda v: (v["field"], v["description"]))
 
     def _compiled(self, operation: str, schema: Json) -> Any:
+        """One compiled check per distinct schema: the operations that answer any activity share theirs (~1 s each)."""
         check = self._checks.get(operation)
         if check is None:
-            check = fastjsonschema.compile(schema)
+            same = json.dumps({k: v for k, v in schema.items() if k != "title"}, sort_keys=True)
+            check = self._checks.get(same) or fastjsonschema.compile(schema)
             with self._lock:
-                self._checks[operation] = check
+                self._checks[operation] = self._checks[same] = check
         return check
 
 

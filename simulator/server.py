@@ -12,9 +12,6 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, request
-from werkzeug.exceptions import RequestEntityTooLarge
-
 from simulator.app import create_app
 from simulator.clock import Clock
 from simulator.config import Config
@@ -28,18 +25,6 @@ from simulator.wsgi import PortServer, check_transport_settings, worker_pool
 log = logging.getLogger("simulator")
 Json = dict[str, Any]
 STOP_GRACE_SECONDS = 5.0  # how long stop() lets answers under way finish
-
-
-def refuse_oversized_bodies(app: Flask) -> None:
-    """Answer 413 for a declared body over the cap on every route, also those that never read
-    the body (the control API's reset, say), through the app's own error rendering."""
-
-    def refuse() -> None:
-        limit = current_app.config["MAX_CONTENT_LENGTH"]
-        if limit is not None and (request.content_length or 0) > limit:
-            raise RequestEntityTooLarge()
-
-    app.before_request(refuse)
 
 
 class SimulatorServer:
@@ -66,8 +51,6 @@ class SimulatorServer:
         check_transport_settings(settings)
         self.app = create_app(self.simulator)
         proxy_app = create_proxy_app(self.simulator)
-        for app in (self.app, proxy_app):
-            refuse_oversized_bodies(app)
         self._pool = worker_pool(settings)
         opened: list[PortServer] = []
         try:

@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 import base58
-from bip_utils import Bip39SeedGenerator, Bip44, Bip44Changes, Bip44Coins
+from bip_utils import Bip39SeedGenerator, Bip44, Bip44Changes, Bip44Coins  # type: ignore[import-untyped]
 from conftest import ETH_ACCOUNT, result_of
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -166,7 +167,7 @@ def test_generator_reproduces_the_committed_files(tmp_path: Path) -> None:
         str(tmp_path),
     ]
     subprocess.run(command, check=True, capture_output=True)
-    for kind in ("submit", "query"):
+    for kind in ("submit", "query", "responses/submit", "responses/query"):
         fresh = {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / kind).glob("*.json")}
         committed = {p.name: p.read_text(encoding="utf-8") for p in (SCHEMAS / kind).glob("*.json")}
         assert fresh == committed, f"schemas/{kind} is stale: rerun tools/derive_schemas.py"
@@ -176,8 +177,8 @@ def test_generator_reproduces_the_committed_files(tmp_path: Path) -> None:
 
 
 def test_every_in_scope_operation_has_an_example() -> None:
-    for kind, ops in IN_SCOPE.items():
-        assert sorted(p.stem for p in (EXAMPLES / kind).glob("*.json")) == sorted(ops)
+    for kind, ops in IN_SCOPE.items():  # tests/test_catalogue.py asks the same of every implemented operation
+        assert set(ops) <= {p.stem for p in (EXAMPLES / kind).glob("*.json")}
 
 
 @pytest.mark.parametrize("path", example_files(), ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -421,3 +422,74 @@ def test_int64_accepts_digit_strings_and_integers_and_int32_only_integers() -> N
     assert problems("query", op, {**base, "sinceSeconds": 60}) == []
     assert problems("query", op, {**base, "sinceSeconds": "a minute"}) == ["$.sinceSeconds: pattern"]
     assert problems("query", op, {**base, "tailLines": "100"}) == ["$.tailLines: type"]
+
+
+def test_int64_values_are_bounded_so_none_reaches_the_integer_conversion_limit() -> None:
+    base = {"organizationId": ORG, "deploymentId": "d-1"}
+    op = "get_tvc_deployment_debug_logs"  # sinceSeconds is an int64
+    assert problems("query", op, {**base, "sinceSeconds": "-" + "9" * 19}) == []
+    assert problems("query", op, {**base, "sinceSeconds": str(2**63 - 1)}) == []
+    assert problems("query", op, {**base, "sinceSeconds": "1" * 20}) == ["$.sinceSeconds: pattern"]
+    assert problems("query", op, {**base, "sinceSeconds": "1" * 4301}) == ["$.sinceSeconds: pattern"]
+    assert problems("query", op, {**base, "sinceSeconds": 2**63}) == ["$.sinceSeconds: maximum"]
+    int64_nodes = [n for p in schema_files() for n in nodes(load(p)) if n.get("type") == ["string", "integer"]]
+    assert int64_nodes and all(re.fullmatch(r"\^(-\?)?\[0-9\]\{1,(19|20)\}\$", n["pattern"]) for n in int64_nodes)
+    assert all("maximum" in n and "minimum" in n for n in int64_nodes)
+
+
+def nodes(schema: Any) -> list[Any]:
+    """Every schema object inside ``schema``."""
+    found = [schema] if isinstance(schema, dict) else []
+    children = schema.values() if isinstance(schema, dict) else schema if isinstance(schema, list) else []
+    return found + [n for child in children for n in nodes(child)]
+
+
+# --- response schemas --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["submit", "query"])
+def test_there_is_a_response_schema_per_request_schema(kind: str) -> None:
+    assert sorted(p.name for p in (SCHEMAS / "responses" / kind).glob("*.json")) == sorted(
+        p.name for p in (SCHEMAS / kind).glob("*.json")
+    )
+
+
+@pytest.mark.parametrize(
+    "path", sorted((SCHEMAS / "responses").glob("*/*.json")), ids=lambda p: f"{p.parent.name}/{p.stem}"
+)
+def test_response_schema_is_valid_draft7_with_local_references(path: Path) -> None:
+    schema = load(path)
+    Draft7Validator.check_schema(schema)
+    assert schema["$id"] == f"responses/{path.parent.name}/{path.name}" and schema["title"]
+    refs = {n["$ref"] for n in nodes(schema) if "$ref" in n}
+    assert refs == {f"#/definitions/{name}" for name in schema.get("definitions", {})}
+
+
+def test_an_activity_response_needs_the_result_of_its_type_once_completed() -> None:
+    validator = Draft7Validator(load(SCHEMAS / "responses" / "submit" / "create_wallet.json"))
+    stamp = {"seconds": "1700000000", "nanos": "0"}
+    activity = {
+        "id": "a",
+        "organizationId": ORG,
+        "status": "ACTIVITY_STATUS_COMPLETED",
+        "type": "ACTIVITY_TYPE_CREATE_WALLET",
+        "intent": {"createWalletIntent": {"walletName": "w", "accounts": []}},
+        "result": {"createWalletResult": {"walletId": "w-1", "addresses": []}},
+        "votes": [],
+        "fingerprint": "sha256:00",
+        "canApprove": False,
+        "canReject": True,
+        "createdAt": stamp,
+        "updatedAt": stamp,
+        "failure": None,
+    }
+    assert list(validator.iter_errors({"activity": activity})) == []
+    waiting = {**activity, "status": "ACTIVITY_STATUS_CONSENSUS_NEEDED", "result": {}}
+    assert list(validator.iter_errors({"activity": waiting})) == []
+    wrong = [
+        {**activity, "result": {}},
+        {**activity, "createdAt": {"seconds": 1700000000, "nanos": "0"}},
+        {**activity, "type": "ACTIVITY_TYPE_CREATE_USERS"},
+        {k: v for k, v in activity.items() if k != "fingerprint"},
+    ]
+    assert all(list(validator.iter_errors({"activity": a})) for a in wrong)

@@ -8,7 +8,8 @@ Run from the repository root:
         --digest ../shared/reference/swagger-activities.md
 
 One Draft-7 schema is written per POST path: /public/v1/submit/<op> -> schemas/submit/<op>.json and
-/public/v1/query/<op> -> schemas/query/<op>.json. Every swagger $ref is inlined, so each file is
+/public/v1/query/<op> -> schemas/query/<op>.json. Their 200 responses go to schemas/responses/<kind>/<op>.json
+(tools/response_schemas.py says how). Every swagger $ref is inlined, so each file is
 self-contained. Submit schemas accept every activity-type version that the official clients send
 on that URL (the swagger's type plus the rows of the digest's Appendix table) and carry the custom
 keyword "x-activity-types" ({type: {intentKey, resultKey}}), which the simulator reads for the
@@ -35,6 +36,7 @@ Json = dict[str, Any]
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
 SUBMIT_PREFIX = "/public/v1/submit/"
 QUERY_PREFIX = "/public/v1/query/"
+SECONDS_FIELD = re.compile(r"[a-z]\w*Seconds")  # string-typed counts of seconds (expirationSeconds, ...)
 INT64_RANGES = {"int64": (-(2**63), 2**63 - 1), "uint64": (0, 2**64 - 1)}
 MAX_REF_DEPTH = 24  # the swagger has no recursive refs on these paths; deeper refs become open objects
 ROOT = Path(__file__).resolve().parent.parent
@@ -229,11 +231,23 @@ class Inliner:
         if properties:
             out["properties"] = {k: self.convert(v, stack) for k, v in properties.items()}
             out["additionalProperties"] = False
+            for name in filter(SECONDS_FIELD.fullmatch, properties):
+                bound_seconds(out["properties"][name])
         elif isinstance(node.get("additionalProperties"), dict) and node["additionalProperties"]:
             out["additionalProperties"] = self.convert(node["additionalProperties"], stack)
         if node.get("required"):
             out["required"] = list(node["required"])
         return out
+
+
+def bound_seconds(schema: Json) -> None:
+    """A string count of seconds (expirationSeconds): digits, at most a uint64's 20 ("" is unset, as in protojson).
+
+    The swagger leaves these open strings; the service parses them as unsigned integers, and an
+    unbounded one must never reach int().
+    """
+    if schema.get("type") == "string" and "enum" not in schema:
+        schema["pattern"] = "^[0-9]{0,20}$"
 
 
 def bounded_integer(swagger_format: str) -> Json:

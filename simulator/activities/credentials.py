@@ -194,3 +194,38 @@ def create_fiat_on_ramp_credential(ctx: Context, params: Json) -> Json:
     fields = {"fiatOnrampCredentialId": cred_id, "organizationId": ctx.org.organization_id, **params}
     ctx.org.fiat_credentials[cred_id] = Record(cred_id, fields, ctx.now_ms)
     return {"fiatOnRampCredentialId": cred_id}
+
+
+def delete_oauth2_credential(ctx: Context, params: Json) -> Json:
+    cred_id = params["oauth2CredentialId"]
+    if not cred_id:
+        raise InvalidArgument("oauth2_credential_id must be set")
+    oauth2_credential(ctx, cred_id)
+    del ctx.org.oauth2_credentials[cred_id]
+    return {"oauth2CredentialId": cred_id}
+
+
+def fiat_credential(ctx: Context, cred_id: str) -> Record:
+    try:
+        return ctx.org.fiat_credentials[cred_id]
+    except KeyError:
+        raise NotFound(
+            f"fiat on-ramp credential {cred_id} not found in organization {ctx.org.organization_id}",
+            error_code="REQUEST_INVALID",
+        ) from None
+
+
+def update_fiat_on_ramp_credential(ctx: Context, params: Json) -> Json:
+    """Sets the provider, project and keys given; the intent spells ``Onramp``, the result ``OnRamp``."""
+    cred_id = params["fiatOnrampCredentialId"]
+    record = fiat_credential(ctx, cred_id)
+    record.fields.update(params)
+    record.updated_ms = ctx.now_ms
+    return {"fiatOnRampCredentialId": cred_id}
+
+
+def delete_fiat_on_ramp_credential(ctx: Context, params: Json) -> Json:
+    cred_id = params["fiatOnrampCredentialId"]
+    fiat_credential(ctx, cred_id)
+    del ctx.org.fiat_credentials[cred_id]
+    return {"fiatOnRampCredentialId": cred_id}

@@ -13,8 +13,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from simulator.activities.context import Context, Json
 from simulator.clock import Source
 from simulator.crypto import keys
-from simulator.state.records import timestamp
 from simulator.state.activity import Activity
+from simulator.state.records import timestamp
 
 if TYPE_CHECKING:
     from simulator.auth import Principal

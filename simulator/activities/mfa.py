@@ -7,8 +7,6 @@ activities in ACTIVITY_STATUS_AUTHENTICATORS_NEEDED (the catalogue marks these p
 
 from __future__ import annotations
 
-from typing import Any
-
 from simulator.activities.context import Context, Json
 from simulator.errors import InvalidArgument, NotFound
 from simulator.policy.language import PolicyEvaluationError, PolicySyntaxError, compile_expression
@@ -27,7 +25,7 @@ def create_mfa_policy(ctx: Context, params: Json) -> Json:
         name=unique_name(user, params["mfaPolicyName"], None),
         condition=checked_condition(params["condition"]),
         required_methods=checked_methods(ctx, user, params["requiredAuthenticationMethods"]),
-        order=checked_order(params["order"]),
+        order=checked_order(params),
         created_ms=ctx.now_ms,
         notes=params.get("notes", ""),
     )
@@ -44,7 +42,7 @@ def update_mfa_policy(ctx: Context, params: Json) -> Json:
     methods = policy.required_methods
     if "requiredAuthenticationMethods" in params:
         methods = checked_methods(ctx, user, params["requiredAuthenticationMethods"])
-    order = checked_order(params["order"]) if "order" in params else policy.order
+    order = checked_order(params) if "order" in params else policy.order
     policy.name, policy.condition, policy.required_methods, policy.order = name, condition, methods, order
     policy.notes = params.get("notes", policy.notes)
     policy.updated_ms = ctx.now_ms
@@ -83,13 +81,17 @@ def checked_condition(condition: str) -> str:
     return condition
 
 
-def checked_order(order: Any) -> int:
+def checked_order(params: Json) -> int:
+    """``order`` is an int64: the service echoes it in the intent as a decimal string, whichever form
+    came, so it is rewritten in place (``params`` is the intent the envelope shows)."""
+    order = params["order"]
     try:
         value = int(order)
     except ValueError:
         value = -1
     if value < 0:
         raise InvalidArgument(f"invalid MFA policy order {order!r}: expected a non-negative integer")
+    params["order"] = str(value)
     return value
 
 

@@ -13,11 +13,11 @@ import hashlib
 from simulator.activities import sessions
 from simulator.activities.context import Context, Json
 from simulator.activities.credentials import oauth2_credential
+from simulator.auth import attested
 from simulator.crypto import hpke, keys, service_keys, tokens
 from simulator.errors import InvalidArgument, NotFound
 from simulator.state.records import User
 
-ISSUER_KEYS = {service_keys.PROVIDER_ISSUER: "oauth-provider", service_keys.TURNKEY_ISSUER: "turnkey-oauth-issuer"}
 PREFIXES = {"OAUTH2_PROVIDER_X": "x", "OAUTH2_PROVIDER_DISCORD": "discord"}
 
 
@@ -66,27 +66,22 @@ def oauth_login(ctx: Context, params: Json) -> Json:
 def oidc_claims(ctx: Context, token: str, public_key: str) -> Json:
     """The claims of a token from a trusted issuer, unexpired, bound to ``public_key`` by its nonce."""
     try:
-        unverified = tokens.claims_of(token)
-        key = ISSUER_KEYS.get(str(unverified.get("iss")))
-        if key is None:
-            raise ValueError(f"unknown issuer {unverified.get('iss')!r} (trusted: {', '.join(ISSUER_KEYS)})")
-        claims = tokens.verify(token, service_keys.private(key).public_key())
+        return attested.oidc_claims(token, public_key, ctx.now_ms)
     except ValueError as exc:
         raise InvalidArgument(f"invalid OIDC token: {exc}", error_code="INVALID_OIDC_TOKEN") from None
-    if any(not claims.get(c) for c in ("iss", "sub", "aud")):
-        raise InvalidArgument("invalid OIDC token: aud, sub and iss are required", error_code="INVALID_OIDC_TOKEN")
-    if int(claims.get("exp", 0)) <= ctx.now_ms // 1000:
-        raise InvalidArgument("invalid OIDC token: expired", error_code="INVALID_OIDC_TOKEN")
-    expected = hashlib.sha256(public_key.encode()).hexdigest()
-    if claims["iss"] != service_keys.TURNKEY_ISSUER and expected not in (claims.get("nonce"), claims.get("tknonce")):
-        raise InvalidArgument(
-            "invalid OIDC token: the nonce must be the SHA-256 of the public key's hex", error_code="INVALID_OIDC_TOKEN"
-        )
-    return claims
+
+
+def oauth(ctx: Context, params: Json) -> Json:
+    """Legacy OAUTH: a new expiring key for the token's user, sealed to ``targetPublicKey`` (the
+    token's nonce binds that key, as the iframe flow hashed its embedded key)."""
+    claims = oidc_claims(ctx, params["oidcToken"], params["targetPublicKey"])
+    user = user_by_provider(ctx, claims)
+    key, bundle = sessions.sealed_key(ctx, user, params, "CREDENTIAL_TYPE_OAUTH_KEY_P256", "Oauth")
+    return {"userId": user.user_id, "apiKeyId": key.api_key_id, "credentialBundle": bundle}
 
 
 def user_by_provider(ctx: Context, claims: Json) -> User:
-    aud = claims["aud"][0] if isinstance(claims["aud"], list) else claims["aud"]
+    aud = attested.audience(claims)
     for user in ctx.org.users.values():
         for provider in user.oauth_providers:
             if (provider["issuer"], provider["subject"], provider["audience"]) == (claims["iss"], claims["sub"], aud):

@@ -46,6 +46,10 @@ def check_webhook_url(value: str) -> None:
 
 
 def create_smart_contract_interface(ctx: Context, params: Json) -> Json:
+    if params.get("type") == "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM":
+        from simulator.chains.eth_calls import validate_abi
+
+        validate_abi(params["smartContractInterface"])  # refused on upload, not later when a policy reads it
     sci_id = ctx.new_id()
     fields = {"smartContractInterfaceId": sci_id, "organizationId": ctx.org.organization_id, **params}
     ctx.org.smart_contract_interfaces[sci_id] = Record(sci_id, fields, ctx.now_ms)

@@ -15,8 +15,9 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
-from simulator.activities import credentials, sessions
+from simulator.activities import sessions
 from simulator.activities.context import Context, Json
+from simulator.auth import attested
 from simulator.crypto import hpke, keys, service_keys, tokens
 from simulator.errors import InvalidArgument, NotFound
 from simulator.state.records import Otp, User, timestamp
@@ -171,19 +172,15 @@ def otp_login(ctx: Context, params: Json) -> Json:
         raise InvalidArgument("clientSignature is required: the verification token names a public key")
     if signature is not None:
         check_client_signature(signature, claims, params["publicKey"])
-    ctx.store.used_tokens.add(claims["id"])
+    sessions.spend_verification_token(ctx, user, claims)
     return sessions.new_session(ctx, user, params["publicKey"], params, "CREDENTIAL_TYPE_LOGIN")
 
 
 def verification_claims(ctx: Context, token: str) -> Json:
     try:
-        claims = tokens.verify(token, service_keys.private("verification").public_key())
+        claims = attested.verification_claims(token, ctx.now_ms, ctx.store.used_tokens)
     except ValueError as exc:
         raise InvalidArgument(f"invalid verification token: {exc}") from None
-    if int(claims.get("exp", 0)) <= ctx.now_ms // 1000:
-        raise InvalidArgument("invalid verification token: expired")
-    if claims.get("id") in ctx.store.used_tokens:
-        raise InvalidArgument("invalid verification token: already used")
     if not reachable(ctx, str(claims.get("organization_id", ""))):
         raise InvalidArgument("invalid verification token: issued for another organization")
     return claims
@@ -234,21 +231,5 @@ def otp_auth(ctx: Context, params: Json) -> Json:
     """A new expiring P-256 key for the user, its private key sealed to targetPublicKey."""
     otp = spend(ctx, params["otpId"], params["otpCode"])
     user = user_by_contact(ctx, {"contact": otp.contact, "verification_type": otp.otp_type})
-    key_pair = keys.new_ec_key(ctx.source, "p256")
-    ttl = sessions.seconds(params.get("expirationSeconds"), 900)
-    name = params.get("apiKeyName") or f"OTP Auth - {ctx.now_ms}"
-    key = credentials.new_api_key(
-        ctx,
-        {"apiKeyName": name, "publicKey": keys.compressed_hex(key_pair), "expirationSeconds": str(ttl)},
-        "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256",
-    )
-    if params.get("invalidateExisting"):
-        sessions.drop_keys(ctx, user, lambda k: k.credential_type == "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256")
-    sessions.add_expiring_key(ctx, user, key)
-    try:
-        bundle = hpke.credential_bundle(
-            params["targetPublicKey"], bytes.fromhex(keys.private_hex(key_pair)), keys.new_ec_key(ctx.source, "p256")
-        )
-    except ValueError as exc:
-        raise InvalidArgument(f"invalid targetPublicKey: {exc}") from None
+    key, bundle = sessions.sealed_key(ctx, user, params, "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256", "OTP Auth")
     return {"userId": user.user_id, "apiKeyId": key.api_key_id, "credentialBundle": bundle}

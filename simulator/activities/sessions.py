@@ -1,20 +1,28 @@
-"""Login sessions: an expiring key the client holds, and the session JWT that names it.
+"""Sessions: login sessions (a key the client holds, named by a session JWT), read-write sessions
+(a new key sealed to the client), and read-only session tokens.
 
-stamp_login, oauth_login and otp_login all end here. The client's public key becomes an
+stamp_login, oauth_login and otp_login end in ``new_session``: the client's public key becomes an
 expiring API key of the user (so it can stamp until the session expires) and the session JWT
-carries exp, public_key, session_type, user_id and organization_id.
+carries exp, public_key, session_type, user_id and organization_id, plus session_profile_id and
+scope when a session profile governs it. ``sealed_key`` is the one way a new key is made and
+sealed to a client (read-write sessions, email auth, recovery, legacy OAuth, otp_auth).
 """
 
 from __future__ import annotations
 
-from simulator.activities import credentials
+from collections.abc import Callable
+
+from simulator.activities import credentials, session_profiles
 from simulator.activities.context import Context, Json
-from simulator.crypto import service_keys, tokens
-from simulator.errors import InvalidArgument
-from simulator.state.records import ApiKey, User
+from simulator.auth.stamps import ATTESTED_TOKEN
+from simulator.crypto import hpke, keys, service_keys, tokens
+from simulator.errors import InvalidArgument, NotFound
+from simulator.state.records import ApiKey, SessionProfile, User
 
 DEFAULT_SESSION_SECONDS = 900
+READ_ONLY_SECONDS = 3600
 LOGIN_TYPES = ("CREDENTIAL_TYPE_LOGIN", "CREDENTIAL_TYPE_OAUTH_KEY_P256", "CREDENTIAL_TYPE_READ_WRITE_SESSION_KEY_P256")
+READ_WRITE_TYPE = "CREDENTIAL_TYPE_READ_WRITE_SESSION_KEY_P256"
 
 
 def seconds(value: object, default: int) -> int:
@@ -27,9 +35,17 @@ def seconds(value: object, default: int) -> int:
     return result
 
 
+def session_seconds(params: Json, profile: SessionProfile | None) -> int:
+    """The shorter of the intent's and the profile's expiry; 15 minutes when neither says."""
+    asked = seconds(params["expirationSeconds"], 1) if params.get("expirationSeconds") not in (None, "") else None
+    given = [s for s in (asked, profile.expiration_seconds if profile else None) if s]
+    return min(given) if given else DEFAULT_SESSION_SECONDS
+
+
 def new_session(ctx: Context, user: User, public_key: str, params: Json, credential_type: str) -> Json:
     """Register ``public_key`` for the user until the session expires; return {"session": jwt}."""
-    ttl = seconds(params.get("expirationSeconds"), DEFAULT_SESSION_SECONDS)
+    profile = session_profiles.find(ctx, params["sessionProfileId"]) if params.get("sessionProfileId") else None
+    ttl = session_seconds(params, profile)
     key = credentials.new_api_key(
         ctx,
         {
@@ -40,16 +56,19 @@ def new_session(ctx: Context, user: User, public_key: str, params: Json, credent
         },
         credential_type,
     )
+    key.session_profile_id = profile.session_profile_id if profile else None
     if params.get("invalidateExisting"):
         drop_keys(ctx, user, lambda k: k.credential_type in LOGIN_TYPES)
     add_expiring_key(ctx, user, key)
-    claims = {
+    claims: Json = {
         "exp": (ctx.now_ms // 1000) + ttl,
         "public_key": key.public_key,
-        "session_type": "SESSION_TYPE_READ_WRITE",
+        "session_type": profile.name if profile else "SESSION_TYPE_READ_WRITE",
         "user_id": user.user_id,
         "organization_id": ctx.org.organization_id,
     }
+    if profile is not None:
+        claims.update(session_profile_id=profile.session_profile_id, scope=profile.scope)
     return {"session": tokens.session_token(claims, service_keys.private("notarizer"))}
 
 
@@ -67,12 +86,103 @@ def add_expiring_key(ctx: Context, user: User, key: ApiKey) -> None:
     ctx.store.add_api_key(ctx.org, user, key)
 
 
-def drop_keys(ctx: Context, user: User, which: object) -> None:
-    for key in [k for k in user.api_keys.values() if which(k)]:  # type: ignore[operator]
+def drop_keys(ctx: Context, user: User, which: Callable[[ApiKey], bool]) -> None:
+    for key in [k for k in user.api_keys.values() if which(k)]:
         ctx.store.remove_api_key(ctx.org, user, key.api_key_id)
 
 
+def sealed_key(ctx: Context, user: User, params: Json, credential_type: str, default_name: str) -> tuple[ApiKey, str]:
+    """A new expiring P-256 key of the user, and its private key sealed to ``targetPublicKey``
+    (a credential bundle). ``invalidateExisting`` first drops the user's keys of the same kind."""
+    key_pair = keys.new_ec_key(ctx.source, "p256")
+    try:
+        bundle = hpke.credential_bundle(
+            params["targetPublicKey"], bytes.fromhex(keys.private_hex(key_pair)), keys.new_ec_key(ctx.source, "p256")
+        )
+    except ValueError as exc:
+        raise InvalidArgument(f"invalid targetPublicKey: {exc}") from None
+    ttl = seconds(params.get("expirationSeconds"), DEFAULT_SESSION_SECONDS)
+    name = params.get("apiKeyName") or f"{default_name} - {ctx.now_ms}"
+    key = credentials.new_api_key(
+        ctx,
+        {"apiKeyName": name, "publicKey": keys.compressed_hex(key_pair), "expirationSeconds": str(ttl)},
+        credential_type,
+    )
+    if params.get("invalidateExisting"):
+        drop_keys(ctx, user, lambda k: k.credential_type == credential_type)
+    add_expiring_key(ctx, user, key)
+    return key, bundle
+
+
 def stamp_login(ctx: Context, params: Json) -> Json:
-    """A session for whoever stamped the request (passkey, wallet or API key)."""
+    """A session for whoever stamped the request (passkey, wallet, API key or an attested identity)."""
     assert ctx.principal is not None
+    stamp = ctx.principal.stamp
+    if stamp is not None and stamp.attestation is not None:
+        if params["publicKey"].lower() != stamp.handle:
+            raise InvalidArgument(
+                "invalid publicKey: an attested stamp logs in the key its token vouches for "
+                f"({stamp.handle}), not {params['publicKey']}"
+            )
+        if stamp.scheme == ATTESTED_TOKEN:
+            spend_verification_token(ctx, ctx.principal.user, tokens.claims_of(stamp.attestation))
     return new_session(ctx, ctx.principal.user, params["publicKey"], params, "CREDENTIAL_TYPE_LOGIN")
+
+
+def spend_verification_token(ctx: Context, user: User, claims: Json) -> None:
+    """A verification token logs in once, and marks its contact verified."""
+    ctx.store.used_tokens.add(str(claims["id"]))
+    if claims.get("verification_type") == "OTP_TYPE_SMS":
+        user.phone_verified = True
+    else:
+        user.email_verified = True
+
+
+def create_read_write_session(ctx: Context, params: Json) -> Json:
+    """V2 for ``userId`` (else the requester); V1 for the user with ``email``."""
+    assert ctx.principal is not None
+    if "email" in params:
+        user = user_by_email(ctx, params["email"])
+    elif params.get("userId"):
+        user = ctx.user(params["userId"])
+    else:
+        user = ctx.org.user(ctx.principal.user.user_id)
+    key, bundle = sealed_key(ctx, user, params, READ_WRITE_TYPE, "Read Write Session")
+    return {
+        "organizationId": ctx.org.organization_id,
+        "organizationName": ctx.org.name,
+        "userId": user.user_id,
+        "username": user.name,
+        "apiKeyId": key.api_key_id,
+        "credentialBundle": bundle,
+    }
+
+
+def create_read_only_session(ctx: Context, params: Json) -> Json:
+    """A token that, in an ``X-Session`` header, lets the requester read for an hour."""
+    assert ctx.principal is not None
+    user = ctx.org.user(ctx.principal.user.user_id)
+    expiry = ctx.now_ms // 1000 + READ_ONLY_SECONDS
+    claims = {
+        "exp": expiry,
+        "session_type": "SESSION_TYPE_READ_ONLY",
+        "user_id": user.user_id,
+        "organization_id": ctx.org.organization_id,
+    }
+    return {
+        "organizationId": ctx.org.organization_id,
+        "organizationName": ctx.org.name,
+        "userId": user.user_id,
+        "username": user.name,
+        "session": tokens.session_token(claims, service_keys.private("notarizer")),
+        "sessionExpiry": str(expiry),
+    }
+
+
+def user_by_email(ctx: Context, email: str) -> User:
+    for user in ctx.org.users.values():
+        if (user.email or "").lower() == email.lower():
+            return user
+    raise NotFound(
+        f"no user with email {email} in organization {ctx.org.organization_id}", error_code="REQUEST_INVALID"
+    )

@@ -58,7 +58,12 @@ def signing_key(ctx: Context, sign_with: str) -> tuple[str, bytes]:
     )
 
 
+STANDARD_ENCODINGS = ("PAYLOAD_ENCODING_EIP712", "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION")
+
+
 def sign(curve: str, secret: bytes, payload: str, encoding: str, hash_function: str) -> Json:
+    if encoding in STANDARD_ENCODINGS:
+        return sign_standard(curve, secret, payload, encoding, hash_function)
     message = payload_bytes(payload, encoding)
     if curve == "CURVE_ED25519":
         if hash_function not in ("HASH_FUNCTION_NOT_APPLICABLE", "HASH_FUNCTION_NO_OP"):
@@ -79,6 +84,39 @@ def sign(curve: str, secret: bytes, payload: str, encoding: str, hash_function: 
             f"invalid payload: with {hash_function} the payload must be a 32-byte digest, got {len(digest)} bytes"
         )
     return ecdsa(curve, secret, digest)
+
+
+def sign_standard(curve: str, secret: bytes, payload: str, encoding: str, hash_function: str) -> Json:
+    """EIP-712 typed data and EIP-7702 authorizations: hashed by their standard, v the y-parity."""
+    if hash_function != "HASH_FUNCTION_NO_OP":
+        raise InvalidArgument(
+            f"invalid hash function {hash_function}: {encoding} payloads are hashed by their standard; "
+            "use HASH_FUNCTION_NO_OP"
+        )
+    if curve != "CURVE_SECP256K1":
+        raise InvalidArgument(
+            f"invalid signing key: {encoding} payloads are signed with CURVE_SECP256K1 keys, not {curve}"
+        )
+    return ecdsa(curve, secret, standard_digest(payload, encoding))
+
+
+def standard_digest(payload: str, encoding: str) -> bytes:
+    from simulator.chains import eip712, eth_authorization
+
+    if encoding == "PAYLOAD_ENCODING_EIP712":
+        return eip712.typed_data_digest(payload)
+    return eth_authorization.authorization_digest(payload)
+
+
+def payload_view(payload: str, encoding: str) -> Json:
+    """What policies read of a payload: ``eth.eip_712`` or ``eth.eip_7702_authorization``, else nothing."""
+    from simulator.chains import eip712, eth_authorization
+
+    if encoding == "PAYLOAD_ENCODING_EIP712":
+        return {"eth": {"eip_712": eip712.typed_data_view(payload)}}
+    if encoding == "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION":
+        return {"eth": {"eip_7702_authorization": eth_authorization.authorization_view(payload)}}
+    return {}
 
 
 def ecdsa(curve: str, secret: bytes, digest: bytes) -> Json:

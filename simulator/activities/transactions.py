@@ -12,8 +12,9 @@ import importlib
 from typing import Any
 
 from simulator.activities.context import Context, Json
-from simulator.activities.signing import signing_key
+from simulator.activities.signing import payload_view, signing_key
 from simulator.chains import ParsedTransaction
+from simulator.chains.ethereum import EthereumTransaction
 from simulator.errors import InvalidArgument
 
 CHAINS = {
@@ -84,7 +85,41 @@ def parsed_from(ctx: Context, params: Json) -> ParsedTransaction:
 
 def policy_context(ctx: Context, params: Json) -> Json:
     parsed = parsed_from(ctx, params)
-    return {**nested(parsed.namespace, parsed.view), **signer_context(ctx, params["signWith"])}
+    signer = signer_context(ctx, params["signWith"])
+    if isinstance(parsed, EthereumTransaction):
+        parsed = with_sender_and_call(ctx, parsed, ethereum_address(ctx, params["signWith"], signer))
+    return {**nested(parsed.namespace, parsed.view), **signer}
+
+
+def ethereum_address(ctx: Context, sign_with: str, signer: Json) -> str:
+    """``eth.tx.from``: the account's address, or a private key's Ethereum address."""
+    if "wallet_account" in signer:
+        return str(signer["wallet_account"]["address"])
+    key = ctx.org.private_keys.get(signer.get("private_key", {}).get("id", ""))
+    found = [a["address"] for a in key.addresses if a.get("format") == "ADDRESS_FORMAT_ETHEREUM"] if key else []
+    return found[0] if found else sign_with
+
+
+def with_sender_and_call(ctx: Context, parsed: EthereumTransaction, sender: str) -> EthereumTransaction:
+    """The view with ``from``, and the call decoded through a stored interface for ``to``."""
+    parsed = parsed.with_sender(sender)
+    for record in ctx.org.smart_contract_interfaces.values():
+        fields = record.fields
+        if fields.get("type") == "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM" and str(
+            fields.get("smartContractAddress", "")
+        ).lower() == parsed.view.get("to"):
+            return parsed.with_contract_interface(fields["smartContractInterface"])
+    return parsed
+
+
+def payload_policy_context(ctx: Context, params: Json) -> Json:
+    """sign_raw_payload(s): the signing targets, and typed data or an authorization as policies read them."""
+    payloads = params.get("payloads") or [params.get("payload", "")]
+    try:
+        view = payload_view(payloads[0], params["encoding"]) if payloads else {}
+    except InvalidArgument:
+        view = {}  # the handler refuses the payload with the precise reason
+    return {**view, **signer_context(ctx, params["signWith"])}
 
 
 def sign_transaction(ctx: Context, params: Json) -> Json:

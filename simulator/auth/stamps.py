@@ -38,8 +38,8 @@ READ_ONLY_SESSION = "SESSION_READ_ONLY"  # our label for a request carrying X-Se
 STAMP_HEADERS = ("X-Stamp", "X-Stamp-WebAuthn", "X-Stamp-Attested", "X-Session")
 
 NO_STAMP = (
-    "cannot authenticate public API activity request without a stamp (X-Stamp/X-Stamp-Webauthn header; "
-    "X-Stamp-Attested for stamp_login, X-Session for reads)"
+    "cannot authenticate public API activity request without a stamp (X-Stamp/X-Stamp-Webauthn header); "
+    "stamp_login also takes X-Stamp-Attested, and reads X-Session"
 )
 
 

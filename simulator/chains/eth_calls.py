@@ -11,6 +11,7 @@ imported on first use (it brings eth-utils, ~120 ms).
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from typing import Any
 
 from simulator.crypto.hashing import keccak256
@@ -61,7 +62,8 @@ def functions(abi_json: str) -> dict[bytes, Param]:
 
 
 def _is_function(entry: Param) -> bool:
-    return entry.get("type", "function") == "function"  # an entry without a type is a function (Solidity ABI spec)
+    kind: object = entry.get("type", "function")  # an entry without a type is a function (Solidity ABI spec)
+    return kind == "function"
 
 
 def _signature(function: Param, where: str) -> str:
@@ -131,6 +133,8 @@ def _policy_value(param: Param, value: Any) -> Any:
         return {_arg_name(c, n): _policy_value(c, v) for n, (c, v) in enumerate(zip(param["components"], value))}
     if isinstance(value, bytes):
         return "0x" + value.hex()
+    if isinstance(value, Decimal):  # fixedMxN: the language has no fractions, so the exact decimal text
+        return str(value)
     if kind == "address":
         return str(value).lower()
     return value

@@ -84,7 +84,7 @@ class Webhooks:
             if org.features.get("FEATURE_NAME_WEBHOOK"):
                 urls.append(org.features["FEATURE_NAME_WEBHOOK"])
             org_id = org.parent_id or ""
-        return urls
+        return urls + self.sim.store.webhook_endpoint_urls(organization_id)  # Webhooks V2 endpoints
 
     def enqueue(self, url: str, organization_id: str, body: bytes, reason: str, event_id: str | None = None) -> Json:
         delivery = {

@@ -76,6 +76,15 @@ def oauth_login(sim: Host, config: Json, body: Json) -> Json:
 
 
 def signup(sim: Host, config: Json, body: Json) -> Json:
+    return sign_up(sim, config, body, "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7")
+
+
+def signup_v2(sim: Host, config: Json, body: Json) -> Json:
+    """core 2.x: OAuth providers may come as ``oidcClaims``, and the client signature's message says ``signupV2``."""
+    return sign_up(sim, config, body, "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8")
+
+
+def sign_up(sim: Host, config: Json, body: Json, activity_type: str) -> Json:
     user = {
         "userName": body.get("userName") or body.get("userEmail") or "user",
         "apiKeys": body.get("apiKeys", []),
@@ -89,8 +98,10 @@ def signup(sim: Host, config: Json, body: Json) -> Json:
         "rootQuorumThreshold": 1,
     }
     params.update({k: body[k] for k in ("wallet", "verificationToken", "clientSignature") if body.get(k)})
-    result = forward.submit(sim, config, "create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7", params)
+    result = forward.submit(sim, config, "create_sub_organization", activity_type, params)
     out = {"organizationId": result["subOrganizationId"], "userId": result["rootUserIds"][0]}
+    if body.get("verificationToken"):
+        forward.mark_verified(sim, out["organizationId"], out["userId"], body["verificationToken"])
     if "wallet" in result:
         out["wallet"] = result["wallet"]
     return out
@@ -99,6 +110,44 @@ def signup(sim: Host, config: Json, body: Json) -> Json:
 def account(sim: Host, config: Json, body: Json) -> Json:
     found = forward.find_account(sim, config, body["filterType"], body["filterValue"])
     return {"organizationId": found} if found else {}
+
+
+def otp_init_v2(sim: Host, config: Json, body: Json) -> Json:
+    """core 2.x: the code is sent as for /v1/otp_init, and the answer adds the encryption target
+    (signed by the simulator's enclave key; core 2.x needs the js/core2-shim to accept it)."""
+    params = {
+        "otpType": body["otpType"],
+        "contact": body["contact"],
+        "appName": config["appName"],
+        "otpLength": int(config["otpLength"]),
+        "alphanumeric": bool(config["otpAlphanumeric"]),
+    }
+    customization = body.get("emailCustomization") or config.get("emailCustomization")
+    if customization:
+        params["emailCustomization"] = customization
+    started = forward.submit(sim, config, "init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", params)
+    return {"otpId": started["otpId"], "otpEncryptionTargetBundle": started["otpEncryptionTargetBundle"]}
+
+
+def otp_verify_v2(sim: Host, config: Json, body: Json) -> Json:
+    params = {"otpId": body["otpId"], "encryptedOtpBundle": body["encryptedOtpBundle"]}
+    return forward.submit(sim, config, "verify_otp", "ACTIVITY_TYPE_VERIFY_OTP_V2", params)
+
+
+def otp_login_v2(sim: Host, config: Json, body: Json) -> Json:
+    """core 2.1-2.5: like /v1/otp_login, with the client signature required."""
+    org_id = body.get("organizationId") or forward.org_for_token(sim, config, body["verificationToken"])
+    params: Json = {
+        k: body[k] for k in ("verificationToken", "publicKey", "invalidateExisting", "clientSignature") if k in body
+    }
+    params["expirationSeconds"] = config["sessionExpirationSeconds"]
+    return forward.submit(sim, config, "otp_login", "ACTIVITY_TYPE_OTP_LOGIN_V2", params, org_id)
+
+
+def wallet_kit_client_params(sim: Host, config: Json, body: Json) -> Json:
+    """What react-wallet-kit needs before rendering: the Turnstile site key when captcha is on."""
+    site_key = config.get("turnstileSiteKey")
+    return {"turnstileSiteKey": site_key} if site_key else {}
 
 
 def wallet_kit_config(sim: Host, config: Json, body: Json) -> Json:

@@ -19,6 +19,7 @@ from simulator.proxy import config as proxy_config
 from simulator.state.store import Organization
 
 Json = dict[str, Any]
+CLAIMS = ("iss", "sub", "aud")
 
 
 def submit(
@@ -80,14 +81,40 @@ def matches(org: Organization, filter_type: str, value: str, lowered: str) -> bo
         return any(value in (a.credential_id for a in u.authenticators.values()) for u in users)
     if filter_type == "PUBLIC_KEY":
         return any(lowered in {k.public_key for k in u.api_keys.values()} for u in users)
-    if filter_type == "OIDC_TOKEN":
-        claims = token_claims(value)
-        wanted = (claims.get("iss"), claims.get("sub"), claims.get("aud"))
+    if filter_type in ("OIDC_TOKEN", "OIDC_CLAIMS"):
+        claims = token_claims(value) if filter_type == "OIDC_TOKEN" else oidc_claims_filter(value)
+        aud = claims.get("aud")
+        wanted = (claims.get("iss"), claims.get("sub"), aud[0] if isinstance(aud, list) and aud else aud)
         return any((p["issuer"], p["subject"], p["audience"]) == wanted for u in users for p in u.oauth_providers)
     raise InvalidArgument(
-        f"unknown filterType {filter_type!r}: expected EMAIL, PHONE_NUMBER, OIDC_TOKEN, "
+        f"unknown filterType {filter_type!r}: expected EMAIL, PHONE_NUMBER, OIDC_TOKEN, OIDC_CLAIMS, "
         "PUBLIC_KEY, CREDENTIAL_ID, NAME or USERNAME"
     )
+
+
+def oidc_claims_filter(value: str) -> Json:
+    """OIDC_CLAIMS (core 2.x): the filter value is the JSON text of {iss, sub, aud}."""
+    try:
+        claims = json.loads(value)
+    except ValueError:
+        claims = None
+    if not isinstance(claims, dict) or any(not isinstance(claims.get(k), str) or not claims[k] for k in CLAIMS):
+        raise InvalidArgument(
+            f"invalid filterValue for OIDC_CLAIMS: expected the JSON text of an object with string iss, sub and aud, "
+            f"got {value[:120]!r}"
+        )
+    return claims
+
+
+def mark_verified(sim: Host, org_id: str, user_id: str, token: str) -> None:
+    """A sign-up with a verification token marks the new user's contact verified."""
+    claims = token_claims(token)
+    with sim.lock:
+        user = sim.store.org(org_id).users[user_id]
+        if claims.get("verification_type") == "OTP_TYPE_SMS":
+            user.phone_verified = True
+        else:
+            user.email_verified = True
 
 
 def org_for_token(sim: Host, config: Json, token: str) -> str:

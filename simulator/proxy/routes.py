@@ -12,6 +12,7 @@ from flask import Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from simulator import logs, pipeline
+from simulator.app import refuse_oversized_bodies
 from simulator.errors import ApiError, MethodNotAllowed, NotFound, PayloadTooLarge, PermissionDenied
 from simulator.proxy import config as proxy_config
 
@@ -24,6 +25,7 @@ def create_proxy_app(sim: Simulator) -> Flask:
     app = Flask("simulator-proxy")
     app.extensions["simulator"] = sim
     app.config["MAX_CONTENT_LENGTH"] = sim.config.max_body_bytes
+    refuse_oversized_bodies(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.add_url_rule("/v1/<op>", "call", call, methods=["POST"], provide_automatic_options=False)
     app.add_url_rule("/v1/<op>", "preflight", preflight, methods=["OPTIONS"])

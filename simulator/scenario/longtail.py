@@ -32,6 +32,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from simulator.clock import Source
 from simulator.consensus.rules import matches
 from simulator.errors import InvalidArgument
 from simulator.state.store import Organization, Store
@@ -42,21 +43,49 @@ BASE_USDC = "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
 DEFAULTS: Json = {
     "assets": [
         {"caip19": "eip155:1/slip44:60", "symbol": "ETH", "decimals": 18, "name": "Ether", "usd": "3000"},
-        {"caip19": "eip155:1/erc20:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", "symbol": "USDC", "decimals": 6,
-         "name": "USD Coin", "stable": True, "usd": "1"},
+        {
+            "caip19": "eip155:1/erc20:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+            "symbol": "USDC",
+            "decimals": 6,
+            "name": "USD Coin",
+            "stable": True,
+            "usd": "1",
+        },
         {"caip19": "eip155:8453/slip44:60", "symbol": "ETH", "decimals": 18, "name": "Ether", "usd": "3000"},
-        {"caip19": "eip155:8453/erc20:0x4200000000000000000000000000000000000006", "symbol": "WETH", "decimals": 18,
-         "name": "Wrapped Ether", "usd": "3000"},
+        {
+            "caip19": "eip155:8453/erc20:0x4200000000000000000000000000000000000006",
+            "symbol": "WETH",
+            "decimals": 18,
+            "name": "Wrapped Ether",
+            "usd": "3000",
+        },
         {"caip19": BASE_USDC, "symbol": "USDC", "decimals": 6, "name": "USD Coin", "stable": True, "usd": "1"},
-        {"caip19": "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp/slip44:501", "symbol": "SOL", "decimals": 9,
-         "name": "Solana", "usd": "150"},
-        {"caip19": "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp/token:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
-         "symbol": "USDC", "decimals": 6, "name": "USD Coin", "stable": True, "usd": "1"},
+        {
+            "caip19": "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp/slip44:501",
+            "symbol": "SOL",
+            "decimals": 9,
+            "name": "Solana",
+            "usd": "150",
+        },
+        {
+            "caip19": "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp/token:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+            "symbol": "USDC",
+            "decimals": 6,
+            "name": "USD Coin",
+            "stable": True,
+            "usd": "1",
+        },
     ],
     "vaults": [
-        {"vaultAddress": "0xbeeF010f9cb27031ad51e3333f9aF9C6B1228183", "provider": "EARN_PROVIDER_MORPHO",
-         "caip19": BASE_USDC, "tvl": "250000000000000", "apyPct": "0.0612", "name": "Steakhouse USDC",
-         "curator": "Steakhouse Financial"},
+        {
+            "vaultAddress": "0xbeeF010f9cb27031ad51e3333f9aF9C6B1228183",
+            "provider": "EARN_PROVIDER_MORPHO",
+            "caip19": BASE_USDC,
+            "tvl": "250000000000000",
+            "apyPct": "0.0612",
+            "name": "Steakhouse USDC",
+            "curator": "Steakhouse Financial",
+        },
     ],
     "tvcImages": [],
     "qosVersions": {"available": ["v0.6.0", "v0.5.2"], "latest": "v0.6.0"},
@@ -64,7 +93,7 @@ DEFAULTS: Json = {
 }
 SOLANA_ALIASES = {
     "solana:mainnet": "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
-    "solana:devnet": "solana:EtWTRABZaYq6iMfeYKouRu166VL2xqa1",
+    "solana:devnet": "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
 }
 STEP = {
     "type": "object",
@@ -153,8 +182,9 @@ def asset(store: Store, caip19: str, field: str) -> Json:
 
 
 # status sequences ---------------------------------------------------------------------------------
-def new_track(store: Store, org: Organization, user: Any, activity_type: str, params: Json, now_ms: int,
-              default: list[Json]) -> Json:
+def new_track(
+    store: Store, org: Organization, user: Any, activity_type: str, params: Json, now_ms: int, default: list[Json]
+) -> Json:
     """The status sequence a new asynchronous request follows: a matching script's, else ``default``."""
     steps = default
     for script in seeded(store, "statuses"):
@@ -173,17 +203,83 @@ def current(track: Json, now_ms: int, poll: bool = False) -> Json:
     """The step the sequence has reached (a poll counts before it is answered)."""
     if poll:
         track["polls"] += 1
-    reached = track["steps"][0]
+    reached: Json = track["steps"][0]
+    reached.setdefault("reachedMs", track["createdMs"])
     for step in track["steps"][1:]:
         after = step.get("after", {})
-        by_time = "seconds" in after and now_ms >= track["createdMs"] + after["seconds"] * 1000
+        due_ms = track["createdMs"] + int(after["seconds"] * 1000) if "seconds" in after else None
+        by_time = due_ms is not None and now_ms >= due_ms
         by_polls = "polls" in after and track["polls"] >= after["polls"]
         if not (by_time or by_polls or not after):
             break
+        step.setdefault("reachedMs", min(now_ms, due_ms) if by_time and due_ms is not None else now_ms)
         reached = step
     return reached
 
 
 def step_fields(step: Json) -> Json:
     """What a step sets besides its status and timing (errors, amounts, hashes)."""
-    return {k: v for k, v in step.items() if k not in ("status", "after")}
+    return {k: v for k, v in step.items() if k not in ("status", "after", "reachedMs")}
+
+
+def root_of(store: Store, org: Organization) -> Organization:
+    """The top organization of ``org``'s tree (where swap and earn configuration live)."""
+    while org.parent_id and org.parent_id in store.orgs:
+        org = store.orgs[org.parent_id]
+    return org
+
+
+def tx_hash(source: Source, caip2: str) -> str:
+    """A transaction id in the chain's own form (EVM 0x-hex hash, Solana base58 signature)."""
+    if caip2.startswith("solana:"):
+        import base58
+
+        return str(base58.b58encode(source.bytes(64)).decode())
+    return "0x" + bytes(source.bytes(32)).hex()
+
+
+def amount(value: str, field: str, allow_zero: bool = False) -> int:
+    """A base-unit amount (a decimal integer string), refused with the field's name otherwise."""
+    if not value.isdigit() or (int(value) == 0 and not allow_zero):
+        raise InvalidArgument(f"invalid {field} {value!r}: expected a positive integer amount in base units")
+    return int(value)
+
+
+def bps(value: str | None, field: str, maximum: int, default: int = 0) -> int:
+    if value in (None, ""):
+        return default
+    if not str(value).isdigit() or int(str(value)) > maximum:
+        raise InvalidArgument(f"invalid {field} {value!r}: expected basis points from 0 to {maximum}")
+    return int(str(value))
+
+
+# the organization's addresses -----------------------------------------------------------------------
+CHAIN_FORMATS = {"eip155": "ADDRESS_FORMAT_ETHEREUM", "solana": "ADDRESS_FORMAT_SOLANA"}
+
+
+def address_format(org: Organization, address: str, field: str) -> str:
+    """The address format of a wallet account or private-key address of ``org`` (EVM in any case)."""
+    fold = address.lower() if address.startswith("0x") else address
+    for wallet in org.wallets.values():
+        for account in wallet.accounts:
+            if (account.address.lower() if fold.startswith("0x") else account.address) == fold:
+                return account.address_format
+    for key in org.private_keys.values():
+        if address == key.private_key_id:
+            raise InvalidArgument(f"invalid {field}: private key identifiers are not supported; use an address")
+        for entry in key.addresses:
+            if (entry["address"].lower() if fold.startswith("0x") else entry["address"]) == fold:
+                return str(entry["format"])
+    raise InvalidArgument(
+        f"invalid {field} {address}: not a wallet account or private key address of organization {org.organization_id}"
+    )
+
+
+def signer_on(org: Organization, address: str, caip2: str, field: str = "signWith") -> None:
+    """Refuse an address of ``org`` that cannot sign on the chain ``caip2``."""
+    found = address_format(org, address, field)
+    wanted = CHAIN_FORMATS.get(caip2.split(":", 1)[0])
+    if wanted is None:
+        raise InvalidArgument(f"unsupported chain {caip2}: the simulator supports eip155 and solana chains here")
+    if found != wanted:
+        raise InvalidArgument(f"invalid {field} {address}: a {found} address cannot sign on {caip2} (needs {wanted})")

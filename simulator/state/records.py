@@ -94,7 +94,7 @@ class MfaPolicy:
             "mfaPolicyName": self.name,
             "condition": self.condition,
             "requiredAuthenticationMethods": [dict(step) for step in self.required_methods],
-            "order": self.order,
+            "order": str(self.order),  # int64: a decimal string on the wire
             "notes": self.notes,
             "createdAt": timestamp(self.created_ms),
             "updatedAt": timestamp(self.updated_ms or self.created_ms),
@@ -386,3 +386,30 @@ class IpAllowlist:
         if self.enabled is not None:
             out["enabled"] = self.enabled
         return out
+
+
+@dataclass
+class SentTransaction:
+    """A transaction the broadcast stand-in took (eth_send_*, sol_send_transaction, eth_undelegate_7702).
+
+    ``track`` is the status sequence it follows on the simulator clock ({createdMs, polls, steps});
+    ``details`` keeps what the request asked for (calls, gas fields, sponsorship) as sent."""
+
+    status_id: str
+    organization_id: str
+    activity_type: str
+    caip2: str
+    sender: str  # the EVM ``from`` or the Solana fee payer
+    chain_id: str  # EVM 0x-hash of the signed bytes, or the Solana signature (base58)
+    submitted_ms: int
+    track: Json
+    signed: str = ""  # hex of the signed transaction; empty when the stand-in could not build it (sponsored)
+    nonce: int | None = None
+    to: str = ""
+    value: int = 0
+    fee: int = 0  # wei or lamports
+    sponsored: bool = False
+    fingerprint: str = ""
+    signers: list[Json] = field(default_factory=list)  # Solana: [{address, writable}]
+    transfers: list[Json] = field(default_factory=list)  # native transfers: [{from, to, amount}]
+    details: Json = field(default_factory=dict)

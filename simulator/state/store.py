@@ -18,6 +18,7 @@ from simulator.state.records import (
     Policy,
     PrivateKey,
     Record,
+    SentTransaction,
     SessionProfile,
     Tag,
     User,
@@ -94,6 +95,11 @@ class Store:
         self.import_targets: dict[str, ImportTarget] = {}  # init_import_* target keys by target id
         self.mfa_statuses: dict[str, list[Json]] = {}  # get_mfa_status by activity id, written by MFA enforcement
         self.longtail_seed: Json = {}  # a scenario's `longtail` key: assets, vaults, TVC images, status scripts
+        # the broadcast stand-in (simulator.activities.chain_standin): sent transactions by status id, next
+        # nonces by "caip2 address", and the scenario's `broadcast` key (starting nonces, gas usage, status scripts)
+        self.sent_transactions: dict[str, SentTransaction] = {}
+        self.chain_nonces: dict[str, int] = {}
+        self.broadcast_seed: Json = {}
         self._credentials: dict[str, list[CredentialRef]] = {}
 
     # organizations -------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import hashlib
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,10 @@ from eth_utils import keccak
 from simulator.chains import eip712
 from simulator.chains.eth_authorization import authorization_digest, authorization_view
 from simulator.errors import InvalidArgument
+
+# eth-account imports py_ecc, which raises the interpreter's recursion limit to 100000 for the whole process: deep
+# recursion then overflows the C stack (a segfault) instead of raising RecursionError. CPython's default again:
+sys.setrecursionlimit(1000)
 
 JS = Path(__file__).resolve().parents[1] / "js"
 needs_node = pytest.mark.skipif(

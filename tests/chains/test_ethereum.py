@@ -13,6 +13,7 @@ import json
 import random
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,10 @@ from hexbytes import HexBytes
 from simulator.chains import ethereum
 from simulator.chains.eth_calls import decode_call, validate_abi
 from simulator.errors import InvalidArgument
+
+# eth-account imports py_ecc, which raises the interpreter's recursion limit to 100000 for the whole process: deep
+# recursion then overflows the C stack (a segfault) instead of raising RecursionError. CPython's default again:
+sys.setrecursionlimit(1000)
 
 JS = Path(__file__).resolve().parents[1] / "js"
 needs_node = pytest.mark.skipif(

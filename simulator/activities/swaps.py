@@ -1,0 +1,188 @@
+"""Swaps: the parent organization's fee configuration, quotes priced from the simulated market, and
+executions that follow a status sequence on the simulator clock.
+
+A quote is priced from the seeded USD prices of its two assets (simulator.scenario.longtail), less
+Turnkey's fee and the parent's client fee, with the slippage floor as ``minOutputAmount``. It can be
+executed once, before it expires, with the exact economics it committed to; the swap then moves
+PENDING → COMPLETED (or a scripted sequence) and claim_swap_fees collects the client fees of completed swaps.
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_DOWN, Decimal
+
+from simulator.activities import wallets
+from simulator.activities.context import Context, Json
+from simulator.errors import InvalidArgument, NotFound
+from simulator.scenario import longtail
+
+PROVIDER = "relay"
+TURNKEY_FEE_BPS = 20  # the public fee table's rate for every plan's standard pairs
+MAX_CLIENT_FEE_BPS = 500  # "bounded by a maximum of 5%"
+DEFAULT_SLIPPAGE_BPS = 50
+QUOTE_TTL_MS = 60_000  # not public; the simulator's choice
+SAME_CHAIN_SECONDS, CROSS_CHAIN_SECONDS = 2, 30
+ETH_FEE_ACCOUNT = {
+    "curve": "CURVE_SECP256K1",
+    "pathFormat": "PATH_FORMAT_BIP32",
+    "path": "m/44'/60'/0'/0/0",
+    "addressFormat": "ADDRESS_FORMAT_ETHEREUM",
+}
+
+
+# configuration ------------------------------------------------------------------------------------
+def upsert_swap_config(ctx: Context, params: Json) -> Json:
+    if ctx.org.parent_id:
+        raise InvalidArgument(
+            "swaps are configured on the parent organization; sub-organizations use its configuration"
+        )
+    fee = longtail.bps(params.get("feeBps"), "feeBps", MAX_CLIENT_FEE_BPS)
+    stable = params.get("stableFeeBps")
+    longtail.bps(stable, "stableFeeBps", MAX_CLIENT_FEE_BPS)
+    receiver = params.get("feeReceiverWalletAddress") or ""
+    if receiver:
+        longtail.signer_on(ctx.org, receiver, "eip155:8453", "feeReceiverWalletAddress")
+    elif fee:
+        receiver = auto_fee_receiver(ctx)
+    config = {"feeReceiverWalletAddress": receiver, "feeBps": str(fee)}
+    if stable not in (None, ""):
+        config["stableFeeBps"] = str(int(str(stable)))
+    longtail.table(ctx.org, "swapConfig")["config"] = config
+    return dict(config)
+
+
+def auto_fee_receiver(ctx: Context) -> str:
+    """The parent-owned EVM account Turnkey creates when a fee is set without a receiver."""
+    wallet = wallets.new_wallet(ctx, f"Swap fee receiver {ctx.now_ms}", [ETH_FEE_ACCOUNT])
+    return wallet.accounts[0].address
+
+
+def claim_swap_fees(ctx: Context, params: Json) -> Json:
+    config = longtail.table(ctx.org, "swapConfig").get("config")
+    if config is None:
+        raise InvalidArgument("swaps are not configured for this organization: run upsert_swap_config first")
+    unclaimed = [
+        swap
+        for org in (ctx.org, *ctx.store.descendants(ctx.org.organization_id))
+        for swap in longtail.table(org, "swaps").values()
+        if not swap["claimed"] and longtail.current(swap["track"], ctx.now_ms)["status"] == "COMPLETED"
+    ]
+    if sum(Decimal(s["quote"]["feeUsd"]) for s in unclaimed) <= 0:
+        raise InvalidArgument("no swap fees have accrued to claim (no completed swap carried a client fee)")
+    for swap in unclaimed:
+        swap["claimed"] = True
+    return {"requestId": ctx.new_id()}
+
+
+# quotes -------------------------------------------------------------------------------------------
+def create_swap_quote(ctx: Context, params: Json) -> Json:
+    store = ctx.store
+    given = longtail.amount(params["inputAmount"], "inputAmount")
+    sold = longtail.asset(store, params["inputToken"], "inputToken")
+    bought = longtail.asset(store, params["outputToken"], "outputToken")
+    origin = sold["caip19"].split("/", 1)[0]
+    longtail.signer_on(ctx.org, params["signWith"], origin)
+    slippage = longtail.bps(params.get("slippageBps"), "slippageBps", 10_000, DEFAULT_SLIPPAGE_BPS)
+    client_fee = client_fee_bps(ctx, sold, bought)
+    output = priced(given, sold, bought, TURNKEY_FEE_BPS + client_fee)
+    if output <= 0:
+        raise InvalidArgument("inputAmount is too small: the quote's output after fees is zero")
+    cross = origin != bought["caip19"].split("/", 1)[0]
+    quote = {
+        "quoteId": "sq_v1_" + ctx.source.bytes(32).hex(),
+        "provider": PROVIDER,
+        "outputAmount": str(output),
+        "minOutputAmount": str(output * (10_000 - slippage) // 10_000),
+        "expiresAt": str(ctx.now_ms + QUOTE_TTL_MS),
+        "slippageBps": str(slippage),
+        "clientFeeBps": str(client_fee),
+        "estimatedTimeSeconds": str(CROSS_CHAIN_SECONDS if cross else SAME_CHAIN_SECONDS),
+    }
+    longtail.table(ctx.org, "swapQuotes")[quote["quoteId"]] = {
+        **quote,
+        "signWith": params["signWith"],
+        "inputToken": sold["caip19"],
+        "outputToken": bought["caip19"],
+        "inputAmount": str(given),
+        "feeUsd": str(usd_value(given, sold) * client_fee / 10_000),
+        "used": False,
+    }
+    return {"quotes": [quote]}
+
+
+def client_fee_bps(ctx: Context, sold: Json, bought: Json) -> int:
+    config = longtail.table(longtail.root_of(ctx.store, ctx.org), "swapConfig").get("config", {})
+    if sold.get("stable") and bought.get("stable") and config.get("stableFeeBps"):
+        return int(config["stableFeeBps"])
+    return int(config.get("feeBps", "0"))
+
+
+def priced(given: int, sold: Json, bought: Json, fee_bps: int) -> int:
+    """Base units of ``bought`` for ``given`` base units of ``sold`` at the seeded USD prices, net of fees."""
+    value = usd_value(given, sold) * (10_000 - fee_bps) / 10_000
+    try:
+        units = value / Decimal(str(bought["usd"])) * (Decimal(10) ** int(bought["decimals"]))
+    except (KeyError, ArithmeticError):
+        raise InvalidArgument(f"no price for {bought['caip19']} in the simulated market (seed its usd)") from None
+    return int(units.to_integral_value(rounding=ROUND_DOWN))
+
+
+def usd_value(given: int, sold: Json) -> Decimal:
+    try:
+        return Decimal(given) / (Decimal(10) ** int(sold["decimals"])) * Decimal(str(sold["usd"]))
+    except (KeyError, ArithmeticError):
+        raise InvalidArgument(f"no price for {sold['caip19']} in the simulated market (seed its usd)") from None
+
+
+# execution ----------------------------------------------------------------------------------------
+def execute_swap(ctx: Context, params: Json) -> Json:
+    quote = usable_quote(ctx, params["quoteId"])
+    restated = ("inputToken", "inputAmount", "outputToken", "minOutputAmount")
+    for field in restated:
+        if str(params[field]).lower() != str(quote[field]).lower():
+            raise InvalidArgument(f"{field} {params[field]} does not match the quote's {quote[field]}")
+    if params["quotedOutputAmount"] != quote["outputAmount"]:
+        raise InvalidArgument(
+            f"quotedOutputAmount {params['quotedOutputAmount']} does not match {quote['outputAmount']}"
+        )
+    check_chain_fields(params, quote["inputToken"].split("/", 1)[0])
+    quote["used"] = True
+    swap_id = ctx.new_id()
+    cross = quote["inputToken"].split("/", 1)[0] != quote["outputToken"].split("/", 1)[0]
+    done = {"status": "COMPLETED", "after": {"seconds": int(quote["estimatedTimeSeconds"])}}
+    user = ctx.principal.user if ctx.principal else None
+    track = longtail.new_track(
+        ctx.store, ctx.org, user, ctx.activity_type, params, ctx.now_ms, [{"status": "PENDING"}, done]
+    )
+    longtail.table(ctx.org, "swaps")[swap_id] = {
+        "quote": quote,
+        "swapKind": "CROSS_CHAIN" if cross else "SAME_CHAIN",
+        "originTxHash": longtail.tx_hash(ctx.source, quote["inputToken"]),
+        "destinationTxHash": longtail.tx_hash(ctx.source, quote["outputToken"]),
+        "track": track,
+        "claimed": False,
+    }
+    return {"swapRequestId": swap_id, "provider": PROVIDER, "quoteId": quote["quoteId"]}
+
+
+def usable_quote(ctx: Context, quote_id: str) -> Json:
+    quote = longtail.table(ctx.org, "swapQuotes").get(quote_id)
+    if quote is None:
+        raise NotFound(
+            f"swap quote {quote_id} not found in organization {ctx.org.organization_id}", error_code="REQUEST_INVALID"
+        )
+    if quote["used"]:
+        raise InvalidArgument(f"swap quote {quote_id} was already executed", error_code="SWAP_QUOTE_ALREADY_USED")
+    if int(quote["expiresAt"]) <= ctx.now_ms:
+        raise InvalidArgument(f"swap quote {quote_id} expired at {quote['expiresAt']} (ms); request a new quote")
+    return quote
+
+
+def check_chain_fields(params: Json, origin: str) -> None:
+    evm = origin.startswith("eip155:")
+    if params.get("recentBlockhash") and evm:
+        raise InvalidArgument("recentBlockhash is valid only for a Solana swap")
+    if not evm and (params.get("evmNonce") or params.get("gasStationNonce")):
+        raise InvalidArgument("evmNonce and gasStationNonce are valid only for an EVM swap")
+    if params.get("evmNonce") and params["sponsor"]:
+        raise InvalidArgument("evmNonce is valid only for a non-sponsored EVM swap")

@@ -1,0 +1,11 @@
+"""An on-ramp transaction's status (each poll moves it along its sequence)."""
+
+from __future__ import annotations
+
+from simulator.queries.context import Json, QueryContext
+from simulator.scenario import longtail
+
+
+def get_onramp_transaction_status(q: QueryContext, body: Json) -> Json:
+    transaction = q.find(longtail.table(q.org, "onrampTransactions"), body["transactionId"], "on-ramp transaction")
+    return {"transactionStatus": longtail.current(transaction["track"], q.now_ms, poll=True)["status"]}

@@ -1,0 +1,15 @@
+"""Secret metadata, newest first (the plaintext never leaves through a read)."""
+
+from __future__ import annotations
+
+from simulator.queries.context import Json, QueryContext
+from simulator.queries.pagination import paginate
+from simulator.scenario import longtail
+
+METADATA = ("secretId", "name", "staticProperties", "createdAtUnixMs")
+
+
+def list_secrets(q: QueryContext, body: Json) -> Json:
+    stored = list(longtail.table(q.org, "secrets").values())[::-1]
+    shown = [{k: s[k] for k in METADATA if s.get(k) != ""} for s in stored]
+    return {"secrets": paginate(shown, body.get("paginationOptions"), key=lambda s: str(s["secretId"]))}

@@ -1,0 +1,14 @@
+"""Session profiles: an organization's own and its ancestors' (sub-organizations see the parent's)."""
+
+from __future__ import annotations
+
+from simulator.activities import session_profiles
+from simulator.queries.context import Json, QueryContext
+
+
+def get_session_profile(q: QueryContext, body: Json) -> Json:
+    return {"sessionProfile": session_profiles.lookup(q.store, q.org, body["sessionProfileId"]).to_api()}
+
+
+def get_session_profiles(q: QueryContext, body: Json) -> Json:
+    return {"sessionProfiles": [p.to_api() for p in session_profiles.visible(q.store, q.org)]}

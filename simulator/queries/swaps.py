@@ -1,0 +1,44 @@
+"""Swap status (each poll moves the swap along its sequence) and the simulated market's assets."""
+
+from __future__ import annotations
+
+from simulator.queries.context import Json, QueryContext
+from simulator.scenario import longtail
+
+DEFAULT_ERRORS = {
+    "SAME_CHAIN": {"reason": "ORIGIN_TRANSACTION_FAILED", "message": "the origin transaction reverted (simulated)"},
+    "CROSS_CHAIN": {"reason": "PROVIDER_FILL_FAILED", "message": "the provider did not fill the order (simulated)"},
+}
+
+
+def get_swap_status(q: QueryContext, body: Json) -> Json:
+    swap = q.find(longtail.table(q.org, "swaps"), body["swapRequestId"], "swap request")
+    step = longtail.current(swap["track"], q.now_ms, poll=True)
+    quote, status = swap["quote"], step["status"]
+    out: Json = {
+        "status": status,
+        "swapKind": swap["swapKind"],
+        "provider": quote["provider"],
+        "inputToken": quote["inputToken"],
+        "outputToken": quote["outputToken"],
+        "inputAmount": quote["inputAmount"],
+        "updatedAt": str(step["reachedMs"]),
+    }
+    cross = swap["swapKind"] == "CROSS_CHAIN"
+    if status == "COMPLETED":
+        out.update(originTxHash=swap["originTxHash"], outputAmount=quote["outputAmount"])
+        if cross:
+            out["destinationTxHashes"] = [swap["destinationTxHash"]]
+    elif status == "FAILED":
+        out["error"] = step.get("error") or DEFAULT_ERRORS[swap["swapKind"]]
+        if cross and out["error"].get("reason") == "PROVIDER_FILL_FAILED":
+            out.update(originTxHash=swap["originTxHash"])
+            out["refund"] = step.get("refund") or {"asset": quote["inputToken"], "amount": quote["inputAmount"]}
+    out.update({k: v for k, v in longtail.step_fields(step).items() if k not in ("error", "refund")})
+    return out
+
+
+def list_supported_assets(q: QueryContext, body: Json) -> Json:
+    shown = ("caip19", "symbol", "decimals", "logoUrl", "name", "stable")
+    assets = [{k: a[k] for k in shown if k in a} for a in longtail.assets_on(q.store, body["caip2"])]
+    return {"assets": [{**a, "stable": bool(a.get("stable", False))} for a in assets]}

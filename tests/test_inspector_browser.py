@@ -1,0 +1,214 @@
+"""The inspector in a real headless Chromium: what a person sees and clicks, against a live simulator.
+
+Needs Debian's ``chromium`` and ``chromium-driver`` (``.ci/run`` installs them) and selenium (the
+``test`` extra); skipped with the reason when they are absent. Every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import base64
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from conftest import DEFAULTS, ETH_ACCOUNT, ok
+from pytest_httpserver import HTTPServer
+
+from simulator import Config, SimulatorServer
+from simulator.events import signing
+from simulator.scenario import resolve_scenario
+from simulator.testing import ApiKeyStamper, SimulatorClient
+
+CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+pytestmark = pytest.mark.skipif(
+    not (CHROMIUM and CHROMEDRIVER),
+    reason="browser tests need Debian's chromium and chromium-driver (apt-get install -y chromium chromium-driver)",
+)
+TOKEN = "inspector-test-token"
+WAIT_SECONDS = 10
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1440,900",
+)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[SimulatorServer]:
+    config = Config(seed=11, inspector=True, control_token=TOKEN)
+    with SimulatorServer(config=config) as started:
+        yield started
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    with tempfile.TemporaryDirectory() as profile:
+        for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={profile}"):
+            options.add_argument(flag)
+        driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+        driver.set_page_load_timeout(20)
+        driver.set_script_timeout(10)
+        try:
+            yield driver
+        finally:
+            driver.quit()
+
+
+@pytest.fixture
+def sim(server: SimulatorServer) -> SimulatorServer:
+    server.simulator.use_scenarios(())
+    return server
+
+
+@pytest.fixture
+def page(browser: Any, sim: SimulatorServer) -> Callable[[str], Any]:
+    """Open a view with the token in the address (the page keeps it for the tab and drops it from the URL)."""
+
+    def open_view(view: str) -> Any:
+        browser.get(f"{sim.url}/_simulator/ui?token={TOKEN}#{view}")
+        wait_for(browser, lambda d: d.find_element("id", "live").text == "live")
+        return browser
+
+    return open_view
+
+
+def wait_for(driver: Any, condition: Callable[[Any], Any]) -> Any:
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    waiting = WebDriverWait(
+        driver, WAIT_SECONDS, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)
+    )
+    return waiting.until(condition)
+
+
+def css(driver: Any, selector: str) -> Any:
+    return driver.find_element("css selector", selector)
+
+
+def client(server: SimulatorServer, private_key: str = DEFAULTS["apiPrivateKey"]) -> SimulatorClient:
+    return SimulatorClient(server.url, ApiKeyStamper(private_key), DEFAULTS["organizationId"])
+
+
+def test_the_page_asks_for_the_token_and_then_shows_the_organizations(browser, sim):
+    browser.get(f"{sim.url}/_simulator/ui#organizations")
+    browser.execute_script("sessionStorage.clear()")
+    browser.refresh()
+    wait_for(browser, lambda d: css(d, "#token-panel").is_displayed())
+    css(browser, "#token-input").send_keys("not the token")
+    css(browser, "#token-form button").click()
+    wait_for(browser, lambda d: "refused" in css(d, "#token-error").text)
+    css(browser, "#token-input").send_keys(TOKEN)
+    css(browser, "#token-form button").click()
+    tree = wait_for(browser, lambda d: css(d, f'[data-org="{DEFAULTS["organizationId"]}"]'))
+    assert "Simulated Organization" in tree.text
+    assert not css(browser, "#token-panel").is_displayed()
+
+
+def test_a_wallet_made_through_the_api_appears_without_a_reload(page, sim):
+    browser = page("organizations")
+    ok(
+        client(sim).submit(
+            "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "Seen live", "accounts": [ETH_ACCOUNT]}
+        )
+    )
+    wallet = wait_for(browser, lambda d: css(d, '[data-wallet-name="Seen live"]'))
+    address = sim.simulator.store.org(DEFAULTS["organizationId"])
+    made = next(w for w in address.wallets.values() if w.name == "Seen live")
+    assert made.accounts[0].address in wallet.text
+
+
+def test_approving_on_the_page_completes_the_activity(page, sim):
+    sim.simulator.use_scenarios((resolve_scenario("two_of_three_quorum"),))
+    root = client(sim)
+    pending = ok(root.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "Shared", "accounts": []}))
+    activity_id = pending["activity"]["id"]
+    assert pending["activity"]["status"] == "ACTIVITY_STATUS_CONSENSUS_NEEDED"
+    browser = page(f"activities/{activity_id}")
+    voter = wait_for(browser, lambda d: css(d, "#vote-user"))
+    from selenium.webdriver.support.ui import Select
+
+    Select(voter).select_by_visible_text("Bob")
+    css(browser, 'button[data-action="approve"]').click()
+    deadline = time.monotonic() + WAIT_SECONDS
+    status = ""
+    while time.monotonic() < deadline and status != "ACTIVITY_STATUS_COMPLETED":
+        status = ok(root.query("get_activity", activityId=activity_id))["activity"]["status"]
+        time.sleep(0.05)
+    assert status == "ACTIVITY_STATUS_COMPLETED"
+    votes = ok(root.query("get_activity", activityId=activity_id))["activity"]["votes"]
+    assert [v["user"]["userName"] for v in votes] == ["Root User", "Bob"]
+    wait_for(browser, lambda d: css(d, "#activity-story [data-status]").text == "COMPLETED")
+
+
+def test_the_outbox_shows_the_otp_code(page, sim):
+    contact = "reader@example.com"
+    params = {"otpType": "OTP_TYPE_EMAIL", "contact": contact, "appName": "demo"}
+    ok(client(sim).submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2", params))
+    browser = page("outbox")
+    card = wait_for(browser, lambda d: css(d, f'[data-contact="{contact}"]'))
+    assert css(card, ".otp-code").text == sim.simulator.otp_code(contact)
+
+
+def test_resend_delivers_the_same_signed_event_again(page, sim):
+    receiver = HTTPServer(host="127.0.0.1", port=0)
+    receiver.expect_request("/hooks", method="POST").respond_with_data("ok")
+    receiver.start()
+    try:
+        with sim.simulator.lock:
+            sim.simulator.store.org(DEFAULTS["organizationId"]).features["FEATURE_NAME_WEBHOOK"] = receiver.url_for(
+                "/hooks"
+            )
+        ok(client(sim).submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "hooked", "accounts": []}))
+        first = wait_for_requests(receiver, 1)[0]
+        browser = page("webhooks")
+        event_id = first.headers["X-Turnkey-Event-Id"]
+        delivery = wait_for(browser, lambda d: css(d, f'details[data-event-id="{event_id}"][data-state="delivered"]'))
+        css(delivery, "summary").click()
+        css(delivery, 'button[data-action="resend"]').click()
+        again = wait_for_requests(receiver, 2)[1]
+    finally:
+        receiver.clear()
+        receiver.stop()
+    assert again.headers["X-Turnkey-Event-Id"] == event_id and again.get_data() == first.get_data()
+    assert verified_with_pynacl(again)
+    shown = wait_for(browser, lambda d: css(d, f'details[data-event-id="{event_id}"][data-state="delivered"] pre'))
+    assert shown is not None
+
+
+def wait_for_requests(receiver: HTTPServer, count: int) -> list[Any]:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while len(receiver.log) < count and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(receiver.log) >= count, f"{len(receiver.log)} of {count} webhook deliveries arrived"
+    return [request for request, _ in receiver.log]
+
+
+def verified_with_pynacl(request: Any) -> bool:
+    """The receiver's check, made with PyNaCl (not the simulator's own signing code) and the published JWKS."""
+    from nacl.exceptions import BadSignatureError
+    from nacl.signing import VerifyKey
+
+    jwk = signing.jwks()["keys"][0]
+    key = VerifyKey(base64.urlsafe_b64decode(jwk["x"] + "=" * (-len(jwk["x"]) % 4)))
+    h = request.headers
+    signed = f"v1.ed25519.{h['X-Turnkey-Signature-Key-Id']}.{h['X-Turnkey-Timestamp']}.{h['X-Turnkey-Event-Id']}."
+    try:
+        key.verify(signed.encode() + request.get_data(), bytes.fromhex(h["X-Turnkey-Signature"]))
+    except BadSignatureError:
+        return False
+    return True
