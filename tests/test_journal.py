@@ -33,7 +33,21 @@ def test_a_failed_assertion_shows_the_nearest_calls(client, simulator):
     assert "Nearest actual calls" in message and '"walletName": "treasury"' in message
 
 
-def test_journal_and_coverage_over_http(client, simulator):
+@pytest.fixture
+def unfinished(monkeypatch):
+    """The catalogue with sign_raw_payload partial and get_gas_usage absent, as it says of
+    operations still being built (every public operation is served today)."""
+    import dataclasses
+
+    from simulator import catalogue
+
+    changes = {"submit/sign_raw_payload": {"partial": "EIP-712 refused"}, "query/get_gas_usage": {"handler": None}}
+    operations = tuple(dataclasses.replace(op, **changes.get(op.key, {})) for op in catalogue.OPERATIONS)
+    monkeypatch.setattr(catalogue, "OPERATIONS", operations)
+    monkeypatch.setattr(catalogue, "_BY_KEY", {op.key: op for op in operations})
+
+
+def test_journal_and_coverage_over_http(client, simulator, unfinished):
     ok(client.query("whoami"))
     control = type(client)(simulator.url, None, "")
     entries = control.post("/_simulator/journal?op=whoami", b"", method="GET").body["entries"]
@@ -45,7 +59,7 @@ def test_journal_and_coverage_over_http(client, simulator):
     assert sum(coverage["summary"].values()) == len(coverage["operations"])
 
 
-def test_coverage_command(capsys):
+def test_coverage_command(capsys, unfinished):
     from simulator.cli import main
 
     assert main(["coverage", "--status", "partial"]) == 0

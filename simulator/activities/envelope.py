@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import TYPE_CHECKING
+import sys
+from typing import TYPE_CHECKING, Any
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -13,8 +14,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from simulator.activities.context import Context, Json
 from simulator.clock import Source
 from simulator.crypto import keys
-from simulator.state.activity import Activity
-from simulator.state.records import timestamp
+from simulator.state.activity import Activity, Evaluation, Vote
+from simulator.state.records import User
 
 if TYPE_CHECKING:
     from simulator.auth import Principal
@@ -29,35 +30,58 @@ def fingerprint_of(raw: bytes) -> str:
 def new_activity(ctx: Context, body: Json, raw: bytes, keys: Json) -> Activity:
     """An activity for this request, before its handler runs (status set by the caller)."""
     principal = ctx.principal
-    activity = Activity(
-        activity_id=ctx.source.uuid7(ctx.now_ms),
-        organization_id=ctx.org.organization_id,
-        activity_type=body["type"],
-        intent={keys["intentKey"]: body["parameters"]},
+    request = raw.decode("utf-8", errors="replace")  # kept once: the requester's vote signs this same text
+    activity = Activity.new(
+        ctx.source.uuid7(ctx.now_ms),
+        ctx.org.organization_id,
+        body["type"],
+        {keys["intentKey"]: body["parameters"]},
         fingerprint=fingerprint_of(raw),
-        timestamp_ms=body["timestampMs"],
         created_ms=ctx.now_ms,
         requester_id=principal.user.user_id if principal else None,
+        request=request,
+        kept_timestamp=body["timestampMs"],
     )
     if principal is not None:
-        activity.votes.append(vote(ctx, principal, activity, raw, "VOTE_SELECTION_APPROVED"))
+        activity.votes.append(make_vote(ctx, principal, activity, request, "VOTE_SELECTION_APPROVED"))
     return activity
 
 
-def vote(ctx: Context, principal: Principal, activity: Activity, raw: bytes, selection: str) -> Json:
+def vote(ctx: Context, principal: Principal, activity: Activity, raw: bytes, selection: str) -> Any:
+    """A vote cast by ``raw`` (a Vote record: it reads like the wire dict, ``ballot["id"]``)."""
+    return make_vote(ctx, principal, activity, raw.decode("utf-8", errors="replace"), selection)
+
+
+def make_vote(ctx: Context, principal: Principal, activity: Activity, message: str, selection: str) -> Vote:
     stamp = principal.stamp
-    return {
-        "id": ctx.new_id(),
-        "userId": principal.user.user_id,
-        "user": principal.user.to_api(),
-        "activityId": activity.activity_id,
-        "selection": selection,
-        "message": raw.decode("utf-8", errors="replace"),
-        "publicKey": stamp_public_key(principal),
-        "signature": stamp.signature if stamp else "",
-        "scheme": stamp.scheme if stamp else "",
-        "createdAt": timestamp(ctx.now_ms),
-    }
+    return Vote(
+        vote_id=ctx.new_id(),
+        user_id=principal.user.user_id,
+        user=user_view(principal.user),
+        activity_id=activity.activity_id,
+        selection=selection,
+        message=message,
+        public_key=stamp_public_key(principal),
+        signature=stamp.signature if stamp else "",
+        scheme=sys.intern(stamp.scheme) if stamp else "",
+        created_ms=ctx.now_ms,
+    )
+
+
+_USER_VIEWS: dict[str, Json] = {}  # user id -> the view last shown; votes share it while it stays the same
+_USER_VIEWS_KEPT = 4096
+
+
+def user_view(user: User) -> Json:
+    """The voter as the vote shows them; identical views are one shared object (votes are many, users few)."""
+    view = user.to_api()
+    known = _USER_VIEWS.get(user.user_id)
+    if known == view:
+        return known
+    if len(_USER_VIEWS) >= _USER_VIEWS_KEPT:
+        _USER_VIEWS.clear()
+    _USER_VIEWS[user.user_id] = view
+    return view
 
 
 def stamp_public_key(principal: Principal) -> str:
@@ -65,7 +89,8 @@ def stamp_public_key(principal: Principal) -> str:
     if stamp is None:
         return ""
     if stamp.webauthn is None:
-        return stamp.handle
+        key = principal.user.api_keys.get(principal.credential_id or "")
+        return key.public_key if key is not None and key.public_key == stamp.handle else stamp.handle
     point = principal.user.authenticators[principal.credential_id or ""].public_key
     return keys.compressed_hex(ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point))
 
@@ -74,16 +99,28 @@ def record_evaluation(ctx: Context, activity: Activity, outcomes: list[Json], vo
     """Keep a policy evaluation tied to its vote, the requester's by default (get_policy_evaluations)."""
     if vote_id is None:
         vote_id = activity.votes[0]["id"] if activity.votes else ""
-    ctx.store.evaluations.setdefault(activity.activity_id, []).append(
-        {
-            "id": ctx.new_id(),
-            "activityId": activity.activity_id,
-            "organizationId": activity.organization_id,
-            "voteId": vote_id,
-            "policyEvaluations": outcomes,
-            "createdAt": timestamp(ctx.now_ms),
-        }
+    evaluation = Evaluation(
+        ctx.new_id(), activity.activity_id, activity.organization_id, vote_id, shared_outcomes(outcomes), ctx.now_ms
     )
+    ctx.store.evaluations.setdefault(activity.activity_id, []).append(evaluation)
+
+
+_OUTCOMES: dict[str, list[Json]] = {}  # the few outcome lists most evaluations have, one copy each
+_OUTCOMES_KEPT = 1024
+
+
+def shared_outcomes(outcomes: list[Json]) -> list[Json]:
+    """One shared copy of an outcome list seen before (evaluations only ever copy it out)."""
+    try:
+        text = json.dumps(outcomes, sort_keys=True)
+    except (TypeError, ValueError):
+        return [dict(o) for o in outcomes]
+    known = _OUTCOMES.get(text)
+    if known is None:
+        if len(_OUTCOMES) >= _OUTCOMES_KEPT:
+            _OUTCOMES.clear()
+        known = _OUTCOMES[text] = [dict(o) for o in outcomes]
+    return known
 
 
 def complete(activity: Activity, result_key: str | None, result: Json, now_ms: int) -> None:

@@ -1,30 +1,48 @@
 """MFA policies: per user, ordered, each naming the authentication steps an activity needs.
 
 ``applicable`` picks the policy the service enforces for an activity (the first by ``order``
-whose condition holds); the simulator stores and evaluates policies but does not yet hold
-activities in ACTIVITY_STATUS_AUTHENTICATORS_NEEDED (the catalogue marks these partial).
+whose condition holds); ``simulator.activities.mfa_gate`` holds the activity in
+ACTIVITY_STATUS_AUTHENTICATORS_NEEDED until approvals prove every step. A policy the user could
+never satisfy is refused at creation (docs ``features/authentication/mfa/overview.mdx``).
 """
 
 from __future__ import annotations
 
+import json
+
+from simulator.activities import session_profiles
 from simulator.activities.context import Context, Json
 from simulator.errors import InvalidArgument, NotFound
 from simulator.policy.language import PolicyEvaluationError, PolicySyntaxError, compile_expression
 from simulator.state.records import MfaPolicy, User
 
 MAX_MFA_POLICIES = 10
-OTP_TYPES = ("AUTHENTICATION_TYPE_EMAIL_OTP", "AUTHENTICATION_TYPE_SMS_OTP")
+API_KEY, PASSKEY, SESSION = "AUTHENTICATION_TYPE_API_KEY", "AUTHENTICATION_TYPE_PASSKEY", "AUTHENTICATION_TYPE_SESSION"
+EMAIL_OTP, SMS_OTP, OAUTH = "AUTHENTICATION_TYPE_EMAIL_OTP", "AUTHENTICATION_TYPE_SMS_OTP", "AUTHENTICATION_TYPE_OAUTH"
+OTP_TYPES = (EMAIL_OTP, SMS_OTP)
+METHOD_NAMES = {
+    API_KEY: "API key",
+    PASSKEY: "Passkey",
+    SESSION: "Session",
+    EMAIL_OTP: "Email OTP",
+    SMS_OTP: "SMS OTP",
+    OAUTH: "OAuth",
+}
+# the read/write session a login issues without a session profile (docs: mfa/examples.mdx)
+DEFAULT_SESSION_PROFILE = "00000000-0000-0000-0000-000000000000"
+LONG_LIVED_KEY_PREFIX = "CREDENTIAL_TYPE_API_KEY_"  # login, OTP and OAuth keys are sessions
 
 
 def create_mfa_policy(ctx: Context, params: Json) -> Json:
     user = ctx.user(params["userId"])
     if len(user.mfa_policies) >= MAX_MFA_POLICIES:
         raise InvalidArgument(f"user {user.user_id} has reached the limit of {MAX_MFA_POLICIES} MFA policies")
+    name = unique_name(user, params["mfaPolicyName"], None)
     policy = MfaPolicy(
         mfa_policy_id=ctx.new_id(),
-        name=unique_name(user, params["mfaPolicyName"], None),
+        name=name,
         condition=checked_condition(params["condition"]),
-        required_methods=checked_methods(ctx, user, params["requiredAuthenticationMethods"]),
+        required_methods=checked_methods(ctx, user, name, params["requiredAuthenticationMethods"]),
         order=checked_order(params),
         created_ms=ctx.now_ms,
         notes=params.get("notes", ""),
@@ -41,7 +59,7 @@ def update_mfa_policy(ctx: Context, params: Json) -> Json:
     condition = checked_condition(params["condition"]) if "condition" in params else policy.condition
     methods = policy.required_methods
     if "requiredAuthenticationMethods" in params:
-        methods = checked_methods(ctx, user, params["requiredAuthenticationMethods"])
+        methods = checked_methods(ctx, user, name, params["requiredAuthenticationMethods"])
     order = checked_order(params) if "order" in params else policy.order
     policy.name, policy.condition, policy.required_methods, policy.order = name, condition, methods, order
     policy.notes = params.get("notes", policy.notes)
@@ -95,30 +113,44 @@ def checked_order(params: Json) -> int:
     return value
 
 
-def checked_methods(ctx: Context, user: User, steps: list[Json]) -> list[Json]:
-    """Each step offers one or more methods; a pinned id must be the user's own credential."""
+def checked_methods(ctx: Context, user: User, name: str, steps: list[Json]) -> list[Json]:
+    """Each step offers one or more methods; the user must hold a credential for one of them today."""
     if not steps or any(not step["any"] for step in steps):
         raise InvalidArgument("requiredAuthenticationMethods needs at least one step, each with at least one method")
-    return [{"any": [checked_method(user, method) for method in step["any"]]} for step in steps]
+    checked = [{"any": [checked_method(method) for method in step["any"]]} for step in steps]
+    for step in checked:
+        if not any(can_satisfy(ctx, user, method) for method in step["any"]):
+            names = json.dumps([METHOD_NAMES.get(m["type"], m["type"]) for m in step["any"]])
+            raise InvalidArgument(
+                f"user ({user.user_id}) cannot satisfy mfa policy requirement: mfa policy '{name}' requires one of "
+                f"{names} but user does not, or will not, have a matching credential"
+            )
+    return checked
 
 
-def checked_method(user: User, method: Json) -> Json:
+def checked_method(method: Json) -> Json:
     kind, pinned = method["type"], method.get("id")
     if kind in OTP_TYPES and pinned:
         raise InvalidArgument(f"{kind} takes no id: the code goes to the user's own contact")
-    contact = {"AUTHENTICATION_TYPE_EMAIL_OTP": user.email, "AUTHENTICATION_TYPE_SMS_OTP": user.phone_number}
-    if kind in contact and not contact[kind]:
-        raise InvalidArgument(f"{kind} needs the user to have an {'email' if 'EMAIL' in kind else 'phone number'}")
-    owned = {
-        "AUTHENTICATION_TYPE_API_KEY": set(user.api_keys),
-        "AUTHENTICATION_TYPE_PASSKEY": set(user.authenticators),
-        "AUTHENTICATION_TYPE_OAUTH": {p["providerId"] for p in user.oauth_providers},
-    }
-    if pinned and kind in owned and pinned not in owned[kind]:
-        raise NotFound(
-            f"{kind} id {pinned} is not a credential of user {user.user_id}", error_code="CREDENTIAL_NOT_FOUND"
-        )
     return {"type": kind, "id": pinned} if pinned else {"type": kind}
+
+
+def can_satisfy(ctx: Context, user: User, method: Json) -> bool:
+    """Whether the user holds what the method asks for (a pinned id: that very credential)."""
+    kind, pinned = method["type"], method.get("id")
+    if kind == EMAIL_OTP:
+        return bool(user.email)
+    if kind == SMS_OTP:
+        return bool(user.phone_number)
+    if kind == SESSION:  # a session is always obtainable; a pinned profile must exist
+        known = {p.session_profile_id for p in session_profiles.visible(ctx.store, ctx.org)}
+        return not pinned or pinned in known | {DEFAULT_SESSION_PROFILE}
+    held = {
+        API_KEY: {k.api_key_id for k in user.api_keys.values() if k.credential_type.startswith(LONG_LIVED_KEY_PREFIX)},
+        PASSKEY: set(user.authenticators),
+        OAUTH: {str(p.get("providerId")) for p in user.oauth_providers},
+    }.get(kind, set())
+    return pinned in held if pinned else bool(held)
 
 
 def applicable(user: User, context: Json) -> MfaPolicy | None:

@@ -11,12 +11,15 @@ whose second half signs). No container runs and no enclave boots: the manifest i
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 
 from simulator.activities import wallets
 from simulator.activities.context import Context, Json, require_unique
 from simulator.crypto import keys
 from simulator.errors import InvalidArgument, NotFound
+from simulator.queries import boot_proofs
 from simulator.scenario import longtail
 from simulator.state.store import Organization
 
@@ -302,11 +305,12 @@ def create_tvc_quorum_key(ctx: Context, params: Json) -> Json:
     threshold = int(params["threshold"])
     if not 1 <= threshold <= len(operators):
         raise InvalidArgument(f"invalid threshold {threshold}: expected 1 to {len(operators)} operator keys")
-    for i, key in enumerate(operators):
-        signing_key(key, f"operatorEncryptKeys[{i}]")
-    key = keys.new_ec_key(ctx.source, "p256")
-    record = {"id": ctx.new_id(), "publicKey": keys.uncompressed(key).hex(), "threshold": threshold}
-    record["operators"] = {k.lower(): ctx.new_id() for k in operators}
+    for i, operator_key in enumerate(operators):
+        signing_key(operator_key, f"operatorEncryptKeys[{i}]")
+    quorum_key = keys.new_ec_key(ctx.source, "p256")
+    shares = {k.lower(): ctx.new_id() for k in operators}  # one hosted share per operator key
+    record: Json = {"id": ctx.new_id(), "publicKey": keys.uncompressed(quorum_key).hex(), "threshold": threshold}
+    record["operators"] = shares
     longtail.table(ctx.org, QUORUM_KEYS)[record["id"]] = record
     return {
         "quorumKeyId": record["id"],
@@ -316,10 +320,7 @@ def create_tvc_quorum_key(ctx: Context, params: Json) -> Json:
 
 
 def re_encrypt_tvc_quorum_key_share(ctx: Context, params: Json) -> Json:
-    import base64
     import binascii
-
-    from simulator.queries import tvc as tvc_reads
 
     deployment = live_deployment(ctx, params["deploymentId"])
     app = longtail.table(ctx.org, APPS)[deployment["appId"]]
@@ -331,7 +332,7 @@ def re_encrypt_tvc_quorum_key_share(ctx: Context, params: Json) -> Json:
     share_id = hosted[0]["operators"].get(params["operatorEncryptKey"].lower())
     if share_id is None:
         raise InvalidArgument("operatorEncryptKey holds no share of this hosted quorum key")
-    details = tvc_reads.provisioning(deployment)
+    details = provisioning(deployment)
     try:
         given = (
             base64.b64decode(params["manifestB64"], validate=True),
@@ -349,14 +350,26 @@ def re_encrypt_tvc_quorum_key_share(ctx: Context, params: Json) -> Json:
 def same_attestation(given: bytes, issued_b64: str) -> bool:
     """Whether ``given`` attests what the provisioning enclave's document does (its signed payload;
     the signature itself differs between two issues of the same document)."""
-    import base64
-
     import cbor2
 
     try:
         return bool(cbor2.loads(given)[2] == cbor2.loads(base64.b64decode(issued_b64))[2])
     except (cbor2.CBORDecodeError, IndexError, TypeError, KeyError):
         return False
+
+
+def provisioning(deployment: Json) -> Json:
+    """The provisioning enclave's attestation (simulated, see queries.boot_proofs) and manifest envelope."""
+    manifest = deployment["manifest"].encode()
+    public = bytes.fromhex(provisioning_public_key(deployment))
+    doc = boot_proofs.attestation_doc(
+        public, hashlib.sha256(manifest).digest(), "simulator-tvc-provisioning", deployment["createdMs"]
+    )
+    approvals = [{"operatorId": a["operatorId"], "signature": a["signature"]} for a in deployment["approvals"]]
+    envelope = json.dumps(
+        {"manifest": deployment["manifest"], "manifestSetApprovals": approvals, "shareSetApprovals": []}
+    )
+    return {"attestationDocument": base64.b64encode(doc).decode(), "manifestEnvelope": envelope}
 
 
 def maybe_start(ctx: Context, deployment: Json) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 
 from simulator.activities.context import Context, Json
@@ -32,10 +33,8 @@ def prepare_wallet(source: Source, params: Json) -> PreparedWallet | None:
     mnemonic = hd.generate_mnemonic(source.bytes(hd.MNEMONIC_LENGTHS[length]))
     prepared = PreparedWallet(mnemonic, hd.mnemonic_to_seed(mnemonic))
     for spec in params["accounts"]:
-        try:
+        with contextlib.suppress(hd.DerivationError):  # refused later, inside the activity, with its message
             prepared.keys[(spec["curve"], spec["path"])] = hd.derive(prepared.seed, spec["curve"], spec["path"])
-        except hd.DerivationError:
-            pass  # refused later, inside the activity, with the service's message
     return prepared
 
 

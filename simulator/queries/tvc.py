@@ -4,14 +4,10 @@ versions, and image validation against the scenario's simulated registry."""
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import json
 import re
 
 from simulator.activities import tvc
 from simulator.errors import InvalidArgument
-from simulator.queries import boot_proofs
 from simulator.queries.context import Json, QueryContext
 from simulator.scenario import longtail
 from simulator.state.records import timestamp
@@ -92,21 +88,7 @@ def get_tvc_deployment_debug_logs(q: QueryContext, body: Json) -> Json:
 
 def get_tvc_deployment_provisioning_details(q: QueryContext, body: Json) -> Json:
     deployment = q.find(longtail.table(q.org, tvc.DEPLOYMENTS), body["deploymentId"], "TVC deployment")
-    return provisioning(deployment)
-
-
-def provisioning(deployment: Json) -> Json:
-    """The provisioning enclave's attestation (simulated, see queries.boot_proofs) and manifest envelope."""
-    manifest = deployment["manifest"].encode()
-    public = bytes.fromhex(tvc.provisioning_public_key(deployment))
-    doc = boot_proofs.attestation_doc(
-        public, hashlib.sha256(manifest).digest(), "simulator-tvc-provisioning", deployment["createdMs"]
-    )
-    approvals = [{"operatorId": a["operatorId"], "signature": a["signature"]} for a in deployment["approvals"]]
-    envelope = json.dumps(
-        {"manifest": deployment["manifest"], "manifestSetApprovals": approvals, "shareSetApprovals": []}
-    )
-    return {"attestationDocument": base64.b64encode(doc).decode(), "manifestEnvelope": envelope}
+    return tvc.provisioning(deployment)
 
 
 def get_tvc_qos_versions(q: QueryContext, body: Json) -> Json:

@@ -1,12 +1,26 @@
-"""Activities as stored: the wire fields, plus what a waiting activity still needs."""
+"""Activities as stored: a compact record whose wire view is computed on read.
+
+An activity keeps its request body once, as text: the requester's vote message is that same
+string, and once the activity is settled its intent and ``timestampMs`` are read back from it
+(kept apart only while they could still differ: a waiting activity, or a handler that changed
+its parameters). The result is kept as compact JSON text. Votes and policy evaluations are
+slotted records that render their wire shape on read; they answer ``vote["userId"]`` and
+``.get(...)`` like the dicts they replace. Settled activities are never changed again, so
+snapshots share them instead of copying them.
+"""
 
 from __future__ import annotations
 
+import json
+import sys
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
 from simulator.state.records import Json, timestamp
+
+_COMPACT_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
 class ActivityStatus(str, Enum):
@@ -18,9 +32,11 @@ class ActivityStatus(str, Enum):
     COMPLETED = "ACTIVITY_STATUS_COMPLETED"
     FAILED = "ACTIVITY_STATUS_FAILED"
     REJECTED = "ACTIVITY_STATUS_REJECTED"
+    AUTHENTICATORS_NEEDED = "ACTIVITY_STATUS_AUTHENTICATORS_NEEDED"  # the requester's MFA steps are not met yet
 
 
 CONSENSUS_NEEDED = ActivityStatus.CONSENSUS_NEEDED.value
+FINAL_STATUSES = frozenset({ActivityStatus.COMPLETED.value, ActivityStatus.FAILED.value, ActivityStatus.REJECTED.value})
 
 
 @dataclass
@@ -36,33 +52,205 @@ class Pending:
     polls_left: int | None = None
     ready_at_ms: int | None = None
     policy_context: Json = field(default_factory=dict)  # eth.tx, wallet, ...: what policies read, kept for votes
+    mfa_hold: Json | None = None  # the decision (outcome, failure, wait) that applies once the requester's MFA is met
 
 
-@dataclass
+class _Record(Mapping[str, Any]):
+    """Read access by wire name (``record["id"]``, ``.get("userId")``) to a slotted record."""
+
+    __slots__ = ()
+
+    def to_api(self) -> Json:
+        raise NotImplementedError
+
+    def __getitem__(self, key: str) -> Any:
+        return self.to_api()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.to_api())
+
+    def __len__(self) -> int:
+        return len(self.to_api())
+
+
+@dataclass(slots=True, eq=False)
+class Vote(_Record):
+    """One approval or rejection; ``message`` is the signed request text (the activity's own, shared)."""
+
+    vote_id: str
+    user_id: str
+    user: Json  # the voter as shown then; one shared view per user state (see envelope.user_view)
+    activity_id: str
+    selection: str
+    message: str
+    public_key: str
+    signature: str
+    scheme: str
+    created_ms: int
+
+    def __getitem__(self, key: str) -> Any:
+        fast = _VOTE_FIELDS.get(key)
+        return getattr(self, fast) if fast else self.to_api()[key]
+
+    def to_api(self) -> Json:
+        return {
+            "id": self.vote_id,
+            "userId": self.user_id,
+            "user": self.user,
+            "activityId": self.activity_id,
+            "selection": self.selection,
+            "message": self.message,
+            "publicKey": self.public_key,
+            "signature": self.signature,
+            "scheme": self.scheme,
+            "createdAt": timestamp(self.created_ms),
+        }
+
+
+_VOTE_FIELDS = {"id": "vote_id", "userId": "user_id", "selection": "selection", "activityId": "activity_id"}
+
+
+@dataclass(slots=True, eq=False)
+class Evaluation(_Record):
+    """A policy evaluation tied to a vote (get_policy_evaluations)."""
+
+    evaluation_id: str
+    activity_id: str
+    organization_id: str
+    vote_id: str
+    outcomes: list[Json]  # shared between evaluations with the same outcomes: never changed in place
+    created_ms: int
+
+    def to_api(self) -> Json:
+        return {
+            "id": self.evaluation_id,
+            "activityId": self.activity_id,
+            "organizationId": self.organization_id,
+            "voteId": self.vote_id,
+            "policyEvaluations": [dict(o) for o in self.outcomes],
+            "createdAt": timestamp(self.created_ms),
+        }
+
+
+def wire(item: Any) -> Json:
+    """A vote or evaluation as the API shows it (documents exported by older versions keep dicts)."""
+    return item.to_api() if isinstance(item, _Record) else dict(item)
+
+
+@dataclass(slots=True, eq=False)
 class Activity:
+    """One activity. Read ``intent``, ``result``, ``timestamp_ms``, ``notes`` and ``app_proofs``
+    through their properties; the fields below are the compact storage."""
+
     activity_id: str
     organization_id: str
     activity_type: str
-    intent: Json
     fingerprint: str
-    timestamp_ms: str
     created_ms: int
     requester_id: str | None
+    request: str = ""  # the request body as sent ("" when unknown: a document of an older version)
+    intent_key: str = ""
+    kept_intent: Json | None = None  # None once it is read back from ``request``
+    kept_timestamp: str | None = None  # likewise for timestampMs
     status: str = "ACTIVITY_STATUS_COMPLETED"
-    result: Json = field(default_factory=dict)
-    votes: list[Json] = field(default_factory=list)
-    app_proofs: list[Json] = field(default_factory=list)
+    result_json: str = ""  # compact JSON of the result object; "" for none
+    kept_result: Json | None = None  # a result JSON cannot hold as text (kept as the handler made it)
+    votes: list[Any] = field(default_factory=list)  # Vote records (dicts in older documents)
     failure: Json | None = None
     updated_ms: int = 0
     pending: Pending | None = None
     decided_by: str = ""
-    notes: list[str] = field(default_factory=list)
+    kept_notes: list[str] | None = None
+    kept_proofs: list[Json] | None = None
 
+    @classmethod
+    def new(cls, activity_id: str, organization_id: str, activity_type: str, intent: Json, **fields: Any) -> Activity:
+        """An activity as a request makes it (its intent kept until it settles)."""
+        key = next(iter(intent), "") if len(intent) == 1 else ""
+        return cls(
+            activity_id, organization_id, sys.intern(activity_type), intent_key=sys.intern(key), kept_intent=intent,
+            **fields,
+        )  # fmt: skip
+
+    # derived views ---------------------------------------------------------------------------
+    @property
+    def intent(self) -> Json:
+        if self.kept_intent is not None:
+            return self.kept_intent
+        return {self.intent_key: self._body().get("parameters")}
+
+    @intent.setter
+    def intent(self, value: Json) -> None:
+        self.kept_intent = value
+
+    @property
+    def timestamp_ms(self) -> str:
+        if self.kept_timestamp is not None:
+            return self.kept_timestamp
+        return str(self._body().get("timestampMs", ""))
+
+    @timestamp_ms.setter
+    def timestamp_ms(self, value: str) -> None:
+        self.kept_timestamp = value
+
+    @property
+    def result(self) -> Json:
+        if self.kept_result is not None:
+            return self.kept_result
+        return json.loads(self.result_json) if self.result_json else {}
+
+    @result.setter
+    def result(self, value: Json) -> None:
+        self.kept_result, self.result_json = None, ""
+        try:
+            self.result_json = _COMPACT_JSON.encode(value) if value else ""
+        except (TypeError, ValueError):
+            self.kept_result = value
+
+    @property
+    def notes(self) -> list[str]:
+        if self.kept_notes is None:
+            self.kept_notes = []
+        return self.kept_notes
+
+    @property
+    def app_proofs(self) -> list[Json]:
+        if self.kept_proofs is None:
+            self.kept_proofs = []
+        return self.kept_proofs
+
+    @property
+    def settled(self) -> bool:
+        """Final and compacted: never changed again, so snapshots may share it."""
+        return self.pending is None and self.kept_intent is None and self.status in FINAL_STATUSES
+
+    def _body(self) -> Json:
+        try:
+            body = json.loads(self.request)
+        except ValueError:
+            return {}
+        return drop_nulls(body) if isinstance(body, dict) else {}
+
+    def compact(self) -> bool:
+        """Read the intent and timestampMs back from the request from now on, if the activity is
+        final and they are exactly what the request says; True when it is (then it is settled)."""
+        if self.kept_intent is None:
+            return self.settled
+        if self.pending is not None or self.status not in FINAL_STATUSES or not self.intent_key:
+            return False
+        body = self._body()
+        if body.get("timestampMs") != self.timestamp_ms or {self.intent_key: body.get("parameters")} != self.intent:
+            return False
+        self.kept_intent = self.kept_timestamp = None
+        return True
+
+    # the wire ---------------------------------------------------------------------------------
     def to_api(self, viewer_id: str | None = None) -> Json:
         """The wire activity, with the service's extras (timestampMs, result.activity)."""
-        core = self._core(viewer_id)
-        if self.result:
-            core["result"] = {**self.result, "activity": dict(core)}
+        result = self.result
+        core = self._core(viewer_id, result)
+        if result:
+            core["result"] = {**result, "activity": dict(core)}
         return core
 
     def can_vote(self, user_id: str | None) -> bool:
@@ -73,17 +261,20 @@ class Activity:
         voted = any(v["userId"] == user_id for v in self.votes)
         return not voted and (eligible is None or user_id in eligible)
 
-    def _core(self, viewer_id: str | None) -> Json:
+    def _core(self, viewer_id: str | None, result: Json) -> Json:
         mine = viewer_id is not None and viewer_id == self.requester_id
         can_vote = self.can_vote(viewer_id)
+        body = self._body() if self.kept_intent is None or self.kept_timestamp is None else {}
+        intent = self.kept_intent if self.kept_intent is not None else {self.intent_key: body.get("parameters")}
+        stamp = self.kept_timestamp if self.kept_timestamp is not None else str(body.get("timestampMs", ""))
         out: Json = {
             "id": self.activity_id,
             "organizationId": self.organization_id,
             "status": self.status,
             "type": self.activity_type,
-            "intent": self.intent,
-            "result": dict(self.result),
-            "votes": self.votes,
+            "intent": intent,
+            "result": dict(result),
+            "votes": [wire(v) for v in self.votes],
             "fingerprint": self.fingerprint,
             # The service shows the requester of a finished activity canApprove false and
             # canReject true (real fixture in the reference notes).
@@ -92,8 +283,38 @@ class Activity:
             "createdAt": timestamp(self.created_ms),
             "updatedAt": timestamp(self.updated_ms or self.created_ms),
             "failure": self.failure,
-            "timestampMs": self.timestamp_ms,
+            "timestampMs": stamp,
         }
-        if self.app_proofs:
-            out["appProofs"] = self.app_proofs
+        if self.kept_proofs:
+            out["appProofs"] = self.kept_proofs
         return out
+
+    @classmethod
+    def from_older(cls, fields: Json) -> Activity:
+        """An activity of a document exported before the compact record (intent, result and
+        timestampMs as values, votes as dicts): taken as it was, nothing read back."""
+        made = cls.new(
+            fields["activity_id"],
+            fields["organization_id"],
+            fields["activity_type"],
+            fields["intent"],
+            fingerprint=fields["fingerprint"],
+            created_ms=fields["created_ms"],
+            requester_id=fields["requester_id"],
+            kept_timestamp=fields["timestamp_ms"],
+        )
+        made.result = fields.get("result") or {}
+        made.kept_notes, made.kept_proofs = list(fields.get("notes", [])), list(fields.get("app_proofs", []))
+        for name in ("status", "votes", "failure", "updated_ms", "pending", "decided_by"):
+            if name in fields:
+                setattr(made, name, fields[name])
+        return made
+
+
+def drop_nulls(value: Any) -> Any:
+    """The body as validation leaves it: protojson reads null as unset."""
+    if isinstance(value, dict):
+        return {k: drop_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [drop_nulls(v) for v in value]
+    return value
