@@ -122,8 +122,6 @@ def proxy(name: str, handler: str | None = None) -> Operation:
     return Operation(name, Kind.PROXY, handler=handler, path=f"/v1/{name}")
 
 
-MFA_PARTIAL = "stored and listed, not enforced: no activity waits in ACTIVITY_STATUS_AUTHENTICATORS_NEEDED yet"
-
 OPERATIONS: tuple[Operation, ...] = (
     # consensus
     activity("approve_activity", vote="VOTE_SELECTION_APPROVED"),
@@ -197,9 +195,9 @@ OPERATIONS: tuple[Operation, ...] = (
     activity("update_policy", "POLICY", "UPDATE", "policies:update_policy"),
     activity("delete_policy", "POLICY", "DELETE", "policies:delete_policy"),
     activity("delete_policies", "POLICY", "DELETE", "policies:delete_policies"),
-    activity("create_mfa_policy", "MFA_POLICY", "CREATE", "mfa:create_mfa_policy", partial=MFA_PARTIAL),
-    activity("update_mfa_policy", "MFA_POLICY", "UPDATE", "mfa:update_mfa_policy", partial=MFA_PARTIAL),
-    activity("delete_mfa_policy", "MFA_POLICY", "DELETE", "mfa:delete_mfa_policy", partial=MFA_PARTIAL),
+    activity("create_mfa_policy", "MFA_POLICY", "CREATE", "mfa:create_mfa_policy", preparer="mfa:prepare_order"),
+    activity("update_mfa_policy", "MFA_POLICY", "UPDATE", "mfa:update_mfa_policy", preparer="mfa:prepare_order"),
+    activity("delete_mfa_policy", "MFA_POLICY", "DELETE", "mfa:delete_mfa_policy"),
     activity("create_webhook_endpoint", "WEBHOOK_ENDPOINT", "CREATE", "webhook_endpoints:create_webhook_endpoint"),
     activity("update_webhook_endpoint", "WEBHOOK_ENDPOINT", "UPDATE", "webhook_endpoints:update_webhook_endpoint"),
     activity("delete_webhook_endpoint", "WEBHOOK_ENDPOINT", "DELETE", "webhook_endpoints:delete_webhook_endpoint"),

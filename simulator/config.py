@@ -31,6 +31,8 @@ class Config:
     liveness_clock: str = "auto"  # "auto", "real" or "simulated": what timestampMs is checked against
     max_body_bytes: int = 2 * 1024 * 1024  # larger request bodies are refused 413 on every port
     frozen_clock_ms: int | None = None
+    # activities kept: beyond it the oldest finished ones are forgotten (never one still waiting); None: all
+    max_activities: int | None = 50_000
     webhook_retries: int = 5  # attempts after the first, for 5xx and network errors
     webhook_backoff_seconds: float = 1.0  # first retry delay (simulator clock), doubling each time
     # a receiver answering within this is never retried; long enough for a receiver under a debugger or a busy CI box
@@ -53,6 +55,10 @@ class Config:
             raise ValueError(f"auth must be 'verify' or 'off', got {self.auth!r}")
         if self.liveness_clock not in ("auto", "real", "simulated"):
             raise ValueError(f"liveness_clock must be 'auto', 'real' or 'simulated', got {self.liveness_clock!r}")
+        if self.max_activities is not None and self.max_activities < 1:
+            raise ValueError(
+                f"max_activities must be at least 1 (None keeps every activity), got {self.max_activities!r}"
+            )
         if not self.webhook_timeout_seconds > 0:
             raise ValueError(f"webhook_timeout_seconds must be positive, got {self.webhook_timeout_seconds!r}")
         if self.control_token is not None and not self.control_token.strip():

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Mapping
+import weakref
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from simulator import auth, pipeline
+from simulator.activities import mnemonic_pool
 from simulator.activities.context import Context
 from simulator.auth.stamps import Stamp
 from simulator.clock import Clock, Source
@@ -28,11 +30,23 @@ from simulator.recording import Recorder
 from simulator.scenario import load_scenario, seed
 from simulator.state import codec
 from simulator.state.activity import Activity
-from simulator.state.store import Store
+from simulator.state.store import MnemonicStream, Store
 from simulator.validation import Schemas
 
 Json = dict[str, Any]
 DEFAULT_SCENARIO = data_dir("scenarios") / "default.yaml"
+
+
+def live_stream(sim: Simulator) -> Callable[[], MnemonicStream]:
+    """The simulator's current mnemonic stream (its store is replaced on reset), held weakly:
+    the pool is registered process-wide and must not keep the simulator alive."""
+    ref = weakref.ref(sim)
+
+    def stream() -> MnemonicStream:
+        alive = ref()
+        return alive.store.mnemonic_stream if alive is not None else MnemonicStream()
+
+    return stream
 
 
 def scenario_key(paths: tuple[Path, ...]) -> tuple[str, ...]:
@@ -53,6 +67,10 @@ class Simulator:
         self.schemas = schemas or Schemas(allow_unknown_fields=self.config.allow_unknown_fields)
         self.lock = threading.RLock()
         self.store = Store()
+        self.store.mnemonic_stream = MnemonicStream(mnemonic_pool.stream_key(self.source.seed))
+        self.store.retention.limit = self.config.max_activities
+        self.mnemonics = mnemonic_pool.MnemonicPool(live_stream(self))  # new wallets' mnemonics, computed ahead
+        mnemonic_pool.serve(self.source, self.mnemonics)
         self.credentials: list[Json] = []
         self.rules: list[Json] = []  # scripted outcomes, from every loaded scenario, first match wins
         self.crashes: list[Json] = []  # internal errors, kept so a test can surface them
@@ -105,21 +123,30 @@ class Simulator:
 
     def export_state(self) -> Json:
         """Everything (state, random source, clock, rules, key pairs) as readable JSON."""
+        return {key: codec.encode(value) if through_codec else value for key, value, through_codec in self._export()}
+
+    def export_state_chunks(self) -> Iterator[str]:
+        """``export_state()`` as compact JSON text in pieces (what ``GET /_simulator/state`` sends):
+        copied under the lock, written outside it, giving way to other requests as it goes."""
+        return codec.iter_document(self._export())
+
+    def _export(self) -> list[tuple[str, Any, bool]]:
+        """The export's members (name, value, whether it goes through the state codec), copied under the lock."""
         with self.lock:
             store, source, clock, credentials, rules = self._capture()
-            return {
-                "format": "wallet-simulator-state/1",
-                "containsSecrets": True,
-                "secretsNote": "private keys, mnemonics and passkey keys in the clear: keep this document private",
-                "store": codec.encode(store),
-                "source": codec.encode(source),
-                "clock": list(clock),
-                "credentials": credentials,
-                "rules": rules,
-            }
+        return [
+            ("format", "wallet-simulator-state/1", False),
+            ("containsSecrets", True, False),
+            ("secretsNote", "private keys, mnemonics and passkey keys in the clear: keep this document private", False),
+            ("store", store, True),
+            ("source", source, True),
+            ("clock", list(clock), False),
+            ("credentials", credentials, False),
+            ("rules", rules, False),
+        ]
 
     def import_state(self, data: Json) -> None:
-        """Replace everything with an export_state() document."""
+        """Replace everything with an export_state() document (older versions' documents too)."""
         if data.get("format") != "wallet-simulator-state/1":
             raise ValueError("not a wallet-simulator state export (format wallet-simulator-state/1)")
         snapshot = (
@@ -131,6 +158,8 @@ class Simulator:
         )
         with self.lock:
             self._restore(snapshot)
+            if not self.store.mnemonic_stream.key:  # a document from before the mnemonic stream
+                self.store.mnemonic_stream = MnemonicStream(mnemonic_pool.stream_key(self.source.seed))
 
     def snapshot(self) -> object:
         with self.lock:
@@ -146,6 +175,7 @@ class Simulator:
     def _restore(self, snapshot: Any) -> None:
         store, source_state, clock_state, credentials, rules = snapshot
         self.store = store.snapshot()
+        self.store.retention.limit = self.config.max_activities
         self.source.restore(source_state)
         self.clock.restore(clock_state)
         self.credentials, self.rules = list(credentials), list(rules)

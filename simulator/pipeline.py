@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from simulator import auth, catalogue, responses
-from simulator.activities import envelope, ip_allowlist
+from simulator.activities import envelope, ip_allowlist, mfa_gate, session_profiles
 from simulator.activities.context import Context
 from simulator.auth.stamps import Stamp
 from simulator.catalogue import Kind, Operation
@@ -27,6 +27,7 @@ from simulator.consensus.decisions import Decision, Outcome, VoteSelection
 from simulator.errors import ApiError, InvalidArgument, NotFound, PermissionDenied, Unimplemented
 from simulator.journal import Journal
 from simulator.limits import MAX_INT64_DIGITS, check_body_shape, check_timestamp_ms
+from simulator.proxy import captcha
 from simulator.proxy import config as proxy_config
 from simulator.queries import QueryContext
 from simulator.state.activity import Activity, Pending
@@ -157,6 +158,7 @@ def _submit(host: Host, op: str, raw: bytes, headers: Mapping[str, str], content
         if spec.handler is None:
             raise Unimplemented(f"activity {op} is part of the public API but not simulated yet")
         org = writable_org(host.store, principal, body["organizationId"], spec)
+        session_profiles.enforce_scope(host.store, principal, spec, body["type"], body["parameters"])
     prepare = spec.prepare()
     prepared = prepare(host.source, body["parameters"]) if prepare else None
     with host.lock:
@@ -211,7 +213,10 @@ def vote_by_fingerprint(
         )
     cast_vote(host, target, principal, raw, selection, now)
     host.store.fingerprints[envelope.fingerprint_of(raw)] = target.activity_id
-    return {"activity": target.to_api(principal.user.user_id)}
+    answer = target.to_api(principal.user.user_id)
+    if mfa_gate.vote_held(host.store, target, principal.user.user_id):
+        answer["status"] = mfa_gate.AUTHENTICATORS_NEEDED  # the voter's own MFA holds their vote (mfa docs)
+    return {"activity": answer}
 
 
 def cast_vote(
@@ -310,6 +315,7 @@ def _proxy(host: Host, op: str, raw: bytes, headers: Mapping[str, str]) -> Json:
         raise PermissionDenied(
             f"origin {origin} is not allowed by auth proxy configuration {config['configId']}", error_code="FORBIDDEN"
         )
+    captcha.check(config, op, headers)
     body = host.schemas.validate("proxy", op, parse_body(raw, None) if raw.strip() else {})
     endpoint: Callable[[Host, Json, Json], Json] = spec.run()
     return endpoint(host, config, body)

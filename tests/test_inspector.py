@@ -168,6 +168,8 @@ def test_a_denied_activitys_story_names_the_policy_and_its_source():
     story = get(app, f"/_simulator/ui/api/activities/{activity_id}")
     assert story["explanation"]["decidedBy"] == "denied by policy nobody deletes policies"
     assert [p["policyName"] for p in story["policies"]] == ["nobody deletes policies"]
+    outcomes = story["explanation"]["policyEvaluations"][0]["policyEvaluations"]
+    assert {"policyId": story["policies"][0]["policyId"], "outcome": "OUTCOME_DENY_EXPLICIT"} in outcomes
     assert story["policies"][0]["condition"].startswith("activity.resource == 'POLICY'")
     assert story["stamp"]["userName"] == "Dave" and story["stamp"]["scheme"] == "SIGNATURE_SCHEME_TK_API_P256"
     assert story["request"]["body"]["parameters"] == {"policyIds": []}

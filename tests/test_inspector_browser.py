@@ -87,13 +87,17 @@ def page(browser: Any, sim: SimulatorServer) -> Callable[[str], Any]:
 
 
 def wait_for(driver: Any, condition: Callable[[Any], Any]) -> Any:
-    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
     from selenium.webdriver.support.ui import WebDriverWait
 
     waiting = WebDriverWait(
         driver, WAIT_SECONDS, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)
     )
-    return waiting.until(condition)
+    try:
+        return waiting.until(condition)
+    except TimeoutException:
+        shown = driver.execute_script("return [location.href, document.body.innerText.slice(0, 1500)]")
+        raise AssertionError(f"the page did not get there within {WAIT_SECONDS} s; it shows: {shown}") from None
 
 
 def css(driver: Any, selector: str) -> Any:

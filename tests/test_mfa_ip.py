@@ -1,4 +1,5 @@
-"""MFA policies (stored, listed, evaluated) and IP allow-lists (stored and enforced on requests)."""
+"""MFA policies (stored, listed, evaluated; enforcement in test_mfa_enforcement.py) and IP allow-lists
+(stored and enforced on requests)."""
 
 from __future__ import annotations
 
@@ -57,12 +58,29 @@ def test_mfa_policies_create_read_update_delete(client):
         ({"methods": []}, 400, "at least one step"),
         ({"methods": [{"any": []}]}, 400, "at least one step"),
         ({"methods": [{"any": [{"type": "AUTHENTICATION_TYPE_EMAIL_OTP", "id": "x"}]}]}, 400, "takes no id"),
-        ({"methods": [{"any": [{"type": "AUTHENTICATION_TYPE_SMS_OTP"}]}]}, 400, "phone number"),
-        ({"methods": [{"any": [{"type": "AUTHENTICATION_TYPE_API_KEY", "id": "not-mine"}]}]}, 404, "not a credential"),
+        ({"methods": [{"any": [{"type": "AUTHENTICATION_TYPE_SMS_OTP"}]}]}, 400, 'requires one of ["SMS OTP"]'),
+        ({"methods": [{"any": [{"type": "AUTHENTICATION_TYPE_API_KEY", "id": "not-mine"}]}]}, 400, "cannot satisfy"),
+        ({"methods": [{"any": [{"type": "AUTHENTICATION_TYPE_OAUTH"}]}]}, 400, 'requires one of ["OAuth"]'),
+        ({"methods": [{"any": [{"type": "AUTHENTICATION_TYPE_SESSION", "id": "no-such-profile"}]}]}, 400, "Session"),
     ],
 )
 def test_mfa_policy_refusals(client, overrides, status, phrase):
     assert_error(new_mfa_policy(client, ROOT_USER, **overrides), status, 3 if status == 400 else 5, phrase)
+
+
+def test_a_policy_the_user_can_meet_with_one_method_of_a_step_is_accepted(client):
+    either = [{"any": [{"type": "AUTHENTICATION_TYPE_SMS_OTP"}, {"type": "AUTHENTICATION_TYPE_EMAIL_OTP"}]}]
+    session = [{"any": [{"type": "AUTHENTICATION_TYPE_SESSION", "id": "00000000-0000-0000-0000-000000000000"}]}]
+    ok(new_mfa_policy(client, ROOT_USER, name="either", methods=either))
+    ok(new_mfa_policy(client, ROOT_USER, name="default session", methods=session))
+    message = assert_error(new_mfa_policy(client, "nobody-here", name="x"), 404, 5)["message"]
+    assert "nobody-here" in message
+    user_id = new_user(client)
+    refused = assert_error(new_mfa_policy(client, user_id), 400, 3)
+    assert refused["message"] == (
+        f"user ({user_id}) cannot satisfy mfa policy requirement: mfa policy 'sign' requires one of "
+        '["Passkey"] but user does not, or will not, have a matching credential'
+    )
 
 
 def test_mfa_policy_for_a_missing_user_and_without_a_policy(client):
@@ -72,8 +90,8 @@ def test_mfa_policy_for_a_missing_user_and_without_a_policy(client):
 
 
 def test_the_first_matching_policy_by_order_applies(client, simulator):
-    ok(new_mfa_policy(client, ROOT_USER, name="late", order=5, condition="true"))
     made = result_of(new_mfa_policy(client, ROOT_USER, name="early", order=1), "createMfaPolicyResult")["mfaPolicyId"]
+    ok(new_mfa_policy(client, ROOT_USER, name="late", order=5, condition="true"))  # enforced from now on
     user = simulator.simulator.store.org(client.organization_id).users[ROOT_USER]
     signing = {"activity": {"resource": "PRIVATE_KEY", "action": "SIGN", "type": "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"}}
     assert mfa.applicable(user, signing).mfa_policy_id == made

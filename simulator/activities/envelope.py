@@ -102,7 +102,8 @@ def record_evaluation(ctx: Context, activity: Activity, outcomes: list[Json], vo
     evaluation = Evaluation(
         ctx.new_id(), activity.activity_id, activity.organization_id, vote_id, shared_outcomes(outcomes), ctx.now_ms
     )
-    ctx.store.evaluations.setdefault(activity.activity_id, []).append(evaluation)
+    evaluations = ctx.store.evaluations
+    evaluations[activity.activity_id] = (*evaluations.get(activity.activity_id, ()), evaluation)  # few: a tuple
 
 
 _OUTCOMES: dict[str, list[Json]] = {}  # the few outcome lists most evaluations have, one copy each

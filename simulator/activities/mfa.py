@@ -12,6 +12,7 @@ import json
 
 from simulator.activities import session_profiles
 from simulator.activities.context import Context, Json
+from simulator.clock import Source
 from simulator.errors import InvalidArgument, NotFound
 from simulator.policy.language import PolicyEvaluationError, PolicySyntaxError, compile_expression
 from simulator.state.records import MfaPolicy, User
@@ -97,6 +98,15 @@ def checked_condition(condition: str) -> str:
     except PolicySyntaxError as exc:
         raise InvalidArgument(f"invalid MFA policy condition: {exc}") from None
     return condition
+
+
+def prepare_order(source: Source, params: Json) -> None:
+    """The catalogue's preparer: ``order`` in the intent as a decimal string before the activity is built,
+    so an activity that waits (consensus, MFA) shows the intent the service would."""
+    try:
+        params["order"] = str(int(params["order"]))
+    except (KeyError, TypeError, ValueError):
+        return  # absent, or left for checked_order to refuse
 
 
 def checked_order(params: Json) -> int:

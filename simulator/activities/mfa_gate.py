@@ -25,6 +25,7 @@ from simulator.auth.attested import audience
 from simulator.auth.stamps import ATTESTED_TOKEN, Stamp
 from simulator.crypto import tokens
 from simulator.errors import PermissionDenied
+from simulator.state.activity import CONSENSUS_NEEDED, Activity
 from simulator.state.records import User
 from simulator.state.store import Store
 
@@ -108,15 +109,19 @@ def open_status(store: Store, activity_id: str, user_id: str) -> Json | None:
     return next(held, None)
 
 
+def vote_held(store: Store, activity: Activity, user_id: str) -> bool:
+    """Whether the user's approval of an activity awaiting consensus waits for their own MFA."""
+    return activity.status == CONSENSUS_NEEDED and open_status(store, activity.activity_id, user_id) is not None
+
+
 def satisfy(store: Store, activity_id: str, principal: Principal) -> bool:
     """An approval by a held user: its stamp must meet a step; whether all are met now."""
     status = open_status(store, activity_id, principal.user.user_id)
     assert status is not None
     shown = presented(principal)
     if not record_shown(status, shown):
-        what = f"{mfa.METHOD_NAMES.get(shown['type'], shown['type'])} {shown.get('id', '')}".strip() if shown else None
         raise PermissionDenied(
-            f"the approval's credential ({what or 'no stamp'}) meets no step of MFA policy {status['mfaPolicyId']} "
+            f"the approval's credential ({describe(shown) if shown else 'no stamp'}) meets no step of MFA policy {status['mfaPolicyId']} "
             f"on activity {activity_id}; still needed: {remaining(status)}"
         )
     return bool(status["satisfied"])
@@ -129,5 +134,5 @@ def remaining(status: Json) -> str:
 
 
 def describe(required: Json) -> str:
-    name = mfa.METHOD_NAMES.get(required["type"], required["type"])
+    name = str(mfa.METHOD_NAMES.get(required["type"], required["type"]))
     return f"{name} {required['id']}" if required.get("id") else name

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass, field
 
+from simulator.activities import mnemonic_pool
 from simulator.activities.context import Context, Json
 from simulator.activities.users import check_limit
 from simulator.clock import Source
@@ -26,12 +27,11 @@ class PreparedWallet:
 
 
 def prepare_wallet(source: Source, params: Json) -> PreparedWallet | None:
-    """Draw the mnemonic and run BIP-39's 2048 PBKDF2 rounds and the derivations (GIL-free C)."""
+    """Draw the mnemonic with its seed (from the pool, computed ahead) and derive the accounts."""
     length = params.get("mnemonicLength", DEFAULT_MNEMONIC_LENGTH)
     if length not in hd.MNEMONIC_LENGTHS:
         return None
-    mnemonic = hd.generate_mnemonic(source.bytes(hd.MNEMONIC_LENGTHS[length]))
-    prepared = PreparedWallet(mnemonic, hd.mnemonic_to_seed(mnemonic))
+    prepared = drawn_wallet(source, length)
     for spec in params["accounts"]:
         with contextlib.suppress(hd.DerivationError):  # refused later, inside the activity, with its message
             prepared.keys[(spec["curve"], spec["path"])] = hd.derive(prepared.seed, spec["curve"], spec["path"])
@@ -60,8 +60,7 @@ def new_wallet(
     if any(w.name == name for w in ctx.org.wallets.values()):
         raise InvalidArgument(f"wallet name must be unique: {name!r} already used")
     if prepared is None:
-        words = mnemonic or new_mnemonic(ctx, mnemonic_length)
-        prepared = PreparedWallet(words, seed_of(words))
+        prepared = PreparedWallet(mnemonic, seed_of(mnemonic)) if mnemonic else new_prepared(ctx, mnemonic_length)
     wallet = Wallet(wallet_id or ctx.new_id(), name, prepared.mnemonic, ctx.now_ms, prepared.seed)
     add_accounts(ctx, wallet, accounts, prepared)
     ctx.org.wallets[wallet.wallet_id] = wallet
@@ -75,10 +74,24 @@ def seed_of(mnemonic: str) -> bytes:
         raise InvalidArgument(str(exc)) from None
 
 
-def new_mnemonic(ctx: Context, length: int) -> str:
+def new_prepared(ctx: Context, length: int) -> PreparedWallet:
     if length not in hd.MNEMONIC_LENGTHS:
         raise InvalidArgument(f"invalid mnemonic length {length}: accepted values are 12, 15, 18, 21, 24")
-    return hd.generate_mnemonic(ctx.source.bytes(hd.MNEMONIC_LENGTHS[length]))
+    return drawn_wallet(ctx.source, length)
+
+
+def new_mnemonic(ctx: Context, length: int) -> str:
+    return new_prepared(ctx, length).mnemonic
+
+
+def drawn_wallet(source: Source, length: int) -> PreparedWallet:
+    """A new mnemonic and its seed: the simulator's mnemonic stream (a seeded run repeats it), or
+    straight from ``source`` where no pool serves it (a Context built outside a simulator)."""
+    pool = mnemonic_pool.pool_for(source)
+    if pool is not None:
+        return PreparedWallet(*pool.take(length))
+    mnemonic = hd.generate_mnemonic(source.bytes(hd.MNEMONIC_LENGTHS[length]))
+    return PreparedWallet(mnemonic, hd.mnemonic_to_seed(mnemonic))
 
 
 def create_wallet_accounts(ctx: Context, params: Json) -> Json:

@@ -5,21 +5,23 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import asdict
 
 from simulator import catalogue
-from simulator.activities import envelope
+from simulator.activities import envelope, mfa_gate
 from simulator.activities.context import Context, Json
 from simulator.auth import Principal
 from simulator.catalogue import Kind, Operation
 from simulator.clock import Source
 from simulator.consensus import engine
-from simulator.consensus.decisions import Decision, Outcome, VoteSelection
+from simulator.consensus.decisions import Decision, Outcome, VoteSelection, Wait
+from simulator.consensus.kinds import policy_view
 from simulator.errors import ApiError, InvalidArgument, PermissionDenied
 from simulator.state.activity import CONSENSUS_NEEDED, Activity, ActivityStatus, Pending
 from simulator.state.store import Store
 
 COMPLETED, FAILED = ActivityStatus.COMPLETED.value, ActivityStatus.FAILED.value
-REJECTED = ActivityStatus.REJECTED.value
+REJECTED, AUTHENTICATORS_NEEDED = ActivityStatus.REJECTED.value, ActivityStatus.AUTHENTICATORS_NEEDED.value
 DENIED_MESSAGE = (
     "You don't have sufficient permissions to take this action. Please add a policy granting this "
     "user permissions. Learn more at https://docs.turnkey.com/concepts/policies/quickstart."
@@ -34,11 +36,16 @@ def begin(ctx: Context, activity: Activity, decision: Decision, pending: Pending
     envelope.record_evaluation(ctx, activity, decision.evaluations)
     if decision.outcome is Outcome.DENY:
         deny(ctx, activity, decision)
-    begin_outcome(ctx, activity, decision, pending)
+    if mfa_gate.challenge(ctx.store, activity.activity_id, ctx.principal, mfa_context(activity)):
+        hold_for_mfa(activity, decision)
+    else:
+        begin_outcome(ctx, activity, decision, pending)
     ctx.tell(activity, "created")
 
 
-def begin_outcome(ctx: Context, activity: Activity, decision: Decision, pending: Pending) -> None:
+def begin_outcome(
+    ctx: Context, activity: Activity, decision: Decision, pending: Pending, immediate: bool = True
+) -> None:
     wait = decision.wait
     if wait:
         pending.final = {"outcome": decision.outcome.value, "failure": decision.failure}
@@ -46,8 +53,36 @@ def begin_outcome(ctx: Context, activity: Activity, decision: Decision, pending:
         pending.ready_at_ms = ctx.now_ms + int(wait.seconds * 1000) if wait.seconds is not None else None
         activity.status = wait.status
         activity.notes.append(f"waiting ({describe(wait)}) before: {decision.outcome.value}")
+        if not immediate:
+            ctx.tell(activity, "status")
         return
-    apply(ctx, activity, decision.outcome, decision.failure, immediate=True)
+    apply(ctx, activity, decision.outcome, decision.failure, immediate=immediate)
+
+
+def mfa_context(activity: Activity) -> Json:
+    """What an MFA policy's condition reads: the activity as the policy language sees it."""
+    pending = activity.pending
+    assert pending is not None
+    return {**pending.policy_context, "activity": policy_view(spec_of(pending), activity.activity_type, pending.params)}
+
+
+def hold_for_mfa(activity: Activity, decision: Decision) -> None:
+    """The requester's MFA comes first; the decision (kept as plain JSON, exports read it) waits for it."""
+    assert activity.pending is not None
+    wait = asdict(decision.wait) if decision.wait else None
+    activity.pending.mfa_hold = {"outcome": decision.outcome.value, "failure": decision.failure, "wait": wait}
+    activity.status = AUTHENTICATORS_NEEDED
+    activity.notes.append(f"waiting for the requester's MFA before: {decision.outcome.value}")
+
+
+def release_mfa(ctx: Context, activity: Activity) -> None:
+    pending = activity.pending
+    assert pending is not None and pending.mfa_hold is not None
+    hold, pending.mfa_hold = pending.mfa_hold, None
+    wait = Wait(**hold["wait"]) if hold["wait"] else None
+    decision = Decision(Outcome(hold["outcome"]), [], activity.decided_by, failure=hold["failure"], wait=wait)
+    activity.notes.append("the requester's MFA is satisfied")
+    begin_outcome(ctx, activity, decision, pending, immediate=False)
 
 
 def describe(wait: object) -> str:
@@ -175,7 +210,12 @@ def vote(ctx: Context, activity: Activity, raw: bytes, selection: VoteSelection)
     """Record an approval or rejection by ``ctx.principal`` and move the activity on."""
     principal = ctx.principal
     assert principal is not None
+    if activity.status == AUTHENTICATORS_NEEDED:
+        requester_mfa_vote(ctx, activity, principal, selection)
+        return
     check_vote(activity, principal)
+    if selection is VoteSelection.APPROVE and voter_held_by_mfa(ctx, activity, principal):
+        return
     ballot = envelope.vote(ctx, principal, activity, raw, selection.value)
     activity.votes.append(ballot)
     activity.updated_ms = ctx.now_ms
@@ -192,6 +232,29 @@ def vote(ctx: Context, activity: Activity, raw: bytes, selection: VoteSelection)
     activity.notes.append(f"approved by {principal.user.name} ({principal.user.user_id})")
     if met:
         apply(ctx, activity, Outcome.ALLOW, None, immediate=False)
+
+
+def requester_mfa_vote(ctx: Context, activity: Activity, principal: Principal, selection: VoteSelection) -> None:
+    """While the requester's MFA is unmet only they act: an approval proves a step, a rejection ends it."""
+    if principal.user.user_id != activity.requester_id:
+        raise PermissionDenied(
+            f"activity {activity.activity_id} is waiting for its requester's MFA: only the requester "
+            f"({activity.requester_id}) can approve or reject it until then"
+        )
+    activity.updated_ms = ctx.now_ms
+    if selection is VoteSelection.REJECT:
+        activity.notes.append(f"rejected by its requester {principal.user.name} during MFA")
+        apply(ctx, activity, Outcome.REJECT, None, immediate=False)
+    elif mfa_gate.satisfy(ctx.store, activity.activity_id, principal):
+        release_mfa(ctx, activity)
+
+
+def voter_held_by_mfa(ctx: Context, activity: Activity, principal: Principal) -> bool:
+    """A voter's own MFA policy holds their approval back until its steps are met."""
+    user_id = principal.user.user_id
+    if mfa_gate.open_status(ctx.store, activity.activity_id, user_id) is not None:
+        return not mfa_gate.satisfy(ctx.store, activity.activity_id, principal)
+    return mfa_gate.challenge(ctx.store, activity.activity_id, principal, mfa_context(activity))
 
 
 def check_vote(activity: Activity, principal: Principal) -> None:

@@ -32,8 +32,11 @@ class Filters:
 
 
 def listing(store: Store, filters: Filters) -> Json:
-    """The matching activities newest first (ids are UUIDv7: time-ordered), and what the filters may choose."""
-    everything = sorted(store.activities.values(), key=lambda a: (a.created_ms, a.activity_id), reverse=True)
+    """The matching activities newest first (by time, then by arrival: a frozen clock gives many the same
+    time), and what the filters may choose."""
+    arrived = list(store.activities.values())
+    order = sorted(range(len(arrived)), key=lambda i: (arrived[i].created_ms, i), reverse=True)
+    everything = [arrived[i] for i in order]
     matching = [a for a in everything if filters.match(a)]
     return {
         "total": len(matching),
@@ -88,7 +91,7 @@ def story(store: Store, activity: Activity, extras: Extras) -> Json:
         "requester": user_ref(store, activity.organization_id, activity.requester_id),
         "stamp": stamp_of(activity),
         "request": request_of(activity, extras.journal),
-        "explanation": explain(store, activity),
+        "explanation": explanation(store, activity),
         "policies": policies_named(store, activity),
         "rule": rule_of(activity, extras.rules),
         "voters": voters(store, activity),
@@ -99,6 +102,13 @@ def story(store: Store, activity: Activity, extras: Extras) -> Json:
             "requestDurationMs": extras.duration_ms,
         },
     }
+
+
+def explanation(store: Store, activity: Activity) -> Json:
+    """``explain``, with each evaluation in its wire shape (stored evaluations may be records, not dicts)."""
+    explained = explain(store, activity)
+    explained["policyEvaluations"] = [dict(e) for e in explained.get("policyEvaluations", [])]
+    return explained
 
 
 def stamp_of(activity: Activity) -> Json | None:

@@ -19,6 +19,7 @@ from flask import Response, current_app, g, request
 
 Json = dict[str, Any]
 MAX_KEPT_BODY_BYTES = 64 * 1024  # larger request bodies are summarised, not kept
+MAX_KEPT_CONTROL_BODY_BYTES = 2 * 1024  # a state import is the whole state, secrets and all: not kept
 EXTENSION = "inspector_requests"
 
 
@@ -79,7 +80,7 @@ def entry_for(kind: str, op: str, response: Response, duration_ms: float) -> Jso
     answer: Json = parsed if isinstance(parsed, dict) else {}
     activity: Json = answer["activity"] if isinstance(answer.get("activity"), dict) else {}
     failed = response.status_code >= 400
-    body = request_body()
+    body = request_body(MAX_KEPT_CONTROL_BODY_BYTES if kind == "control" else MAX_KEPT_BODY_BYTES)
     return {
         "timeMs": sim.clock.now_ms(),
         "method": request.method,
@@ -104,9 +105,9 @@ def activity_in_details(answer: Json) -> str | None:
     return None
 
 
-def request_body() -> Json:
+def request_body(limit: int) -> Json:
     raw = request.get_data(cache=True)
-    if len(raw) > MAX_KEPT_BODY_BYTES:
+    if len(raw) > limit:
         return {"_note": f"a body of {len(raw)} bytes, not kept"}
     try:
         body = json.loads(raw) if raw.strip() else {}

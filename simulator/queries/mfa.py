@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 from simulator.errors import NotFound
 from simulator.queries.context import Json, QueryContext
 
@@ -18,7 +20,9 @@ def get_mfa_policy(q: QueryContext, body: Json) -> Json:
 
 
 def get_mfa_status(q: QueryContext, body: Json) -> Json:
-    """What MFA enforcement recorded for the activity (nothing while enforcement is not simulated)."""
+    """Every user MFA held on the activity (the requester, voters), met or not; ``userId`` narrows it to one.
+
+    A user whose own stamp already met their policy was never held and has no entry."""
     activity = q.store.activities.get(body["activityId"])
     if activity is None or activity.organization_id != q.org.organization_id:
         raise NotFound(
@@ -27,4 +31,4 @@ def get_mfa_status(q: QueryContext, body: Json) -> Json:
         )
     statuses = q.store.mfa_statuses.get(activity.activity_id, [])
     user_id = body.get("userId")
-    return {"mfaStatuses": [dict(s) for s in statuses if not user_id or s["userId"] == user_id]}
+    return {"mfaStatuses": [copy.deepcopy(s) for s in statuses if not user_id or s["userId"] == user_id]}

@@ -17,17 +17,24 @@ def paginate(
     items: Sequence[T], options: Json | None, key: Callable[[T], str], default: int = DEFAULT_LIMIT
 ) -> list[T]:
     """The page of ``items`` (already in list order) after ``after`` or before ``before``."""
-    options = options or {}
-    limit = _limit(options.get("limit"), default)
-    ids = [key(i) for i in items]
-    after, before = options.get("after"), options.get("before")
+    limit, after, before = page_options(options, default)
     if after:
-        start = _position(ids, after, "after") + 1
+        start = _position(items, key, after, "after") + 1
         return list(items[start : start + limit])
     if before:
-        end = _position(ids, before, "before")
+        end = _position(items, key, before, "before")
         return list(items[max(0, end - limit) : end])
     return list(items[:limit])
+
+
+def page_options(options: Json | None, default: int = DEFAULT_LIMIT) -> tuple[int, str | None, str | None]:
+    """The checked limit and the cursors (``after`` wins when both are given)."""
+    options = options or {}
+    return _limit(options.get("limit"), default), options.get("after") or None, options.get("before") or None
+
+
+def bad_cursor(name: str, cursor: str) -> InvalidArgument:
+    return InvalidArgument(f"invalid pagination cursor {name}={cursor!r}: no such item in this list")
 
 
 def _limit(raw: object, default: int) -> int:
@@ -42,8 +49,9 @@ def _limit(raw: object, default: int) -> int:
     return limit
 
 
-def _position(ids: list[str], cursor: str, name: str) -> int:
-    try:
-        return ids.index(cursor)
-    except ValueError:
-        raise InvalidArgument(f"invalid pagination cursor {name}={cursor!r}: no such item in this list") from None
+def _position(items: Sequence[T], key: Callable[[T], str], cursor: str, name: str) -> int:
+    """Where the cursor is, scanning only up to it."""
+    for index, item in enumerate(items):
+        if key(item) == cursor:
+            return index
+    raise bad_cursor(name, cursor)

@@ -82,11 +82,11 @@ class Vote(_Record):
     user: Json  # the voter as shown then; one shared view per user state (see envelope.user_view)
     activity_id: str
     selection: str
-    message: str
     public_key: str
     signature: str
     scheme: str
     created_ms: int
+    message: str = ""  # exported without it when it is the activity's request; filled in on import
 
     def __getitem__(self, key: str) -> Any:
         fast = _VOTE_FIELDS.get(key)
@@ -209,15 +209,11 @@ class Activity:
 
     @property
     def notes(self) -> list[str]:
-        if self.kept_notes is None:
-            self.kept_notes = []
-        return self.kept_notes
+        return self.kept_notes if self.kept_notes is not None else _Unkept(self, "kept_notes")
 
     @property
     def app_proofs(self) -> list[Json]:
-        if self.kept_proofs is None:
-            self.kept_proofs = []
-        return self.kept_proofs
+        return self.kept_proofs if self.kept_proofs is not None else _Unkept(self, "kept_proofs")
 
     @property
     def settled(self) -> bool:
@@ -309,6 +305,41 @@ class Activity:
             if name in fields:
                 setattr(made, name, fields[name])
         return made
+
+
+class _Unkept(list[Any]):
+    """An empty list not yet kept by its activity: reading it costs the activity nothing; what is
+    added goes to a plain list the activity then keeps (most activities never have notes or proofs)."""
+
+    __slots__ = ("_owner", "_slot")
+
+    def __init__(self, owner: Activity, slot: str) -> None:
+        super().__init__()
+        self._owner, self._slot = owner, slot
+
+    def _kept(self) -> list[Any]:
+        kept: list[Any] | None = getattr(self._owner, self._slot)
+        if kept is None:
+            kept = []
+            setattr(self._owner, self._slot, kept)
+        return kept
+
+    def append(self, item: Any) -> None:
+        self._kept().append(item)
+        super().append(item)
+
+    def extend(self, items: Any) -> None:
+        items = list(items)
+        self._kept().extend(items)
+        super().extend(items)
+
+    def insert(self, index: Any, item: Any) -> None:
+        self._kept().insert(index, item)
+        super().insert(index, item)
+
+    def __iadd__(self, items: Any) -> _Unkept:  # type: ignore[misc]
+        self.extend(items)
+        return self
 
 
 def drop_nulls(value: Any) -> Any:

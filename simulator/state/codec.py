@@ -1,11 +1,24 @@
-"""The whole state as readable JSON and back: records by class name, bytes as hex."""
+"""The whole state as readable JSON and back: records by class name, bytes as hex.
+
+An organization's activities are written as the ids of the store's (each activity once), and a
+vote whose message is its activity's request leaves the message out; both are restored on the
+way back in. Documents of older versions (activities in full under their organizations, intents
+and results as values) are read too.
+
+``iter_json`` writes a document in pieces, giving the interpreter up between them, so that a
+large export (run outside the store lock) never holds up the requests served meanwhile.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import json
+import time
+from collections.abc import Iterator
 from typing import Any
 
 from simulator.state import activity, records, store
+from simulator.state.tables import ActivityIds, ActivityTable
 
 CLASSES: dict[str, type] = {
     cls.__name__: cls
@@ -13,14 +26,19 @@ CLASSES: dict[str, type] = {
     for cls in vars(module).values()
     if isinstance(cls, type) and dataclasses.is_dataclass(cls)
 }
+ACTIVITY_IDS = "__activity_ids__"
+_WIRE = json.JSONEncoder(separators=(",", ":"))  # what the control API's JSON responses use
+_PIECE_ITEMS = 64  # containers larger than this are written member by member
+_YIELD_EVERY_S = 0.002  # the longest the writer keeps the interpreter before letting others run
 
 
 def encode(value: Any) -> Any:
+    if isinstance(value, activity.Activity):
+        return {"__type__": "Activity", **{k: encode(v) for k, v in activity_state(value).items()}}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
-        return {"__type__": type(value).__name__, **fields}
+        return {"__type__": type(value).__name__, **{name: encode(v) for name, v in record_fields(value)}}
     if isinstance(value, store.Store):
-        return {"__type__": "Store", **{k: encode(v) for k, v in vars(value).items()}}
+        return {"__type__": "Store", **{k: encode(v) for k, v in store_fields(value)}}
     if isinstance(value, bytes):
         return {"__bytes__": value.hex()}
     if isinstance(value, (set, frozenset)):
@@ -36,6 +54,30 @@ def encode(value: Any) -> Any:
     return value
 
 
+def record_fields(value: Any) -> Iterator[tuple[str, Any]]:
+    for f in dataclasses.fields(value):
+        item = getattr(value, f.name)
+        if isinstance(value, store.Organization) and isinstance(item, ActivityTable):
+            yield f.name, {ACTIVITY_IDS: list(item)}  # the store's table holds them
+        else:
+            yield f.name, item
+
+
+def store_fields(value: store.Store) -> Iterator[tuple[str, Any]]:
+    return ((k, v) for k, v in vars(value).items() if k not in store.Store.TRANSIENT)
+
+
+def activity_state(value: activity.Activity) -> dict[str, Any]:
+    fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    fields["votes"] = [
+        {"__type__": "Vote", **{k: v for k, v in record_fields(vote) if k != "message"}}
+        if isinstance(vote, activity.Vote) and vote.message is value.request and value.request
+        else vote
+        for vote in value.votes
+    ]
+    return fields
+
+
 def decode(value: Any) -> Any:
     if isinstance(value, list):
         return [decode(v) for v in value]
@@ -49,6 +91,8 @@ def decode(value: Any) -> Any:
         return tuple(decode(v) for v in value["__tuple__"])
     if "__items__" in value:
         return {decode(k): decode(v) for k, v in value["__items__"]}
+    if ACTIVITY_IDS in value:
+        return ActivityIds(value[ACTIVITY_IDS])
     if "__type__" in value:
         return build(value)
     return {k: decode(v) for k, v in value.items()}
@@ -60,7 +104,90 @@ def build(value: dict[str, Any]) -> Any:
     if name == "Store":
         made = store.Store()
         vars(made).update(fields)
+        made.adopt()
+        resolve_activities(made)
         return made
+    if name == "Activity" and "intent" in fields:
+        return activity.Activity.from_older(fields)
     if name not in CLASSES:
         raise ValueError(f"unknown record type {name!r} in the state")
-    return CLASSES[name](**fields)
+    made = CLASSES[name](**fields)
+    if isinstance(made, activity.Activity):
+        for vote in made.votes:
+            if isinstance(vote, activity.Vote) and not vote.message:
+                vote.message = made.request  # the one string, shared again
+    return made
+
+
+def resolve_activities(made: store.Store) -> None:
+    """Organizations' activity ids back to the store's activities (older documents hold them in full)."""
+    for org in made.orgs.values():
+        ids = org.activities
+        if isinstance(ids, ActivityIds):
+            org.activities = ActivityTable((i, made.activities[i]) for i in ids if i in made.activities)
+        else:  # an older document: one record per table; the store's copy is the one kept
+            org.activities = ActivityTable((i, made.activities.get(i, a)) for i, a in ids.items())
+
+
+# writing a large document in pieces --------------------------------------------------------------
+def iter_json(value: Any) -> Iterator[str]:
+    """``value`` encoded (as ``encode``) and written as compact JSON, in pieces: the text equals
+    ``json.dumps(encode(value), separators=(",", ":"))``."""
+    return _paced(_pieces(value))
+
+
+def iter_document(members: list[tuple[str, Any, bool]]) -> Iterator[str]:
+    """A JSON object of ``(name, value, through the codec)`` members, in pieces, ending in a newline:
+    the text the control API's ``jsonify`` makes of the same document, written a piece at a time."""
+
+    def pieces() -> Iterator[str]:
+        yield "{"
+        for index, (name, value, through_codec) in enumerate(members):
+            yield ("," if index else "") + _WIRE.encode(name) + ":"
+            yield from _pieces(value) if through_codec else (_WIRE.encode(value),)
+        yield "}\n"
+
+    return _paced(pieces())
+
+
+def _paced(pieces: Iterator[str]) -> Iterator[str]:
+    started = time.perf_counter()
+    for piece in pieces:
+        yield piece
+        if time.perf_counter() - started > _YIELD_EVERY_S:
+            time.sleep(0)  # let a waiting request thread take the interpreter now
+            started = time.perf_counter()
+
+
+def _pieces(value: Any) -> Iterator[str]:
+    if isinstance(value, list) and len(value) > _PIECE_ITEMS:
+        yield "["
+        for index, item in enumerate(value):
+            if index:
+                yield ","
+            yield from _pieces(item)
+        yield "]"
+        return
+    members = _members(value)
+    if members is None:
+        yield _WIRE.encode(encode(value))
+        return
+    yield "{"
+    for index, (key, item) in enumerate(members):
+        yield ("," if index else "") + _WIRE.encode(key) + ":"
+        yield from _pieces(item)
+    yield "}"
+
+
+def _members(value: Any) -> list[tuple[str, Any]] | None:
+    """The members of a large object to write one by one; None: small enough to write at once."""
+    if isinstance(value, store.Store):
+        return [("__type__", "Store"), *store_fields(value)]
+    if isinstance(value, store.Organization):
+        return [("__type__", "Organization"), *record_fields(value)]
+    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        return None
+    large = len(value) > _PIECE_ITEMS or ACTIVITY_IDS in value
+    if large or any(isinstance(v, (store.Store, store.Organization, ActivityTable)) for v in value.values()):
+        return list(value.items())
+    return None

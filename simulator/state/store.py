@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import copy
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from simulator.errors import NotFound
 from simulator.state.activity import Activity
+from simulator.state.copying import structural_copy
 from simulator.state.records import (
     ApiKey,
     Authenticator,
@@ -25,6 +26,8 @@ from simulator.state.records import (
     Wallet,
     WebhookEndpoint,
 )
+from simulator.state.retention import Retention
+from simulator.state.tables import ActivityIds, ActivityTable
 
 
 @dataclass
@@ -48,12 +51,16 @@ class Organization:
     fiat_credentials: dict[str, Record] = field(default_factory=dict)
     balances: dict[tuple[str, str], list[Json]] = field(default_factory=dict)
     balances_access: bool = True
-    activities: dict[str, Activity] = field(default_factory=dict)
+    activities: ActivityTable = field(default_factory=ActivityTable)
     webhook_endpoints: dict[str, WebhookEndpoint] = field(default_factory=dict)
     ip_allowlists: dict[str, IpAllowlist] = field(default_factory=dict)  # "" = the organization's, else by key
     # swaps, earn, TVC, secrets, on-ramp (simulator.scenario.longtail): table name -> record id -> record
     longtail: dict[str, dict[str, Json]] = field(default_factory=dict)
     session_profiles: dict[str, SessionProfile] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.activities, (ActivityTable, ActivityIds)):  # a decoded document: a plain dict
+            self.activities = ActivityTable(self.activities)
 
     def user(self, user_id: str) -> User:
         try:
@@ -68,6 +75,15 @@ class Organization:
         return [{"name": name, "value": value} for name, value in self.features.items()]
 
 
+@dataclass
+class MnemonicStream:
+    """Where new wallets' mnemonics come from: the n-th is drawn from ``key`` and n alone
+    (activities.mnemonics), so a seeded run repeats them and a pool can compute them ahead."""
+
+    key: str = ""  # hex; "" until the simulator seeds it (a document of an older version has none)
+    position: int = 0
+
+
 @dataclass(frozen=True)
 class CredentialRef:
     """Where a stamping credential lives."""
@@ -80,11 +96,13 @@ class CredentialRef:
 class Store:
     """Every organization and activity, with indexes for stamps and fingerprints."""
 
+    TRANSIENT = ("retention",)  # not state: neither copied by snapshots nor exported
+
     def __init__(self) -> None:
         self.orgs: dict[str, Organization] = {}
-        self.activities: dict[str, Activity] = {}
+        self.activities: ActivityTable = ActivityTable()
         self.fingerprints: dict[str, str] = {}
-        self.evaluations: dict[str, list[Json]] = {}
+        self.evaluations: dict[str, Sequence[Any]] = {}  # Evaluation records (dicts in older documents)
         self.rule_hits: dict[str, int] = {}  # scripted rules: how many requests each has matched
         self.otps: dict[str, Otp] = {}
         self.outbox: list[Json] = []  # every OTP "sent", for tests to read
@@ -100,7 +118,9 @@ class Store:
         self.sent_transactions: dict[str, SentTransaction] = {}
         self.chain_nonces: dict[str, int] = {}
         self.broadcast_seed: Json = {}
+        self.mnemonic_stream = MnemonicStream()
         self._credentials: dict[str, list[CredentialRef]] = {}
+        self.retention: Retention = Retention()  # not part of the state: the simulator's setting
 
     # organizations -------------------------------------------------------------------------
     def add_org(self, org: Organization) -> Organization:
@@ -168,6 +188,24 @@ class Store:
         org = self.orgs.get(activity.organization_id)
         if org is not None:  # delete_sub_organization removes the organization its own activity ran in
             org.activities[activity.activity_id] = activity
+        self.retention.settle(activity)
+        self.retention.evict(self)
+
+    def drop_activity(self, activity: Activity) -> None:
+        """Forget a finished activity (retention): its record, evaluations and fingerprint."""
+        self.activities.pop(activity.activity_id, None)
+        org = self.orgs.get(activity.organization_id)
+        if org is not None:
+            org.activities.pop(activity.activity_id, None)
+        if self.fingerprints.get(activity.fingerprint) == activity.activity_id:
+            del self.fingerprints[activity.fingerprint]
+        self.evaluations.pop(activity.activity_id, None)
+        self.mfa_statuses.pop(activity.activity_id, None)
+
+    def sweep_fingerprints(self) -> None:
+        """Drop fingerprints (votes' included) of activities no longer kept."""
+        kept = self.activities
+        self.fingerprints = {k: v for k, v in self.fingerprints.items() if v in kept}
 
     def activity_by_fingerprint(self, fingerprint: str) -> Activity | None:
         activity_id = self.fingerprints.get(fingerprint)
@@ -237,7 +275,15 @@ class Store:
         return urls
 
     def snapshot(self) -> Store:
-        return copy.deepcopy(self)
+        """A copy that shares every immutable part with this store (see state.copying)."""
+        made = structural_copy(self)
+        made.retention = self.retention.copy(made.activities)
+        return made
+
+    def adopt(self) -> None:
+        """Index tables a decoded document holds as plain dicts."""
+        if not isinstance(self.activities, ActivityTable):
+            self.activities = ActivityTable(self.activities)
 
     def counts(self) -> dict[str, Any]:
         return {"organizations": len(self.orgs), "activities": len(self.activities)}

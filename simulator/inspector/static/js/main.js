@@ -81,8 +81,11 @@ function handle(error) {
   } else if (error instanceof ApiError) {
     setLive(true, "live");
     toast(error.message, true);
-  } else {
+  } else if (error instanceof TypeError && /fetch/i.test(error.message)) {
     setLive(false, "simulator unreachable");
+  } else {
+    setLive(false, "page error");  // a bug in the page: say what it is rather than blame the network
+    toast(`The page failed to show this view: ${error.message}`, true);
   }
 }
 

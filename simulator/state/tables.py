@@ -1,0 +1,132 @@
+"""Activities by id that also keep their list order (created time, then id), so that a page of the
+newest ones, or the page next to a cursor, is found without sorting the whole organization."""
+
+from __future__ import annotations
+
+from bisect import bisect_left, insort
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from simulator.state.activity import Activity
+
+OrderKey = tuple[int, str]
+
+
+class ActivityIds(list[str]):
+    """An organization's activities as an exported document names them, until the store's are read
+    (state.codec.resolve_activities)."""
+
+
+def order_key(activity: Activity) -> OrderKey:
+    return activity.created_ms, activity.activity_id
+
+
+class ActivityTable(dict[str, Activity]):
+    """A dict of activities by id, plus their order, oldest first.
+
+    Writes through the dict's usual methods keep the order; a write that is not a plain append
+    (an activity created at an earlier simulated time, a removal that is not the oldest) only
+    marks it stale, and the next read sorts once.
+    """
+
+    __slots__ = ("_order", "_start", "_stale")
+
+    def __init__(self, items: Iterable[tuple[str, Activity]] | dict[str, Activity] = ()) -> None:
+        super().__init__(items)
+        self._order: list[Activity] = []
+        self._start = 0  # entries before it were removed from the front (the oldest evicted first)
+        self._stale = bool(self)  # built from items: sorted on the first read
+
+    # writes ---------------------------------------------------------------------------------
+    def __setitem__(self, key: str, activity: Activity) -> None:
+        previous = self.get(key)
+        super().__setitem__(key, activity)
+        if previous is not None or self._stale:
+            self._stale = self._stale or previous is not activity
+            return
+        if self._start < len(self._order) and order_key(activity) < order_key(self._order[-1]):
+            insort(self._order, activity, lo=self._start, key=order_key)
+        else:
+            self._order.append(activity)
+
+    def __delitem__(self, key: str) -> None:
+        activity = self[key]
+        super().__delitem__(key)
+        self._forget(activity)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        if key not in self:
+            return super().pop(key, *default)
+        activity = super().pop(key)
+        self._forget(activity)
+        return activity
+
+    def _forget(self, activity: Activity) -> None:
+        if self._stale:
+            return
+        order, start = self._order, self._start
+        if start < len(order) and order[start] is activity:  # the oldest: what retention evicts
+            self._start += 1
+            if self._start > 1024 and self._start * 2 > len(order):
+                del order[: self._start]
+                self._start = 0
+            return
+        at = bisect_left(order, order_key(activity), lo=start, key=order_key)
+        if at < len(order) and order[at] is activity:
+            del order[at]
+        else:
+            self._stale = True
+
+    def popitem(self) -> tuple[str, Activity]:
+        self._stale = True
+        return super().popitem()
+
+    def clear(self) -> None:
+        super().clear()
+        self._order, self._start, self._stale = [], 0, False
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        super().update(*args, **kwargs)
+        self._stale = True
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def __ior__(self, other: Any) -> ActivityTable:  # type: ignore[override,misc]
+        self.update(other)
+        return self
+
+    # reads ----------------------------------------------------------------------------------
+    def ordered(self) -> list[Activity]:
+        """Every activity, oldest first (the list itself: do not change it)."""
+        if self._stale:
+            self._order = sorted(self.values(), key=order_key)
+            self._start, self._stale = 0, False
+        elif self._start:
+            del self._order[: self._start]
+            self._start = 0
+        return self._order
+
+    def adopt_order(self, order: list[Activity] | None) -> None:
+        """Take ``order`` (these activities, oldest first) as the order; None: sort on the next read."""
+        self._order, self._start, self._stale = order or [], 0, order is None and bool(self)
+
+    def oldest(self) -> Iterator[Activity]:
+        """Oldest first, lazily (eviction reads only the front)."""
+        return iter(self.ordered())
+
+    def position(self, activity: Activity) -> int:
+        """Where ``activity`` (one of these) is in ``ordered()``."""
+        order = self.ordered()
+        return bisect_left(order, order_key(activity), key=order_key)
+
+    def copy(self) -> ActivityTable:
+        made = ActivityTable()
+        dict.update(made, self)
+        made._order, made._start, made._stale = self._order[self._start :], 0, self._stale
+        return made
+
+    def __reduce__(self) -> Any:
+        return ActivityTable, (dict(self),)
