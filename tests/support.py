@@ -118,16 +118,15 @@ def verify_session(jwt: str) -> Any:
 
 
 def open_bundle(bundle: str, client: ClientKey) -> str:
-    """decryptCredentialBundle: bs58check(enc ‖ ct), HPKE with info turnkey_hpke, AAD enc ‖ receiver."""
-    from pyhpke import AEADId, CipherSuite, KDFId, KEMId, KEMKey
+    """decryptCredentialBundle: bs58check(enc ‖ ct), HPKE with info turnkey_hpke, AAD enc ‖ receiver,
+    opened by OpenSSL's HPKE (the server seals with pyhpke, so this check is independent)."""
+    from bundle_checks import independent_open
 
     raw = base58.b58decode_check(bundle)
     enc = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw[:33]).public_bytes(
         Encoding.X962, PublicFormat.UncompressedPoint
     )
-    suite = CipherSuite.new(KEMId.DHKEM_P256_HKDF_SHA256, KDFId.HKDF_SHA256, AEADId.AES256_GCM)
-    recipient = suite.create_recipient_context(enc, KEMKey.from_pyca_cryptography_key(client.key), info=b"turnkey_hpke")
-    return str(recipient.open(raw[33:], aad=enc + bytes.fromhex(client.uncompressed)).hex())
+    return independent_open(enc, raw[33:], client.key).hex()
 
 
 def seal_to_target(bundle: str, plaintext: bytes) -> str:
