@@ -17,19 +17,52 @@ get_mfa_status; a user whose first stamp already satisfies the policy is never c
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 
+from simulator import catalogue
 from simulator.activities import mfa
 from simulator.activities.context import Json
 from simulator.auth import Principal
 from simulator.auth.attested import audience
 from simulator.auth.stamps import ATTESTED_TOKEN, Stamp
+from simulator.catalogue import Kind
+from simulator.consensus.decisions import Decision, Outcome, Wait
+from simulator.consensus.kinds import policy_view
 from simulator.crypto import tokens
 from simulator.errors import PermissionDenied
-from simulator.state.activity import CONSENSUS_NEEDED, Activity
+from simulator.state.activity import CONSENSUS_NEEDED, Activity, ActivityStatus
 from simulator.state.records import User
 from simulator.state.store import Store
 
-AUTHENTICATORS_NEEDED = "ACTIVITY_STATUS_AUTHENTICATORS_NEEDED"
+AUTHENTICATORS_NEEDED = ActivityStatus.AUTHENTICATORS_NEEDED.value
+
+
+def context_of(activity: Activity) -> Json:
+    """What an MFA policy's condition reads: the activity as the policy language sees it."""
+    pending = activity.pending
+    assert pending is not None
+    spec = catalogue.get(Kind.ACTIVITY, pending.op)
+    assert spec is not None, pending.op
+    return {**pending.policy_context, "activity": policy_view(spec, activity.activity_type, pending.params)}
+
+
+def hold(activity: Activity, decision: Decision) -> None:
+    """The requester's MFA comes first; the decision waits for it (as plain JSON: state exports keep it)."""
+    assert activity.pending is not None
+    wait = asdict(decision.wait) if decision.wait else None
+    activity.pending.mfa_hold = {"outcome": decision.outcome.value, "failure": decision.failure, "wait": wait}
+    activity.status = AUTHENTICATORS_NEEDED
+    activity.notes.append(f"waiting for the requester's MFA before: {decision.outcome.value}")
+
+
+def release(activity: Activity) -> Decision:
+    """The decision a held activity waited with; the hold is over."""
+    pending = activity.pending
+    assert pending is not None and pending.mfa_hold is not None
+    held, pending.mfa_hold = pending.mfa_hold, None
+    wait = Wait(**held["wait"]) if held["wait"] else None
+    activity.notes.append("the requester's MFA is satisfied")
+    return Decision(Outcome(held["outcome"]), [], activity.decided_by, failure=held["failure"], wait=wait)
 
 
 def presented(principal: Principal | None) -> Json | None:
@@ -82,11 +115,11 @@ def record_shown(status: Json, shown: Json | None) -> bool:
     return useful
 
 
-def challenge(store: Store, activity_id: str, principal: Principal | None, context: Json) -> bool:
-    """Whether the principal's MFA policy for ``context`` holds them back (then their status is recorded)."""
-    if principal is None:
+def challenge(store: Store, activity: Activity, principal: Principal | None) -> bool:
+    """Whether the principal's MFA policy for the activity holds them back (then their status is recorded)."""
+    if principal is None or not principal.user.mfa_policies:
         return False
-    policy = mfa.applicable(principal.user, context)
+    policy = mfa.applicable(principal.user, context_of(activity))
     if policy is None:
         return False
     status: Json = {
@@ -99,7 +132,7 @@ def challenge(store: Store, activity_id: str, principal: Principal | None, conte
     record_shown(status, presented(principal))
     if status["satisfied"]:
         return False
-    store.mfa_statuses.setdefault(activity_id, []).append(status)
+    store.mfa_statuses.setdefault(activity.activity_id, []).append(status)
     return True
 
 

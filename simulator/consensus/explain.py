@@ -21,4 +21,5 @@ def explain(store: Store, activity: Activity) -> Json:
         "policyEvaluations": store.evaluations.get(activity.activity_id, []),
         "steps": list(activity.notes),
         "failure": activity.failure,
+        "mfa": store.mfa_statuses.get(activity.activity_id, []),
     }

@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict
 
 from simulator import catalogue
 from simulator.activities import envelope, mfa_gate
@@ -14,8 +13,7 @@ from simulator.auth import Principal
 from simulator.catalogue import Kind, Operation
 from simulator.clock import Source
 from simulator.consensus import engine
-from simulator.consensus.decisions import Decision, Outcome, VoteSelection, Wait
-from simulator.consensus.kinds import policy_view
+from simulator.consensus.decisions import Decision, Outcome, VoteSelection
 from simulator.errors import ApiError, InvalidArgument, PermissionDenied
 from simulator.state.activity import CONSENSUS_NEEDED, Activity, ActivityStatus, Pending
 from simulator.state.store import Store
@@ -36,8 +34,8 @@ def begin(ctx: Context, activity: Activity, decision: Decision, pending: Pending
     envelope.record_evaluation(ctx, activity, decision.evaluations)
     if decision.outcome is Outcome.DENY:
         deny(ctx, activity, decision)
-    if mfa_gate.challenge(ctx.store, activity.activity_id, ctx.principal, mfa_context(activity)):
-        hold_for_mfa(activity, decision)
+    if mfa_gate.challenge(ctx.store, activity, ctx.principal):
+        mfa_gate.hold(activity, decision)
     else:
         begin_outcome(ctx, activity, decision, pending)
     ctx.tell(activity, "created")
@@ -59,30 +57,11 @@ def begin_outcome(
     apply(ctx, activity, decision.outcome, decision.failure, immediate=immediate)
 
 
-def mfa_context(activity: Activity) -> Json:
-    """What an MFA policy's condition reads: the activity as the policy language sees it."""
-    pending = activity.pending
-    assert pending is not None
-    return {**pending.policy_context, "activity": policy_view(spec_of(pending), activity.activity_type, pending.params)}
-
-
-def hold_for_mfa(activity: Activity, decision: Decision) -> None:
-    """The requester's MFA comes first; the decision (kept as plain JSON, exports read it) waits for it."""
-    assert activity.pending is not None
-    wait = asdict(decision.wait) if decision.wait else None
-    activity.pending.mfa_hold = {"outcome": decision.outcome.value, "failure": decision.failure, "wait": wait}
-    activity.status = AUTHENTICATORS_NEEDED
-    activity.notes.append(f"waiting for the requester's MFA before: {decision.outcome.value}")
-
-
 def release_mfa(ctx: Context, activity: Activity) -> None:
-    pending = activity.pending
-    assert pending is not None and pending.mfa_hold is not None
-    hold, pending.mfa_hold = pending.mfa_hold, None
-    wait = Wait(**hold["wait"]) if hold["wait"] else None
-    decision = Decision(Outcome(hold["outcome"]), [], activity.decided_by, failure=hold["failure"], wait=wait)
-    activity.notes.append("the requester's MFA is satisfied")
-    begin_outcome(ctx, activity, decision, pending, immediate=False)
+    """The requester's MFA is met: the decision it held back applies now (a later change, so an event)."""
+    decision = mfa_gate.release(activity)
+    assert activity.pending is not None
+    begin_outcome(ctx, activity, decision, activity.pending, immediate=False)
 
 
 def describe(wait: object) -> str:
@@ -254,7 +233,7 @@ def voter_held_by_mfa(ctx: Context, activity: Activity, principal: Principal) ->
     user_id = principal.user.user_id
     if mfa_gate.open_status(ctx.store, activity.activity_id, user_id) is not None:
         return not mfa_gate.satisfy(ctx.store, activity.activity_id, principal)
-    return mfa_gate.challenge(ctx.store, activity.activity_id, principal, mfa_context(activity))
+    return mfa_gate.challenge(ctx.store, activity, principal)
 
 
 def check_vote(activity: Activity, principal: Principal) -> None:

@@ -13,7 +13,7 @@ from simulator.clock import Source
 from simulator.crypto import keys
 from simulator.errors import ApiError
 from simulator.proxy import config as proxy_config
-from simulator.scenario import Scenario
+from simulator.scenario import Scenario, longtail
 from simulator.state.records import Tag, User
 from simulator.state.store import Organization, Store
 
@@ -24,6 +24,7 @@ def apply(scenario: Scenario, store: Store, source: Source, now_ms: int) -> list
     """Create everything the scenario declares; returns the key pairs it reported."""
     made: list[Json] = []
     store.otp_codes.update(scenario.data.get("otpCodes", {}))
+    longtail.apply(scenario, store)
     for i, spec in enumerate(scenario.data.get("organizations", [])):
         Seeder(scenario, store, source, now_ms, made).organization(("organizations", i), spec, None)
     return made

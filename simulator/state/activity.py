@@ -216,6 +216,11 @@ class Activity:
         return self.kept_proofs if self.kept_proofs is not None else _Unkept(self, "kept_proofs")
 
     @property
+    def final(self) -> bool:
+        """Completed, failed or rejected, nothing left to run: never written again."""
+        return self.pending is None and self.status in FINAL_STATUSES
+
+    @property
     def settled(self) -> bool:
         """Final and compacted: never changed again, so snapshots may share it."""
         return self.pending is None and self.kept_intent is None and self.status in FINAL_STATUSES
@@ -274,7 +279,8 @@ class Activity:
             "fingerprint": self.fingerprint,
             # The service shows the requester of a finished activity canApprove false and
             # canReject true (real fixture in the reference notes).
-            "canApprove": can_vote,
+            # a requester held by MFA approves with the credentials the policy asks for
+            "canApprove": can_vote or (mine and self.status == ActivityStatus.AUTHENTICATORS_NEEDED.value),
             "canReject": can_vote or mine,
             "createdAt": timestamp(self.created_ms),
             "updatedAt": timestamp(self.updated_ms or self.created_ms),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING
 
-from simulator.state.activity import FINAL_STATUSES, Activity
+from simulator.state.activity import Activity
 
 if TYPE_CHECKING:
     from simulator.state.store import Store
@@ -36,9 +36,9 @@ class Retention:
         """Compact ``activity`` if it is final, else keep it for later; re-check a few older ones."""
         for _ in range(min(LOOSE_CHECKS_PER_ADD, len(self.loose))):
             older = self.loose.popleft()
-            if not older.compact() and older.status not in FINAL_STATUSES:
+            if not older.compact() and not older.final:
                 self.loose.append(older)
-        if not activity.compact() and activity.status not in FINAL_STATUSES:
+        if not activity.compact() and not activity.final:
             self.loose.append(activity)
 
     def evict(self, store: Store) -> None:
@@ -48,7 +48,7 @@ class Retention:
         excess = len(store.activities) - self.limit
         victims = []
         for activity in store.activities.oldest():
-            if activity.pending is None and activity.status in FINAL_STATUSES:
+            if activity.final:
                 victims.append(activity)
                 if len(victims) == excess:
                     break

@@ -8,7 +8,7 @@ from typing import Any
 
 from simulator.errors import NotFound
 from simulator.state.activity import Activity
-from simulator.state.copying import structural_copy
+from simulator.state.copying import copy_store
 from simulator.state.records import (
     ApiKey,
     Authenticator,
@@ -97,6 +97,7 @@ class Store:
     """Every organization and activity, with indexes for stamps and fingerprints."""
 
     TRANSIENT = ("retention",)  # not state: neither copied by snapshots nor exported
+    FLAT = ("fingerprints", "evaluations")  # values never changed in place: snapshots copy the tables only
 
     def __init__(self) -> None:
         self.orgs: dict[str, Organization] = {}
@@ -276,7 +277,7 @@ class Store:
 
     def snapshot(self) -> Store:
         """A copy that shares every immutable part with this store (see state.copying)."""
-        made = structural_copy(self)
+        made: Store = copy_store(self, list(self.retention.loose))
         made.retention = self.retention.copy(made.activities)
         return made
 
@@ -284,6 +285,7 @@ class Store:
         """Index tables a decoded document holds as plain dicts."""
         if not isinstance(self.activities, ActivityTable):
             self.activities = ActivityTable(self.activities)
+        self.retention.loose.extend(a for a in self.activities.values() if not a.compact() and not a.final)
 
     def counts(self) -> dict[str, Any]:
         return {"organizations": len(self.orgs), "activities": len(self.activities)}

@@ -109,6 +109,17 @@ class ActivityTable(dict[str, Activity]):
             self._start = 0
         return self._order
 
+    def swap(self, old: Activity, new: Activity) -> None:
+        """Put ``new`` (a copy of ``old``: same id and time) where ``old`` is, in the dict and the order."""
+        dict.__setitem__(self, old.activity_id, new)
+        if self._stale:
+            return
+        at = bisect_left(self._order, order_key(old), lo=self._start, key=order_key)
+        if at < len(self._order) and self._order[at] is old:
+            self._order[at] = new
+        else:
+            self._stale = True
+
     def adopt_order(self, order: list[Activity] | None) -> None:
         """Take ``order`` (these activities, oldest first) as the order; None: sort on the next read."""
         self._order, self._start, self._stale = order or [], 0, order is None and bool(self)
