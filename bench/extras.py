@@ -22,6 +22,7 @@ from simulator.testing import ApiKeyStamper
 
 ROOT = Path(__file__).resolve().parent.parent
 MEMORY_TARGET = 2048  # bytes per retained activity (the "Hardening" issue)
+RESTORE_TARGET_MS = 5.0  # snapshot restore of a 1,000-wallet state
 
 
 def timed(action: Callable[[], object], times: int) -> float:
@@ -44,6 +45,23 @@ def first_whoami(url: str, credentials: dict[str, str]) -> None:
     conn.close()
     if reply.status != 200:
         raise RuntimeError(f"whoami answered {reply.status}")
+
+
+START_TARGET = 1.5  # serve's start to ready line / a bare Flask app's, on the same server
+FIXTURE_TARGET_MS = 50.0  # SimulatorServer ready in a running process
+
+
+def ready_ms(command: list[str]) -> float:
+    """Milliseconds from starting ``command`` to its first stdout line (the ready line)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert proc.stdout is not None
+    proc.stdout.readline()
+    elapsed = (time.perf_counter() - start) * 1000
+    proc.terminate()
+    proc.wait()
+    proc.stdout.close()
+    return elapsed
 
 
 def startup() -> None:
@@ -70,6 +88,20 @@ def startup() -> None:
         f"imports included); in a running process {timed(warm, 5):.1f} ms (median of 5: Simulator with the "
         "default scenario, both ports, first whoami, stop)"
     )
+    serve = [sys.executable, "-m", "simulator", "serve", "--port", "0", "--proxy-port", "0"]
+    bare = [sys.executable, str(ROOT / "bench" / "bare.py")]
+    ours, theirs = [], []
+    for _ in range(5):  # interleaved: the machine's load drifts
+        ours.append(ready_ms(serve))
+        theirs.append(ready_ms(bare))
+    ratio = statistics.median(ours) / statistics.median(theirs)
+    fixture = timed(lambda: SimulatorServer().start().stop(), 5)
+    print(
+        f"start to ready line: serve {statistics.median(ours):.0f} ms, a bare Flask app on waitress "
+        f"{statistics.median(theirs):.0f} ms: x{ratio:.2f} (target <= {START_TARGET}x "
+        f"{'met' if ratio <= START_TARGET else 'MISSED'}); SimulatorServer ready and stopped in a running process "
+        f"{fixture:.1f} ms (target <= {FIXTURE_TARGET_MS:.0f} ms {'met' if fixture <= FIXTURE_TARGET_MS else 'MISSED'})"
+    )
 
 
 def reset_and_restore() -> None:
@@ -94,9 +126,11 @@ def reset_and_restore() -> None:
         for i in range(100):
             wallets.new_wallet(ctx, f"w{i}", [ETH])
     snapshot = big.snapshot()
+    restore_ms = timed(lambda: big.restore(snapshot), 20)
     print(
         f"reset to the default state: {reset_ms * 1000:.0f} µs; pytest fixture per test: {per_test * 1000:.0f} µs; "
-        f"snapshot restore of a 1,000-wallet state: {timed(lambda: big.restore(snapshot), 20):.1f} ms"
+        f"snapshot restore of a 1,000-wallet state: {restore_ms:.1f} ms (target < {RESTORE_TARGET_MS:.0f} ms "
+        f"{'met' if restore_ms < RESTORE_TARGET_MS else 'MISSED'}); taking it: {timed(big.snapshot, 20):.1f} ms"
     )
 
 
@@ -130,7 +164,9 @@ def memory_per_activity(count: int = 3000) -> None:
 
 
 def export_latency(kind: str, activities: int) -> None:
-    """whoami latency on one connection, idle and while GET /_simulator/state runs in a loop."""
+    """whoami latency on one connection, idle and while the state of ``activities`` is exported, through
+    GET /_simulator/state and through the streamed export (``Simulator.export_state_chunks``); then the
+    server's resident memory, before and after a reset."""
     server = subprocess.Popen(
         [sys.executable, str(ROOT / "bench" / "server.py"), str(scenario_file()), "--server", kind]
         + ["--activities", str(activities)],
@@ -140,36 +176,56 @@ def export_latency(kind: str, activities: int) -> None:
     assert server.stdout is not None
     try:
         port = int(server.stdout.readline().strip().rsplit(":", 1)[1])
-        probes = Workload().batch("whoami", 300)
-        idle = load.run(port, probes, 1)
-        exports: list[tuple[float, int]] = []
-        stop = threading.Event()
-        exporter = threading.Thread(target=export_loop, args=(port, stop, exports))
-        exporter.start()
-        time.sleep(0.2)
-        busy = load.run(port, Workload().batch("whoami", 300), 1)
-        stop.set()
-        exporter.join()
+        idle = load.run(port, Workload().batch("whoami", 300), 1)
+        print(
+            f"state of {activities:,} activities: server resident memory {server_rss(server.pid) / 2**20:.0f} MiB; "
+            f"whoami idle: p50 {idle.p50_ms:.2f} ms, p99 {idle.p99_ms:.2f} ms, max {idle.max_ms:.1f} ms"
+        )
+        for path, name in (("/_simulator/state", "GET /_simulator/state"), ("/bench/state-stream", "streamed export")):
+            seconds, size, busy = during_export(port, path)
+            print(
+                f"  {name}: {seconds * 1000:.0f} ms, {size / 2**20:.0f} MiB; whoami meanwhile ({len(busy)}): "
+                f"p50 {pct(busy, 0.5):.2f} ms, p99 {pct(busy, 0.99):.1f} ms, max {max(busy):.1f} ms"
+            )
+        reset = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+        reset.request("POST", "/_simulator/reset", b"{}", {"Content-Type": "application/json"})
+        reset.getresponse().read()
+        print(f"  after POST /_simulator/reset: server resident memory {server_rss(server.pid) / 2**20:.0f} MiB")
     finally:
         server.terminate()
         server.wait()
         server.stdout.close()
-    seconds, size = statistics.median(e[0] for e in exports), exports[0][1]
-    print(
-        f"GET /_simulator/state with {activities:,} activities: {seconds * 1000:.0f} ms, {size / 2**20:.0f} MiB "
-        f"(median of {len(exports)}); whoami meanwhile: p50 {busy.p50_ms:.1f} ms, p99 {busy.p99_ms:.1f} ms "
-        f"(idle: p50 {idle.p50_ms:.2f} ms, p99 {idle.p99_ms:.2f} ms)"
-    )
 
 
-def export_loop(port: int, stop: threading.Event, exports: list[tuple[float, int]]) -> None:
-    while not stop.is_set() or not exports:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
-        start = time.perf_counter()
-        conn.request("GET", "/_simulator/state")
-        body = conn.getresponse().read()
-        exports.append((time.perf_counter() - start, len(body)))
-        conn.close()
+def during_export(port: int, path: str) -> tuple[float, int, list[float]]:
+    """One export of ``path``, with whoami latencies (ms) measured on one connection meanwhile."""
+    exports: list[tuple[float, int]] = []
+    exporter = threading.Thread(target=export_once, args=(port, path, exports))
+    exporter.start()
+    busy: list[float] = []
+    while exporter.is_alive():
+        busy.extend(load.run(port, Workload().batch("whoami", 50), 1).latencies_ms)
+    exporter.join()
+    return exports[0][0], exports[0][1], busy
+
+
+def export_once(port: int, path: str, exports: list[tuple[float, int]]) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+    start = time.perf_counter()
+    conn.request("GET", path)
+    body = conn.getresponse().read()
+    exports.append((time.perf_counter() - start, len(body)))
+    conn.close()
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+
+def server_rss(pid: int) -> int:
+    with open(f"/proc/{pid}/statm") as statm:
+        return int(statm.read().split()[1]) * 4096
 
 
 def webhook_latency(activities: int = 100) -> None:

@@ -35,6 +35,8 @@ class Result:
     p50_ms: float
     p99_ms: float
     reconnects: int
+    max_ms: float = 0.0
+    latencies_ms: tuple[float, ...] = ()
 
 
 class Connection:
@@ -130,4 +132,6 @@ def run(port: int, requests: list[Request], connections: int, path_override: str
         p50_ms=statistics.median(flat) * 1000,
         p99_ms=flat[max(0, int(len(flat) * 0.99) - 1)] * 1000,
         reconnects=sum(c.opened for c in clients) - connections,
+        max_ms=flat[-1] * 1000,
+        latencies_ms=tuple(x * 1000 for x in flat),
     )

@@ -5,8 +5,9 @@
 For create_wallet, sign_raw_payload, sign_transaction, get_activity and whoami, at 1 and 8
 keep-alive connections: requests/s and p50/p99 latency of the simulator, of a Flask echo of the
 same stamped bodies on the same server, and of Prism mocking the public swagger; the ratios
-with their targets beside them. Then start-up, reset, snapshot restore, memory per activity,
-the API's latency during a large state export, and webhook delivery latency.
+with their targets beside them. Then start-up (against a bare Flask app), reset, snapshot restore,
+memory per activity and retention, reads as an organization grows, the API's latency during a
+large state export, and webhook delivery latency.
 
 Figures drift with machine load; the ratios are measured side by side (rounds interleaved,
 medians), so compare those. Timing targets live here, never in the test suite.
@@ -28,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import extras
 import load
 import prism
+import scale
 from workload import OPERATIONS, Workload, scenario_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -161,6 +163,8 @@ def main() -> None:
     extras.startup()
     extras.reset_and_restore()
     extras.memory_per_activity()
+    scale.retention()
+    scale.flat_reads()
     extras.export_latency(args.server, args.export_activities)
     extras.webhook_latency()
 

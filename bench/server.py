@@ -28,6 +28,17 @@ from simulator import Config, Simulator, create_app
 from simulator.wsgi import PortServer, worker_pool
 
 
+def stream_app(sim: Simulator) -> Flask:
+    """The export as ``Simulator.export_state_chunks`` streams it (what /_simulator/state should serve)."""
+    streamed = Flask("stream")
+
+    @streamed.get("/")
+    def state() -> Response:
+        return Response(sim.export_state_chunks(), mimetype="application/json")
+
+    return streamed
+
+
 def echo_app() -> Flask:
     echo = Flask("echo")
 
@@ -55,12 +66,17 @@ def main() -> None:
     options.add_argument("--activities", type=int, default=0)
     args = options.parse_args()
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one log line per request would be measured too
-    config = Config(seed=1, scenarios=(args.scenario,), auth="off" if args.activities else "verify")
+    config = Config(
+        seed=1,
+        scenarios=(args.scenario,),
+        auth="off" if args.activities else "verify",
+        max_activities=max(args.activities + 1000, Config.max_activities or 0),
+    )
     sim = Simulator(config)
     if args.activities:
         fill(sim, args.activities)
     app = create_app(sim)  # refuses over-cap bodies itself (413 in the one error shape)
-    both = DispatcherMiddleware(app, {"/echo": echo_app()})
+    both = DispatcherMiddleware(app, {"/echo": echo_app(), "/bench/state-stream": stream_app(sim)})
     if args.server == "werkzeug":
         from werkzeug.serving import make_server
 

@@ -30,6 +30,8 @@ def test_the_wheel_carries_the_data_folders(wheel):
         "simulator/_data/schemas/scenario.json",
         "simulator/_data/scenarios/default.yaml",
         "simulator/_data/fixtures/default_credentials.json",
+        "simulator/inspector/static/index.html",
+        "simulator/inspector/static/js/main.js",
     ):
         assert needed in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
