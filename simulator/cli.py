@@ -8,10 +8,19 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from simulator.cli_commands import (
+    CONTROL_ACTIONS,
+    check_command,
+    control_command,
+    coverage_command,
+    outbox_command,
+    replay_command,
+    webhooks_command,
+)
+from simulator.cli_switches import control_switches, control_token_option, transport_switches
 from simulator.config import TEN_MINUTES_MS, Config
 from simulator.crypto import service_keys
 from simulator.scenario import ScenarioError, resolve_scenario
@@ -137,77 +146,6 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
-def transport_switches(serve: argparse.ArgumentParser) -> None:
-    """The HTTP transport's limits, on both ports (Config and simulator/wsgi.py say more)."""
-    default = Config()
-    serve.add_argument("--threads", type=positive(int), default=default.threads, help="worker threads (both ports)")
-    serve.add_argument(
-        "--max-connections", type=positive(int), default=default.max_connections, help="open connections per port"
-    )
-    serve.add_argument(
-        "--max-body-bytes", type=positive(int), default=default.max_body_bytes, help="larger bodies are refused 413"
-    )
-    serve.add_argument(
-        "--header-timeout",
-        type=positive(float),
-        default=default.header_timeout_seconds,
-        metavar="SECONDS",
-        help="a request's line and headers must arrive within this of its first byte",
-    )
-    serve.add_argument(
-        "--read-timeout",
-        type=positive(float),
-        default=default.read_timeout_seconds,
-        metavar="SECONDS",
-        help="a request's body must arrive within this of its headers; idle connections close after it",
-    )
-
-
-def positive(kind: Callable[[str], float]) -> Callable[[str], float]:
-    def parse(text: str) -> float:
-        value = kind(text)
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"must be positive, got {text}")
-        return value
-
-    parse.__name__ = kind.__name__  # argparse names the type in "invalid int value"
-    return parse
-
-
-def control_switches(serve: argparse.ArgumentParser) -> None:
-    """The webhook timeout and the control API's protection (Config says more)."""
-    serve.add_argument(
-        "--webhook-timeout",
-        type=positive(float),
-        default=Config().webhook_timeout_seconds,
-        metavar="SECONDS",
-        help="a receiver answering within this (real time) is never retried; slower answers are retried",
-    )
-    serve.add_argument(
-        "--control-token",
-        type=token_text,
-        default=os.environ.get("WALLET_SIMULATOR_CONTROL_TOKEN") or None,
-        metavar="TOKEN",
-        help="require this token on the control API (/_simulator): 'Authorization: Bearer TOKEN' or "
-        "'X-Simulator-Control-Token: TOKEN'; default: $WALLET_SIMULATOR_CONTROL_TOKEN",
-    )
-    serve.add_argument(
-        "--no-control", dest="control", action="store_false", help="do not serve the control API (/_simulator) at all"
-    )
-    serve.add_argument(
-        "--no-inspector",
-        dest="inspector",
-        action="store_false",
-        help="do not serve the inspector page (/_simulator/ui; it needs the control API, so --no-control ends it too)",
-    )
-
-
-def token_text(text: str) -> str:
-    if not text.strip():
-        raise argparse.ArgumentTypeError("must not be empty")
-    return text
-
-
 def config_from(args: argparse.Namespace) -> Config:
     window = int(args.timestamp_window * 1000) or None
     return Config(
@@ -301,118 +239,3 @@ def inspector_url(server: Any) -> str | None:
 
 def _interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
-
-
-def control_token_option(command: argparse.ArgumentParser) -> None:
-    command.add_argument(
-        "--control-token",
-        default=os.environ.get("WALLET_SIMULATOR_CONTROL_TOKEN"),
-        help="the token the simulator's control API requires (default: $WALLET_SIMULATOR_CONTROL_TOKEN)",
-    )
-
-
-def outbox_command(args: argparse.Namespace) -> int:
-    from simulator.control_client import ControlClient, ControlError
-
-    try:
-        messages = ControlClient(args.url, token=args.control_token).outbox(args.contact)
-    except ControlError as exc:
-        print(f"wallet-simulator: {exc}", file=sys.stderr)
-        return 1
-    except OSError as exc:
-        print(f"wallet-simulator: cannot reach {args.url}: {exc}", file=sys.stderr)
-        return 2
-    for message in messages:
-        print(f"{message['contact']}\t{message['channel']}\t{message['code']}\t{message['otpId']}")
-    return 0
-
-
-def replay_command(args: argparse.Namespace) -> int:
-    from simulator.replay import ReplayError, replay, report
-
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    if args.control_token:  # the control clients replay builds read it from the environment
-        os.environ["WALLET_SIMULATOR_CONTROL_TOKEN"] = args.control_token
-    try:
-        results = replay(args.file, args.url, load=args.load)
-    except (ScenarioError, ReplayError) as exc:
-        print(f"wallet-simulator: {exc}", file=sys.stderr)
-        return 2
-    print(report(results))
-    return 0 if all(r.ok for r in results) else 1
-
-
-CONTROL_ACTIONS: dict[str, Any] = {
-    "reset": lambda c, a: c.reset(),
-    "load": lambda c, a: c.load_scenarios(a or ["default"]),
-    "snapshot": lambda c, a: c.snapshot(),
-    "restore": lambda c, a: c.restore(a[0]),
-    "state": lambda c, a: c.state(),
-    "clock": lambda c, a: c.advance_clock(float(a[0])),
-    "approve": lambda c, a: c.approve(a[0], a[1]),
-    "reject": lambda c, a: c.reject(a[0], a[1]),
-    "explain": lambda c, a: c.explain(a[0]),
-    "journal": lambda c, a: c.journal(a[0] if a else None),
-}
-
-
-def control_command(args: argparse.Namespace) -> int:
-    from simulator.control_client import ControlClient, ControlError
-
-    try:
-        result = CONTROL_ACTIONS[args.action](ControlClient(args.url, token=args.control_token), args.args)
-    except (IndexError, ValueError):
-        print(f"wallet-simulator: control {args.action}: missing or bad arguments (see --help)", file=sys.stderr)
-        return 2
-    except (ControlError, OSError) as exc:
-        print(f"wallet-simulator: {exc}", file=sys.stderr)
-        return 1
-    print(json.dumps(result, indent=2) if result is not None else "ok")
-    return 0
-
-
-def webhooks_command(args: argparse.Namespace) -> int:
-    from simulator.control_client import ControlClient, ControlError
-
-    client = ControlClient(args.url, token=args.control_token)
-    try:
-        if args.action == "list":
-            result = client.call("GET", "/webhooks/deliveries")["deliveries"]
-        elif args.action == "fire":
-            result = client.call("POST", "/webhooks/fire", {"activityId": args.activity, "url": args.to})["deliveries"]
-        else:
-            result = client.call("POST", f"/webhooks/{args.event}/resend", {})
-    except (ControlError, OSError) as exc:
-        print(f"wallet-simulator: {exc}", file=sys.stderr)
-        return 1
-    print(json.dumps(result, indent=2))
-    return 0
-
-
-def coverage_command(args: argparse.Namespace) -> int:
-    from simulator.coverage import coverage, summary
-    from simulator.validation import Schemas
-
-    rows = coverage(Schemas())
-    for row in rows:
-        if args.status in (None, row["status"]):
-            note = f"  ({row['note']})" if row["note"] else ""
-            print(f"{row['status']:<12} {row['operation']}{note}")
-    print(", ".join(f"{n} {status}" for status, n in summary(rows).items()))
-    return 0
-
-
-def check_command(args: argparse.Namespace) -> int:
-    """Each file as ``serve`` loads it (every check, then the seeding), so both refuse alike."""
-    from simulator.core import Simulator
-
-    failed = 0
-    for ref in args.files:
-        try:
-            path = resolve_scenario(ref)
-            Simulator(Config(seed=0, scenarios=(path,))).close()
-            print(f"{path}: ok")
-        except ScenarioError as exc:
-            failed += 1
-            print(exc, file=sys.stderr)
-    return 1 if failed else 0

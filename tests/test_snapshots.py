@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -141,7 +140,8 @@ def test_the_streamed_export_is_the_control_apis_json_byte_for_byte() -> None:
     sim = busy_simulator()
     app = create_app(sim)
     with app.app_context():
-        expected = app.json.response(sim.export_state()).get_data(as_text=True)
+        response: Any = app.json.response(sim.export_state())
+        expected = response.get_data(as_text=True)
     assert "".join(sim.export_state_chunks()) == expected
 
 
@@ -212,7 +212,9 @@ def test_a_document_of_the_first_wave_still_imports() -> None:
 # the mnemonic stream ----------------------------------------------------------------------------------
 def test_pool_draws_the_same_mnemonics_in_order_with_or_without_the_worker() -> None:
     key = mnemonic_pool.stream_key(21)
-    quick, slow = (mnemonic_pool.MnemonicPool(lambda s=s: s, ahead=a) for s, a in ((stream(key), 8), (stream(key), 0)))
+    quick_stream, slow_stream = stream(key), stream(key)
+    quick = mnemonic_pool.MnemonicPool(lambda: quick_stream, ahead=8)
+    slow = mnemonic_pool.MnemonicPool(lambda: slow_stream, ahead=0)
     drawn = [quick.take(), quick.take(24), quick.take()]
     assert [slow.take(), slow.take(24), slow.take()] == drawn
     for words, (mnemonic, seed) in zip((12, 24, 12), drawn):
@@ -228,7 +230,7 @@ def stream(key: str) -> Any:
 
 
 def test_create_wallet_addresses_come_from_the_pools_mnemonic() -> None:
-    from eth_account import Account  # type: ignore[import-untyped]
+    from eth_account import Account
 
     Account.enable_unaudited_hdwallet_features()
     sim = Simulator(Config(seed=8))
@@ -277,7 +279,3 @@ def test_a_cursor_outside_the_filtered_list_is_refused_as_before() -> None:
     }
     with pytest.raises(InvalidArgument, match="invalid pagination cursor after="):
         call(sim, "query", "list_activities", body)
-
-
-def test_paths_of_this_module_exist() -> None:
-    assert Path(QUORUM).is_file()

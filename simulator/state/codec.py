@@ -17,12 +17,12 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from simulator.state import activity, records, store
+from simulator.state import activity, records, store, votes
 from simulator.state.tables import ActivityIds, ActivityTable
 
 CLASSES: dict[str, type] = {
     cls.__name__: cls
-    for module in (records, activity, store)
+    for module in (records, votes, activity, store)
     for cls in vars(module).values()
     if isinstance(cls, type) and dataclasses.is_dataclass(cls)
 }
@@ -71,7 +71,7 @@ def activity_state(value: activity.Activity) -> dict[str, Any]:
     fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
     fields["votes"] = [
         {"__type__": "Vote", **{k: v for k, v in record_fields(vote) if k != "message"}}
-        if isinstance(vote, activity.Vote) and vote.message is value.request and value.request
+        if isinstance(vote, votes.Vote) and vote.message is value.request and value.request
         else vote
         for vote in value.votes
     ]
@@ -114,7 +114,7 @@ def build(value: dict[str, Any]) -> Any:
     made = CLASSES[name](**fields)
     if isinstance(made, activity.Activity):
         for vote in made.votes:
-            if isinstance(vote, activity.Vote) and not vote.message:
+            if isinstance(vote, votes.Vote) and not vote.message:
                 vote.message = made.request  # the one string, shared again
     return made
 

@@ -59,7 +59,7 @@ def _copier_of(kind: Any) -> Callable[[Any, Memo], Any]:
         copier: Callable[[Any, Memo], Any] = _same
     elif "__dict__" not in dir(kind):  # a slotted record of another module: copied the general way
         copier = copy.deepcopy
-    elif dataclasses.is_dataclass(kind) and kind.__dataclass_params__.frozen:
+    elif dataclasses.is_dataclass(kind) and _is_frozen(kind):
         copier = _frozen_record
     elif dataclasses.is_dataclass(kind):
         copier = _record_copier(_changing_fields(kind))
@@ -69,6 +69,10 @@ def _copier_of(kind: Any) -> Callable[[Any, Memo], Any]:
         copier = copy.deepcopy
     _COPIERS[kind] = copier
     return copier
+
+
+def _is_frozen(kind: Any) -> bool:
+    return bool(kind.__dataclass_params__.frozen)
 
 
 def _same(value: Any, memo: Memo) -> Any:

@@ -1,0 +1,121 @@
+"""The commands that drive a running simulator or read the catalogue: outbox, replay, control,
+webhooks, coverage, check."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from typing import Any
+
+from simulator.config import Config
+from simulator.scenario import ScenarioError, resolve_scenario
+
+
+def outbox_command(args: argparse.Namespace) -> int:
+    from simulator.control_client import ControlClient, ControlError
+
+    try:
+        messages = ControlClient(args.url, token=args.control_token).outbox(args.contact)
+    except ControlError as exc:
+        print(f"wallet-simulator: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"wallet-simulator: cannot reach {args.url}: {exc}", file=sys.stderr)
+        return 2
+    for message in messages:
+        print(f"{message['contact']}\t{message['channel']}\t{message['code']}\t{message['otpId']}")
+    return 0
+
+
+def replay_command(args: argparse.Namespace) -> int:
+    from simulator.replay import ReplayError, replay, report
+
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    if args.control_token:  # the control clients replay builds read it from the environment
+        os.environ["WALLET_SIMULATOR_CONTROL_TOKEN"] = args.control_token
+    try:
+        results = replay(args.file, args.url, load=args.load)
+    except (ScenarioError, ReplayError) as exc:
+        print(f"wallet-simulator: {exc}", file=sys.stderr)
+        return 2
+    print(report(results))
+    return 0 if all(r.ok for r in results) else 1
+
+
+CONTROL_ACTIONS: dict[str, Any] = {
+    "reset": lambda c, a: c.reset(),
+    "load": lambda c, a: c.load_scenarios(a or ["default"]),
+    "snapshot": lambda c, a: c.snapshot(),
+    "restore": lambda c, a: c.restore(a[0]),
+    "state": lambda c, a: c.state(),
+    "clock": lambda c, a: c.advance_clock(float(a[0])),
+    "approve": lambda c, a: c.approve(a[0], a[1]),
+    "reject": lambda c, a: c.reject(a[0], a[1]),
+    "explain": lambda c, a: c.explain(a[0]),
+    "journal": lambda c, a: c.journal(a[0] if a else None),
+}
+
+
+def control_command(args: argparse.Namespace) -> int:
+    from simulator.control_client import ControlClient, ControlError
+
+    try:
+        result = CONTROL_ACTIONS[args.action](ControlClient(args.url, token=args.control_token), args.args)
+    except (IndexError, ValueError):
+        print(f"wallet-simulator: control {args.action}: missing or bad arguments (see --help)", file=sys.stderr)
+        return 2
+    except (ControlError, OSError) as exc:
+        print(f"wallet-simulator: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps(result, indent=2) if result is not None else "ok")
+    return 0
+
+
+def webhooks_command(args: argparse.Namespace) -> int:
+    from simulator.control_client import ControlClient, ControlError
+
+    client = ControlClient(args.url, token=args.control_token)
+    try:
+        if args.action == "list":
+            result = client.call("GET", "/webhooks/deliveries")["deliveries"]
+        elif args.action == "fire":
+            result = client.call("POST", "/webhooks/fire", {"activityId": args.activity, "url": args.to})["deliveries"]
+        else:
+            result = client.call("POST", f"/webhooks/{args.event}/resend", {})
+    except (ControlError, OSError) as exc:
+        print(f"wallet-simulator: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+def coverage_command(args: argparse.Namespace) -> int:
+    from simulator.coverage import coverage, summary
+    from simulator.validation import Schemas
+
+    rows = coverage(Schemas())
+    for row in rows:
+        if args.status in (None, row["status"]):
+            note = f"  ({row['note']})" if row["note"] else ""
+            print(f"{row['status']:<12} {row['operation']}{note}")
+    print(", ".join(f"{n} {status}" for status, n in summary(rows).items()))
+    return 0
+
+
+def check_command(args: argparse.Namespace) -> int:
+    """Each file as ``serve`` loads it (every check, then the seeding), so both refuse alike."""
+    from simulator.core import Simulator
+
+    failed = 0
+    for ref in args.files:
+        try:
+            path = resolve_scenario(ref)
+            Simulator(Config(seed=0, scenarios=(path,))).close()
+            print(f"{path}: ok")
+        except ScenarioError as exc:
+            failed += 1
+            print(exc, file=sys.stderr)
+    return 1 if failed else 0
