@@ -29,6 +29,7 @@ KINDS = (Kind.ACTIVITY, Kind.QUERY)
 NOT_FOUND = (404, 5)
 # operation -> (status, gRPC code, phrase): why its example is refused on the catalogue scenario
 REFUSALS: dict[str, tuple[int, int, str]] = {
+    "query/get_send_transaction_status": (*NOT_FOUND, "send transaction status"),
     "submit/approve_activity": (*NOT_FOUND, "No activity found with fingerprint"),
     "submit/reject_activity": (*NOT_FOUND, "No activity found with fingerprint"),
     "submit/delete_api_keys": (*NOT_FOUND, "api keys not found"),

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from bip_utils import Bip39MnemonicValidator, Bip39SeedGenerator  # type: ignore[import-untyped]
 from conftest import DEFAULTS, ETH_ACCOUNT, ROOT
+from support import eth_address_of
 
 from simulator import Config, Simulator, create_app
 from simulator.activities import mnemonic_pool
@@ -230,14 +231,10 @@ def stream(key: str) -> Any:
 
 
 def test_create_wallet_addresses_come_from_the_pools_mnemonic() -> None:
-    from eth_account import Account
-
-    Account.enable_unaudited_hdwallet_features()
     sim = Simulator(Config(seed=8))
     made = wallet(sim, "pooled")
     stored = sim.store.orgs[ORG].wallets[made["result"]["createWalletResult"]["walletId"]]
-    expected = Account.from_mnemonic(stored.mnemonic, account_path="m/44'/60'/0'/0/0").address
-    assert made["result"]["createWalletResult"]["addresses"] == [expected]
+    assert made["result"]["createWalletResult"]["addresses"] == [eth_address_of(stored.mnemonic)]  # bip_utils' BIP-44
 
 
 # ordered pages of activities ---------------------------------------------------------------------------

@@ -14,8 +14,9 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from simulator.activities.context import Context, Json
 from simulator.clock import Source
 from simulator.crypto import keys
-from simulator.state.activity import Activity, Evaluation, Vote
+from simulator.state.activity import Activity
 from simulator.state.records import User
+from simulator.state.votes import Evaluation, Vote
 
 if TYPE_CHECKING:
     from simulator.auth import Principal

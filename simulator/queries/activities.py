@@ -8,8 +8,9 @@ from simulator.consensus import lifecycle
 from simulator.errors import NotFound
 from simulator.queries.context import Json, QueryContext
 from simulator.queries.pagination import bad_cursor, page_options
-from simulator.state.activity import Activity, wire
+from simulator.state.activity import Activity
 from simulator.state.tables import ActivityTable
+from simulator.state.votes import wire
 
 
 def visible_activity(q: QueryContext, activity_id: str) -> Activity:

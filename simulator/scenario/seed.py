@@ -6,7 +6,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from simulator.activities import credentials, policies, private_keys, wallets
+from simulator.activities import chain_standin, credentials, policies, private_keys, wallets
 from simulator.activities.context import Context, Json
 from simulator.auth.stamps import b64url_encode
 from simulator.clock import Source
@@ -25,6 +25,7 @@ def apply(scenario: Scenario, store: Store, source: Source, now_ms: int) -> list
     made: list[Json] = []
     store.otp_codes.update(scenario.data.get("otpCodes", {}))
     longtail.apply(scenario, store)
+    chain_standin.apply(scenario, store)
     for i, spec in enumerate(scenario.data.get("organizations", [])):
         Seeder(scenario, store, source, now_ms, made).organization(("organizations", i), spec, None)
     return made

@@ -18,7 +18,7 @@ from enum import Enum
 from typing import Any
 
 from simulator.state.records import Json, timestamp
-from simulator.state.votes import Evaluation, Vote, wire
+from simulator.state.votes import wire
 
 _COMPACT_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 

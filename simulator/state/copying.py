@@ -16,8 +16,9 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any, TypeVar
 
-from simulator.state.activity import Activity, Evaluation, Vote
+from simulator.state.activity import Activity
 from simulator.state.tables import ActivityTable
+from simulator.state.votes import Evaluation, Vote
 
 T = TypeVar("T")
 Memo = dict[int, Any]

@@ -8,12 +8,21 @@ fingerprints: a long run's memory stays bounded. ``Config.max_activities`` sets 
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from simulator.state.activity import Activity
+from simulator.state.tables import ActivityTable
 
-if TYPE_CHECKING:
-    from simulator.state.store import Store
+
+class Holder(Protocol):
+    """What eviction works on (the store)."""
+
+    activities: ActivityTable
+
+    def drop_activity(self, activity: Activity) -> None: ...
+
+    def sweep_fingerprints(self) -> None: ...
+
 
 LOOSE_CHECKS_PER_ADD = 4  # waiting activities re-checked for compaction each time one is added
 SWEEP_EVERY = 1024  # evictions between sweeps of fingerprints left by votes on evicted activities
@@ -41,7 +50,7 @@ class Retention:
         if not activity.compact() and not activity.final:
             self.loose.append(activity)
 
-    def evict(self, store: Store) -> None:
+    def evict(self, store: Holder) -> None:
         """Forget the oldest finished activities beyond the limit (never one still waiting)."""
         if self.limit is None or len(store.activities) <= self.limit:
             return
