@@ -181,7 +181,7 @@ def export_latency(kind: str, activities: int) -> None:
             f"state of {activities:,} activities: server resident memory {server_rss(server.pid) / 2**20:.0f} MiB; "
             f"whoami idle: p50 {idle.p50_ms:.2f} ms, p99 {idle.p99_ms:.2f} ms, max {idle.max_ms:.1f} ms"
         )
-        for path, name in (("/_simulator/state", "GET /_simulator/state"), ("/bench/state-stream", "streamed export")):
+        for path, name in (("/_simulator/state", "GET /_simulator/state"), ("/bench/state-stream/", "streamed export")):
             seconds, size, busy = during_export(port, path)
             print(
                 f"  {name}: {seconds * 1000:.0f} ms, {size / 2**20:.0f} MiB; whoami meanwhile ({len(busy)}): "

@@ -28,11 +28,11 @@ from simulator.config import Config
 from simulator.crypto import service_keys
 from simulator.errors import InvalidArgument, NotFound, Unauthenticated
 from simulator.validation import Schemas
+from simulator.wire import Json
 
 if TYPE_CHECKING:
     from simulator.core import Simulator
 
-Json = dict[str, Any]
 TOKEN_HEADER = "X-Simulator-Control-Token"
 CHALLENGE = 'Bearer realm="wallet-simulator control API"'
 blueprint = Blueprint("control", __name__, url_prefix="/_simulator")

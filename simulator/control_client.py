@@ -12,7 +12,8 @@ import urllib.parse
 import urllib.request
 from typing import Any
 
-Json = dict[str, Any]
+from simulator.wire import Json
+
 TOKEN_ENV = "WALLET_SIMULATOR_CONTROL_TOKEN"  # the token, when none is passed (serve reads it too)
 
 

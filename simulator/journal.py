@@ -10,8 +10,7 @@ from collections import deque
 from typing import Any
 
 from simulator.consensus.rules import contains
-
-Json = dict[str, Any]
+from simulator.wire import Json
 
 
 class Journal:

@@ -18,8 +18,7 @@ from simulator.clock import Clock, Source
 from simulator.crypto import service_keys, tokens
 from simulator.crypto.keys import uncompressed
 from simulator.state.store import Store
-
-Json = dict[str, Any]
+from simulator.wire import Json
 
 
 class Simulator(Protocol):

@@ -33,8 +33,7 @@ from simulator.queries import QueryContext
 from simulator.state.activity import Activity, Pending
 from simulator.state.store import Organization, Store
 from simulator.validation import Schemas
-
-Json = dict[str, Any]
+from simulator.wire import Json
 
 
 class Recorder(Protocol):

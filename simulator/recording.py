@@ -23,8 +23,8 @@ import yaml
 from simulator.auth import stamps
 from simulator.errors import ApiError
 from simulator.paths import data_dir
+from simulator.wire import Json
 
-Json = dict[str, Any]
 CONSTANT = re.compile(r"^[A-Z0-9_]+$")  # enum values such as ACTIVITY_STATUS_COMPLETED
 MIN_PRODUCED = 8  # shorter strings are names and flags, not produced values
 MIN_EMBEDDED = 20  # a produced value is searched inside longer strings only when this long

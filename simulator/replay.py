@@ -36,8 +36,8 @@ from typing import Any
 from simulator.scenario import Scenario, load_scenario
 from simulator.scenario.flow_checks import VARIABLE, used_variables
 from simulator.testing import ApiKeyStamper, SimulatorClient
+from simulator.wire import Json
 
-Json = dict[str, Any]
 CURVES = {"API_KEY_CURVE_SECP256K1": "secp256k1", "API_KEY_CURVE_ED25519": "ed25519"}
 MISSING = object()
 

@@ -21,11 +21,11 @@ import fastjsonschema
 from simulator.catalogue import Kind
 from simulator.config import Config
 from simulator.errors import ApiError
+from simulator.wire import Json
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
 
-Json = dict[str, Any]
 CONTRACT_DETAIL = "simulator/response-contract"
 _SHOWN = 5  # violations spelled out in the message; the details carry every one
 

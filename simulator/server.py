@@ -20,10 +20,10 @@ from simulator.events.deliveries import Webhooks
 from simulator.journal import Journal
 from simulator.proxy.routes import create_proxy_app
 from simulator.state.store import Store
+from simulator.wire import Json
 from simulator.wsgi import PortServer, check_transport_settings, worker_pool
 
 log = logging.getLogger("simulator")
-Json = dict[str, Any]
 STOP_GRACE_SECONDS = 5.0  # how long stop() lets answers under way finish
 
 

@@ -29,8 +29,8 @@ from simulator.crypto.enduser import encrypt_otp_code_to_bundle as encrypt_otp_c
 from simulator.crypto.enduser import encrypt_private_key_to_bundle as encrypt_private_key_to_bundle
 from simulator.crypto.enduser import encrypt_wallet_to_bundle as encrypt_wallet_to_bundle
 from simulator.crypto.enduser import jwt_claims as jwt_claims
+from simulator.wire import Json
 
-Json = dict[str, Any]
 _SCHEMES = {"p256": stamps.P256, "secp256k1": stamps.SECP256K1, "ed25519": stamps.ED25519}
 
 

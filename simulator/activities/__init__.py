@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from simulator.activities.context import Context, Json
+from simulator.activities.context import Context
 from simulator.clock import Source
+from simulator.wire import Json
 
 Handler = Callable[[Context, Json], Json]
 Preparer = Callable[[Source, Json], Any]

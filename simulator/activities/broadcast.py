@@ -18,7 +18,7 @@ from typing import Any
 import coincurve
 
 from simulator.activities import chain_standin
-from simulator.activities.context import Context, Json
+from simulator.activities.context import Context
 from simulator.activities.signing import ecdsa, signing_key
 from simulator.activities.transactions import nested, signer_context, with_sender_and_call
 from simulator.chains import eth_rlp, ethereum
@@ -28,6 +28,7 @@ from simulator.crypto.hashing import keccak256
 from simulator.errors import InvalidArgument
 from simulator.scenario import longtail
 from simulator.state.records import SentTransaction
+from simulator.wire import Json
 
 DEFAULT_PRIORITY_FEE = 1_500_000_000  # 1.5 gwei: the stand-in's estimate (no fee market is simulated)
 DEFAULT_MAX_FEE = 30_000_000_000  # 30 gwei

@@ -33,8 +33,8 @@ from simulator.crypto.hashing import keccak256
 from simulator.scenario import longtail
 from simulator.state.records import SentTransaction
 from simulator.state.store import Organization, Store
+from simulator.wire import Json
 
-Json = dict[str, Any]
 KEY = "broadcast"
 OUTCOMES = ("included", "failed", "reverted", "stuck")
 ETH_BLOCK_MS, SOL_SLOT_MS = 12_000, 400

@@ -7,11 +7,12 @@ import binascii
 import cbor2
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519
 
-from simulator.activities.context import Context, Json
+from simulator.activities.context import Context
 from simulator.auth.stamps import b64url_decode, b64url_encode
 from simulator.crypto import keys
 from simulator.errors import InvalidArgument, NotFound, ResourceExhausted
 from simulator.state.records import ApiKey, Authenticator, Record, User
+from simulator.wire import Json
 
 CURVE_TYPES = {
     "API_KEY_CURVE_P256": "CREDENTIAL_TYPE_API_KEY_P256",

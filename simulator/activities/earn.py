@@ -13,10 +13,11 @@ from __future__ import annotations
 import hashlib
 from decimal import Decimal
 
-from simulator.activities.context import Context, Json
+from simulator.activities.context import Context
 from simulator.errors import InvalidArgument, NotFound
 from simulator.scenario import longtail
 from simulator.state.store import Organization, Store
+from simulator.wire import Json
 
 TURNKEY_YIELD_BPS = 1000  # "Turnkey's fee (10% of yield by default)"
 MAX_CLIENT_FEE_BPS = 4000  # client plus Turnkey at most 5,000 bps of yield

@@ -12,11 +12,12 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Mapping
 
-from simulator.activities.context import Context, Json
+from simulator.activities.context import Context
 from simulator.auth import Principal
 from simulator.errors import InvalidArgument, NotFound, PermissionDenied
 from simulator.state.records import IpAllowlist
 from simulator.state.store import Organization
+from simulator.wire import Json
 
 CLIENT_IP_HEADER = "X-Simulator-Client-Ip"  # documented: a test pretends the request came from this address
 REMOTE_ADDR_HEADER = "X-Simulator-Remote-Addr"  # private: the transport's peer address, set by app.py

@@ -8,9 +8,10 @@ leaves the tags that listed it (tags keep their name); policies are free text an
 
 from __future__ import annotations
 
-from simulator.activities.context import Context, Json
+from simulator.activities.context import Context
 from simulator.errors import InvalidArgument, PermissionDenied
 from simulator.state.records import Wallet, WalletAccount
+from simulator.wire import Json
 
 NOT_EXPORTED = "WALLET_ACCOUNT_NOT_EXPORTED"
 

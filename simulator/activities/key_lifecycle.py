@@ -13,11 +13,12 @@ from __future__ import annotations
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from simulator.activities import private_keys, wallets
-from simulator.activities.context import Context, Json, require_unique
+from simulator.activities.context import Context, require_unique
 from simulator.activities.users import check_limit
 from simulator.crypto import bundles, keys, mnemonic_languages
 from simulator.errors import InvalidArgument, NotFound
 from simulator.state.records import ImportTarget, PrivateKey, Wallet, WalletAccount, timestamp
+from simulator.wire import Json
 
 WALLET, PRIVATE_KEY = "wallet", "private_key"
 IMPORT_TARGET_TTL_MS = 48 * 3600 * 1000  # not public; the simulator's choice (see the README's fidelity notes)

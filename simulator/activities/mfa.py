@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 
 from simulator.activities import session_profiles
-from simulator.activities.context import Context, Json
+from simulator.activities.context import Context
 from simulator.clock import Source
 from simulator.errors import InvalidArgument, NotFound
 from simulator.policy.language import PolicyEvaluationError, PolicySyntaxError, compile_expression
 from simulator.state.records import MfaPolicy, User
+from simulator.wire import Json
 
 MAX_MFA_POLICIES = 10
 API_KEY, PASSKEY, SESSION = "AUTHENTICATION_TYPE_API_KEY", "AUTHENTICATION_TYPE_PASSKEY", "AUTHENTICATION_TYPE_SESSION"

@@ -21,7 +21,6 @@ from dataclasses import asdict
 
 from simulator import catalogue
 from simulator.activities import mfa
-from simulator.activities.context import Json
 from simulator.auth import Principal
 from simulator.auth.attested import audience
 from simulator.auth.stamps import ATTESTED_TOKEN, Stamp
@@ -33,6 +32,7 @@ from simulator.errors import PermissionDenied
 from simulator.state.activity import CONSENSUS_NEEDED, Activity, ActivityStatus
 from simulator.state.records import User
 from simulator.state.store import Store
+from simulator.wire import Json
 
 AUTHENTICATORS_NEEDED = ActivityStatus.AUTHENTICATORS_NEEDED.value
 

@@ -14,10 +14,11 @@ import hashlib
 import hmac
 from urllib.parse import urlencode, urlsplit
 
-from simulator.activities.context import Context, Json
+from simulator.activities.context import Context
 from simulator.crypto import service_keys
 from simulator.errors import InvalidArgument
 from simulator.scenario import longtail
+from simulator.wire import Json
 
 URL_BASE = "https://onramp.simulator.invalid"
 COMPLETES_AFTER_SECONDS = 60  # not public; the simulator's choice

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from urllib.parse import urlparse
 
-from simulator.activities.context import Context, Json
+from simulator.activities.context import Context
 from simulator.errors import InvalidArgument, NotFound, PermissionDenied
 from simulator.state.records import Record
+from simulator.wire import Json
 
 
 def set_organization_feature(ctx: Context, params: Json) -> Json:

@@ -7,8 +7,9 @@ or a parent's credential may have let the request through.
 
 from __future__ import annotations
 
-from simulator.activities.context import Context, Json
+from simulator.activities.context import Context
 from simulator.errors import InvalidArgument, NotFound, PermissionDenied
+from simulator.wire import Json
 
 
 def require_root(ctx: Context, what: str) -> None:

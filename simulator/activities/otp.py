@@ -16,11 +16,12 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
 from simulator.activities import sessions
-from simulator.activities.context import Context, Json
+from simulator.activities.context import Context
 from simulator.auth import attested
 from simulator.crypto import hpke, keys, service_keys, tokens
 from simulator.errors import InvalidArgument, NotFound
 from simulator.state.records import Otp, User, timestamp
+from simulator.wire import Json
 
 CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 MAX_ACTIVE, MAX_ATTEMPTS = 3, 3

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from simulator.activities.context import Context, Json, require_unique
+from simulator.activities.context import Context, require_unique
 from simulator.activities.users import check_limit
 from simulator.errors import InvalidArgument
 from simulator.policy.language import PolicySyntaxError, compile_expression
 from simulator.state.records import Policy
+from simulator.wire import Json
 
 MAX_POLICIES = 100
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from simulator.activities.context import Context, Json, require_unique
+from simulator.activities.context import Context, require_unique
 from simulator.activities.users import check_limit, new_tag
 from simulator.activities.wallets import address_of
 from simulator.crypto import addresses, keys
 from simulator.state.records import PrivateKey
+from simulator.wire import Json
 
 MAX_PRIVATE_KEYS = 1000
 

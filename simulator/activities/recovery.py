@@ -9,9 +9,10 @@ it by that user, registers a new passkey and spends the recovery key.
 from __future__ import annotations
 
 from simulator.activities import credentials, sessions
-from simulator.activities.context import Context, Json
+from simulator.activities.context import Context
 from simulator.errors import InvalidArgument, PermissionDenied
 from simulator.state.records import User, timestamp
+from simulator.wire import Json
 
 EMAIL_AUTH_TYPE = "CREDENTIAL_TYPE_EMAIL_AUTH_KEY_P256"
 RECOVERY_TYPE = "CREDENTIAL_TYPE_RECOVER_USER_KEY_P256"

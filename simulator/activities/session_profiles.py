@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from simulator.activities.context import Context, Json
+from simulator.activities.context import Context
 from simulator.catalogue import Operation
 from simulator.consensus.kinds import policy_view
 from simulator.errors import InvalidArgument, NotFound, PermissionDenied
 from simulator.policy.language import compile_expression
 from simulator.state.records import SessionProfile
 from simulator.state.store import Organization, Store
+from simulator.wire import Json
 
 if TYPE_CHECKING:
     from simulator.auth import Principal

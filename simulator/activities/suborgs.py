@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 
 from simulator.activities import otp, users, wallets
-from simulator.activities.context import Context, Json
+from simulator.activities.context import Context
 from simulator.errors import InvalidArgument
 from simulator.state.store import Organization
+from simulator.wire import Json
 
 
 def create_sub_organization(ctx: Context, params: Json) -> Json:

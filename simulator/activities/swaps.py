@@ -12,9 +12,10 @@ from __future__ import annotations
 from decimal import ROUND_DOWN, Decimal
 
 from simulator.activities import wallets
-from simulator.activities.context import Context, Json
+from simulator.activities.context import Context
 from simulator.errors import InvalidArgument, NotFound
 from simulator.scenario import longtail
+from simulator.wire import Json
 
 PROVIDER = "relay"
 TURNKEY_FEE_BPS = 20  # the public fee table's rate for every plan's standard pairs

@@ -16,12 +16,13 @@ import hashlib
 import json
 
 from simulator.activities import wallets
-from simulator.activities.context import Context, Json, require_unique
+from simulator.activities.context import Context, require_unique
 from simulator.crypto import keys
 from simulator.errors import InvalidArgument, NotFound
 from simulator.queries import boot_proofs
 from simulator.scenario import longtail
 from simulator.state.store import Organization
+from simulator.wire import Json
 
 OPERATORS, SETS, APPS, DEPLOYMENTS, QUORUM_KEYS = (
     "tvcOperators",

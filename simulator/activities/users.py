@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 
 from simulator.activities import credentials
-from simulator.activities.context import Context, Json, require_unique
+from simulator.activities.context import Context, require_unique
 from simulator.auth.stamps import b64url_decode
 from simulator.errors import InvalidArgument, ResourceExhausted
 from simulator.state.records import ApiKey, Authenticator, Record, Tag, User, timestamp
+from simulator.wire import Json
 
 MAX_USERS = 100
 MAX_TAGS = 100

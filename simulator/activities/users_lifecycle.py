@@ -7,10 +7,11 @@ import json
 import re
 
 from simulator.activities import credentials, otp, users
-from simulator.activities.context import Context, Json
+from simulator.activities.context import Context
 from simulator.auth.stamps import b64url_decode
 from simulator.errors import InvalidArgument
 from simulator.state.records import User
+from simulator.wire import Json
 
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 E164 = re.compile(r"^\+[1-9][0-9]{1,14}$")

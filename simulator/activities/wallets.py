@@ -6,12 +6,13 @@ import contextlib
 from dataclasses import dataclass, field
 
 from simulator.activities import mnemonic_pool
-from simulator.activities.context import Context, Json
+from simulator.activities.context import Context
 from simulator.activities.users import check_limit
 from simulator.clock import Source
 from simulator.crypto import addresses, hd
 from simulator.errors import InvalidArgument, NotFound, Unimplemented
 from simulator.state.records import Wallet, WalletAccount
+from simulator.wire import Json
 
 MAX_WALLETS = 100
 DEFAULT_MNEMONIC_LENGTH = 12

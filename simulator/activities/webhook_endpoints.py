@@ -10,9 +10,10 @@ from __future__ import annotations
 import ipaddress
 from urllib.parse import urlsplit
 
-from simulator.activities.context import Context, Json
+from simulator.activities.context import Context
 from simulator.errors import InvalidArgument, NotFound, PermissionDenied
 from simulator.state.records import WebhookEndpoint
+from simulator.wire import Json
 
 ACTIVITY_UPDATES = "ACTIVITY_UPDATES"
 BILLING_ORG_EVENTS = ("BALANCE_CONFIRMED_UPDATES", "BALANCE_FINALIZED_UPDATES", "SEND_TRANSACTION_STATUS_UPDATES")

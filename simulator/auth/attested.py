@@ -23,8 +23,8 @@ from simulator.crypto import service_keys, tokens
 from simulator.errors import PermissionDenied, Unauthenticated
 from simulator.state.records import User
 from simulator.state.store import Organization, Store
+from simulator.wire import Json
 
-Json = dict[str, Any]
 ISSUER_KEYS = {service_keys.PROVIDER_ISSUER: "oauth-provider", service_keys.TURNKEY_ISSUER: "turnkey-oauth-issuer"}
 # The activities an attested identity may stamp: logging in, and MFA approvals (core's only uses).
 ATTESTED_TYPES = ("ACTIVITY_TYPE_STAMP_LOGIN", "ACTIVITY_TYPE_APPROVE_ACTIVITY", "ACTIVITY_TYPE_REJECT_ACTIVITY")

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
 
 from simulator.state.activity import ActivityStatus
-
-Json = dict[str, Any]
+from simulator.wire import Json
 
 
 class Outcome(str, Enum):

@@ -11,7 +11,6 @@ credentials without a policy.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 from simulator.catalogue import Operation
 from simulator.consensus.decisions import Decision, Outcome
@@ -19,8 +18,8 @@ from simulator.consensus.kinds import policy_view
 from simulator.policy.language import Expression, compile_expression
 from simulator.state.records import Policy, User
 from simulator.state.store import Organization
+from simulator.wire import Json
 
-Json = dict[str, Any]
 ALLOW, CONSENSUS, DENY = Outcome.ALLOW, Outcome.CONSENSUS, Outcome.DENY
 
 

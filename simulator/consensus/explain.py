@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from simulator.state.activity import Activity
 from simulator.state.store import Store
-
-Json = dict[str, Any]
+from simulator.wire import Json
 
 
 def explain(store: Store, activity: Activity) -> Json:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from simulator import catalogue
 from simulator.activities import envelope, mfa_gate
-from simulator.activities.context import Context, Json
+from simulator.activities.context import Context
 from simulator.auth import Principal
 from simulator.catalogue import Kind, Operation
 from simulator.clock import Source
@@ -17,6 +17,7 @@ from simulator.consensus.decisions import Decision, Outcome, VoteSelection
 from simulator.errors import ApiError, InvalidArgument, PermissionDenied
 from simulator.state.activity import CONSENSUS_NEEDED, Activity, ActivityStatus, Pending
 from simulator.state.store import Store
+from simulator.wire import Json
 
 COMPLETED, FAILED = ActivityStatus.COMPLETED.value, ActivityStatus.FAILED.value
 REJECTED, AUTHENTICATORS_NEEDED = ActivityStatus.REJECTED.value, ActivityStatus.AUTHENTICATORS_NEEDED.value

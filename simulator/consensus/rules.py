@@ -16,8 +16,8 @@ from simulator.consensus.kinds import kind_of
 from simulator.errors import InvalidArgument
 from simulator.state.records import User
 from simulator.state.store import Organization, Store
+from simulator.wire import Json
 
-Json = dict[str, Any]
 OUTCOMES = {
     "allow": "OUTCOME_ALLOW",
     "consensus": "OUTCOME_REQUIRES_CONSENSUS",

@@ -12,15 +12,14 @@ seal the way @turnkey/crypto does, with the same HPKE (:mod:`simulator.crypto.hp
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from cryptography.exceptions import InvalidSignature, InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from simulator.crypto import hpke, keys, service_keys
+from simulator.wire import Json
 
-Json = dict[str, Any]
 VERSION = "v1.0.0"
 SIGNER = "signer"  # the service key (service_keys) that signs export and import bundles
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import base64
 import json
 from dataclasses import dataclass
-from typing import Any
 
 import base58
 from cryptography.exceptions import InvalidTag
@@ -23,8 +22,8 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from simulator.crypto import bundles, hpke, keys, service_keys
 from simulator.crypto.bundles import BundleError
+from simulator.wire import Json
 
-Json = dict[str, Any]
 KEY_FORMATS = ("HEXADECIMAL", "SOLANA")
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes
@@ -19,8 +18,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
 
 from simulator.auth.stamps import b64url_decode, b64url_encode
+from simulator.wire import Json
 
-Json = dict[str, Any]
 HEADER = {"alg": "ES256", "typ": "JWT"}
 
 

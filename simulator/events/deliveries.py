@@ -27,8 +27,8 @@ from simulator.config import Config
 from simulator.events import signing
 from simulator.state.activity import Activity
 from simulator.state.store import Store
+from simulator.wire import Json
 
-Json = dict[str, Any]
 EVENT_TYPE = "ACTIVITY_UPDATES"
 CHAOS_FLAGS = ("drop", "duplicate", "reorder")
 MAX_CHAOS_DELAY_MS = 3_600_000

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
 
 from simulator.consensus.explain import explain
 from simulator.state.activity import Activity
 from simulator.state.store import Store
+from simulator.wire import Json
 
-Json = dict[str, Any]
 RULE_PREFIX = "scenario rule "
 
 

@@ -10,8 +10,7 @@ from typing import Any
 
 from simulator.state.records import Wallet
 from simulator.state.store import Organization, Store
-
-Json = dict[str, Any]
+from simulator.wire import Json
 
 
 def tree(store: Store) -> list[Json]:

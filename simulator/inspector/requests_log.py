@@ -13,11 +13,11 @@ import json
 import threading
 import time
 from collections import deque
-from typing import Any
 
 from flask import Response, current_app, g, request
 
-Json = dict[str, Any]
+from simulator.wire import Json
+
 MAX_KEPT_BODY_BYTES = 64 * 1024  # larger request bodies are summarised, not kept
 MAX_KEPT_CONTROL_BODY_BYTES = 2 * 1024  # a state import is the whole state, secrets and all: not kept
 EXTENSION = "inspector_requests"

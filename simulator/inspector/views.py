@@ -6,7 +6,7 @@ control API itself, so a click has exactly the effect of the documented call.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import yaml
 from flask import Blueprint, Response, jsonify, request
@@ -16,11 +16,11 @@ from simulator.errors import InvalidArgument, NotFound
 from simulator.inspector import activities, organizations, webhooks
 from simulator.inspector.requests_log import log_of_app
 from simulator.scenario import shipped_scenarios
+from simulator.wire import Json
 
 if TYPE_CHECKING:
     from simulator.core import Simulator
 
-Json = dict[str, Any]
 MAX_LIST = 2000
 api = Blueprint("inspector_api", __name__, url_prefix="/_simulator/ui/api")
 api.before_request(control.require_control_token)

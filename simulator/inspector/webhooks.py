@@ -7,11 +7,8 @@ Ed25519 signatures are deterministic, so they are the headers that attempt sent.
 
 from __future__ import annotations
 
-from typing import Any
-
 from simulator.events import signing
-
-Json = dict[str, Any]
+from simulator.wire import Json
 
 
 def deliveries_view(deliveries: list[Json]) -> list[Json]:

@@ -7,13 +7,10 @@ through the public interface's pipeline, stamped with the proxy's key (``forward
 
 from __future__ import annotations
 
-from typing import Any
-
 from simulator.errors import InvalidArgument, NotFound
 from simulator.pipeline import Host
 from simulator.proxy import forward
-
-Json = dict[str, Any]
+from simulator.wire import Json
 
 
 def otp_init(sim: Host, config: Json, body: Json) -> Json:

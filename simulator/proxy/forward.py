@@ -4,7 +4,6 @@ stamped with the proxy's key, so authentication, policies and the activity log s
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -17,8 +16,8 @@ from simulator.errors import ApiError, InvalidArgument
 from simulator.pipeline import Host, client_time_ms
 from simulator.proxy import config as proxy_config
 from simulator.state.store import Organization
+from simulator.wire import Json
 
-Json = dict[str, Any]
 CLAIMS = ("iss", "sub", "aud")
 
 

@@ -6,11 +6,12 @@ from collections.abc import Callable
 
 from simulator.consensus import lifecycle
 from simulator.errors import NotFound
-from simulator.queries.context import Json, QueryContext
+from simulator.queries.context import QueryContext
 from simulator.queries.pagination import bad_cursor, page_options
 from simulator.state.activity import Activity
 from simulator.state.tables import ActivityTable
 from simulator.state.votes import wire
+from simulator.wire import Json
 
 
 def visible_activity(q: QueryContext, activity_id: str) -> Activity:

@@ -17,9 +17,10 @@ import json
 
 from simulator.crypto import service_keys
 from simulator.errors import NotFound
-from simulator.queries.context import Json, QueryContext
+from simulator.queries.context import QueryContext
 from simulator.state.activity import Activity
 from simulator.state.records import timestamp
+from simulator.wire import Json
 
 SIGNER_APP = "signer"  # the enclave app whose ephemeral keys sign the simulator's app proofs
 MANIFEST_VERSION = "simulated-json-v1"

@@ -13,7 +13,6 @@ from simulator.state.store import Organization, Store
 if TYPE_CHECKING:
     from simulator.auth import Principal
 
-Json = dict[str, Any]
 T = TypeVar("T")
 
 

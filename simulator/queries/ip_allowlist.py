@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from simulator.queries.context import Json, QueryContext
+from simulator.queries.context import QueryContext
 from simulator.state.records import IpAllowlist
+from simulator.wire import Json
 
 
 def get_ip_allowlist(q: QueryContext, body: Json) -> Json:

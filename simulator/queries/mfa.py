@@ -5,7 +5,8 @@ from __future__ import annotations
 import copy
 
 from simulator.errors import NotFound
-from simulator.queries.context import Json, QueryContext
+from simulator.queries.context import QueryContext
+from simulator.wire import Json
 
 
 def get_mfa_policies(q: QueryContext, body: Json) -> Json:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from simulator.queries.context import Json, QueryContext
+from simulator.queries.context import QueryContext
 from simulator.scenario import longtail
+from simulator.wire import Json
 
 
 def get_onramp_transaction_status(q: QueryContext, body: Json) -> Json:

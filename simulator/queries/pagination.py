@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from simulator.errors import InvalidArgument
-from simulator.queries.context import Json
+from simulator.wire import Json
 
 T = TypeVar("T")
 DEFAULT_LIMIT = 10

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from simulator.queries.context import Json, QueryContext
+from simulator.queries.context import QueryContext
+from simulator.wire import Json
 
 
 def get_oauth_providers(q: QueryContext, body: Json) -> Json:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from simulator.queries.context import Json, QueryContext
+from simulator.queries.context import QueryContext
 from simulator.queries.pagination import paginate
 from simulator.scenario import longtail
+from simulator.wire import Json
 
 METADATA = ("secretId", "name", "staticProperties", "createdAtUnixMs")
 

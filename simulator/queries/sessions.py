@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from simulator.activities import session_profiles
-from simulator.queries.context import Json, QueryContext
+from simulator.queries.context import QueryContext
+from simulator.wire import Json
 
 
 def get_session_profile(q: QueryContext, body: Json) -> Json:

@@ -6,10 +6,11 @@ from collections.abc import Callable
 
 from simulator.activities.users import token_claims
 from simulator.errors import InvalidArgument
-from simulator.queries.context import Json, QueryContext
+from simulator.queries.context import QueryContext
 from simulator.queries.pagination import paginate
 from simulator.state.records import User
 from simulator.state.store import Organization
+from simulator.wire import Json
 
 Matcher = Callable[[Organization, str], bool]
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from simulator.queries.context import Json, QueryContext
+from simulator.queries.context import QueryContext
 from simulator.scenario import longtail
+from simulator.wire import Json
 
 DEFAULT_ERRORS = {
     "SAME_CHAIN": {"reason": "ORIGIN_TRANSACTION_FAILED", "message": "the origin transaction reverted (simulated)"},

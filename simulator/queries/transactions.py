@@ -11,10 +11,11 @@ from collections.abc import Callable
 
 from simulator.activities import chain_standin
 from simulator.errors import InvalidArgument, NotFound
-from simulator.queries.context import Json, QueryContext
+from simulator.queries.context import QueryContext
 from simulator.queries.pagination import paginate
 from simulator.scenario import longtail
 from simulator.state.records import SentTransaction
+from simulator.wire import Json
 
 
 def get_send_transaction_status(q: QueryContext, body: Json) -> Json:

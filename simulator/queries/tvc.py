@@ -8,9 +8,10 @@ import re
 
 from simulator.activities import tvc
 from simulator.errors import InvalidArgument
-from simulator.queries.context import Json, QueryContext
+from simulator.queries.context import QueryContext
 from simulator.scenario import longtail
 from simulator.state.records import timestamp
+from simulator.wire import Json
 
 DIGEST_REF = re.compile(r"@(sha256:[0-9a-f]{64})$")
 

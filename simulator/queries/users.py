@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from simulator.errors import NotFound
-from simulator.queries.context import Json, QueryContext
+from simulator.queries.context import QueryContext
+from simulator.wire import Json
 
 
 def list_users(q: QueryContext, body: Json) -> Json:

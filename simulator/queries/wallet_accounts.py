@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from simulator.errors import InvalidArgument, NotFound
-from simulator.queries.context import Json, QueryContext
+from simulator.queries.context import QueryContext
+from simulator.wire import Json
 
 
 def get_wallet_account(q: QueryContext, body: Json) -> Json:

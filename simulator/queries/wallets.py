@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from simulator.errors import NotFound, PermissionDenied
-from simulator.queries.context import Json, QueryContext
+from simulator.queries.context import QueryContext
 from simulator.queries.pagination import paginate
+from simulator.wire import Json
 
 BALANCE_NETWORKS = ("eip155:1", "eip155:11155111", "eip155:8453", "eip155:84532", "eip155:137", "eip155:80002")
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import uuid
 
-from simulator.queries.context import Json, QueryContext
+from simulator.queries.context import QueryContext
 from simulator.queries.pagination import paginate
+from simulator.wire import Json
 
 EMAIL_CHANNEL = "OTP_TYPE_EMAIL"
 DEFAULT_SENDER = "notifications@turnkey.com"

@@ -14,7 +14,8 @@ from typing import Any
 
 from simulator.scenario import Scenario, ScenarioError, flow_checks, parse_scenario, resolve_scenario, schema_errors
 from simulator.scenario import key_material as km
-from simulator.scenario.problems import Checker, Json, Known, Where
+from simulator.scenario.problems import Checker, Known, Where
+from simulator.wire import Json
 
 
 def check(scenario: Scenario, stack: tuple[Path, ...] = (), known: Known | None = None) -> list[str]:

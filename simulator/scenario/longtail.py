@@ -36,8 +36,8 @@ from simulator.clock import Source
 from simulator.consensus.rules import matches
 from simulator.errors import InvalidArgument
 from simulator.state.store import Organization, Store
+from simulator.wire import Json
 
-Json = dict[str, Any]
 KEY = "longtail"
 BASE_USDC = "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
 DEFAULTS: Json = {

@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simulator.scenario import Scenario
+from simulator.wire import Json
 
 Where = tuple[str | int, ...]
-Json = dict[str, Any]
 
 
 @dataclass

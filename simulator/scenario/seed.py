@@ -7,7 +7,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from simulator.activities import chain_standin, credentials, policies, private_keys, wallets
-from simulator.activities.context import Context, Json
+from simulator.activities.context import Context
 from simulator.auth.stamps import b64url_encode
 from simulator.clock import Source
 from simulator.crypto import keys
@@ -16,6 +16,7 @@ from simulator.proxy import config as proxy_config
 from simulator.scenario import Scenario, longtail
 from simulator.state.records import Tag, User
 from simulator.state.store import Organization, Store
+from simulator.wire import Json
 
 Path = tuple[str | int, ...]
 
