@@ -206,14 +206,20 @@ def encode_atomic(kind: str, value: Any, path: str) -> tuple[bytes, Any]:
     raise bad(f"{path} is not a valid {kind}: {json.dumps(value)[:80]}")
 
 
-def integer_value(kind: str, value: Any, path: str) -> int:
+def read_integer(value: Any) -> int | None:
+    """A JSON number, a decimal string or a 0x hex string, as viem and ethers send integers; else None."""
     if isinstance(value, int) and not isinstance(value, bool):
-        number = value
-    elif isinstance(value, str) and len(value) <= MAX_DIGITS and DECIMAL.match(value):
-        number = int(value)
-    elif isinstance(value, str) and HEX_NUMBER.match(value):
-        number = int(value, 16)
-    else:
+        return value
+    if isinstance(value, str) and len(value) <= MAX_DIGITS and DECIMAL.match(value):
+        return int(value)
+    if isinstance(value, str) and HEX_NUMBER.match(value):
+        return int(value, 16)
+    return None
+
+
+def integer_value(kind: str, value: Any, path: str) -> int:
+    number = read_integer(value)
+    if number is None:
         raise bad(f"{path} is not a valid {kind}: {json.dumps(value)[:80]} (an integer, decimal or 0x hex string)")
     width = int(kind[kind.index("int") + 3 :] or 256)
     low, high = (0, 2**width - 1) if kind.startswith("u") else (-(2 ** (width - 1)), 2 ** (width - 1) - 1)

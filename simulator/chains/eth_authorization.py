@@ -16,15 +16,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from simulator.chains import eth_rlp
+from simulator.chains.eip712 import read_integer
 from simulator.crypto.hashing import keccak256
 from simulator.errors import InvalidArgument
 
 MAGIC = b"\x05"
 KEYS = ("address", "chainId", "nonce")
 ADDRESS = re.compile(r"^0x[0-9a-fA-F]{40}$")
-DECIMAL = re.compile(r"^\d+$")
-MAX_DIGITS = 80  # 2^256 has 78 decimal digits; longer strings are refused before int() converts them
-HEX_NUMBER = re.compile(r"^0x[0-9a-fA-F]+$")
 
 
 @dataclass(frozen=True)
@@ -77,13 +75,8 @@ def parse_authorization(payload: str) -> Authorization:
 
 
 def _number(value: Any, name: str, bits: int) -> int:
-    if isinstance(value, int) and not isinstance(value, bool):
-        number = value
-    elif isinstance(value, str) and len(value) <= MAX_DIGITS and DECIMAL.match(value):
-        number = int(value)
-    elif isinstance(value, str) and HEX_NUMBER.match(value):
-        number = int(value, 16)
-    else:
+    number = read_integer(value)
+    if number is None:
         raise bad(f"{name} must be a non-negative integer (a number, decimal or 0x hex string), got {value!r}")
     if not 0 <= number < 2**bits:
         raise bad(f"{name} = {number} is out of range (0 to 2^{bits} - 1)")

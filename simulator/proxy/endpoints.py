@@ -35,12 +35,17 @@ def otp_verify(sim: Host, config: Json, body: Json) -> Json:
 
 
 def otp_login(sim: Host, config: Json, body: Json) -> Json:
+    return login_with_token(sim, config, body, "ACTIVITY_TYPE_OTP_LOGIN")
+
+
+def login_with_token(sim: Host, config: Json, body: Json, activity_type: str) -> Json:
+    """otp_login V1 and V2: the verification token's sub-organization, the configuration's expiry."""
     org_id = body.get("organizationId") or forward.org_for_token(sim, config, body["verificationToken"])
     params: Json = {
         k: body[k] for k in ("verificationToken", "publicKey", "invalidateExisting", "clientSignature") if k in body
     }
     params["expirationSeconds"] = config["sessionExpirationSeconds"]
-    return forward.submit(sim, config, "otp_login", "ACTIVITY_TYPE_OTP_LOGIN", params, org_id)
+    return forward.submit(sim, config, "otp_login", activity_type, params, org_id)
 
 
 def oauth2_authenticate(sim: Host, config: Json, body: Json) -> Json:
@@ -133,12 +138,7 @@ def otp_verify_v2(sim: Host, config: Json, body: Json) -> Json:
 
 def otp_login_v2(sim: Host, config: Json, body: Json) -> Json:
     """core 2.1-2.5: like /v1/otp_login, with the client signature required."""
-    org_id = body.get("organizationId") or forward.org_for_token(sim, config, body["verificationToken"])
-    params: Json = {
-        k: body[k] for k in ("verificationToken", "publicKey", "invalidateExisting", "clientSignature") if k in body
-    }
-    params["expirationSeconds"] = config["sessionExpirationSeconds"]
-    return forward.submit(sim, config, "otp_login", "ACTIVITY_TYPE_OTP_LOGIN_V2", params, org_id)
+    return login_with_token(sim, config, body, "ACTIVITY_TYPE_OTP_LOGIN_V2")
 
 
 def wallet_kit_client_params(sim: Host, config: Json, body: Json) -> Json:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from simulator.state import activity, records, store, votes
@@ -54,13 +54,24 @@ def encode(value: Any) -> Any:
     return value
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def field_names(value: Any) -> tuple[str, ...]:
+    kind = type(value)
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(value))
+    return names
+
+
 def record_fields(value: Any) -> Iterator[tuple[str, Any]]:
-    for f in dataclasses.fields(value):
-        item = getattr(value, f.name)
+    for name in field_names(value):
+        item = getattr(value, name)
         if isinstance(value, store.Organization) and isinstance(item, ActivityTable):
-            yield f.name, {ACTIVITY_IDS: list(item)}  # the store's table holds them
+            yield name, {ACTIVITY_IDS: list(item)}  # the store's table holds them
         else:
-            yield f.name, item
+            yield name, item
 
 
 def store_fields(value: store.Store) -> Iterator[tuple[str, Any]]:
@@ -68,7 +79,7 @@ def store_fields(value: store.Store) -> Iterator[tuple[str, Any]]:
 
 
 def activity_state(value: activity.Activity) -> dict[str, Any]:
-    fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    fields = {name: getattr(value, name) for name in field_names(value)}
     fields["votes"] = [
         {"__type__": "Vote", **{k: v for k, v in record_fields(vote) if k != "message"}}
         if isinstance(vote, votes.Vote) and vote.message is value.request and value.request
@@ -161,25 +172,34 @@ def _paced(pieces: Iterator[str]) -> Iterator[str]:
 
 def _pieces(value: Any) -> Iterator[str]:
     if isinstance(value, list) and len(value) > _PIECE_ITEMS:
-        yield "["
-        for index, item in enumerate(value):
-            if index:
-                yield ","
-            yield from _pieces(item)
-        yield "]"
+        yield from _batched("[", ((None, item) for item in value), "]")
         return
     members = _members(value)
     if members is None:
         yield _WIRE.encode(encode(value))
-        return
-    yield "{"
+    else:
+        yield from _batched("{", members, "}")
+
+
+def _batched(opening: str, members: Iterable[tuple[str | None, Any]], closing: str) -> Iterator[str]:
+    """Members (keyed, or list items) written a batch at a time; a large one in pieces of its own."""
+    batch = [opening]
     for index, (key, item) in enumerate(members):
-        yield ("," if index else "") + _WIRE.encode(key) + ":"
+        head = ("," if index else "") + (_WIRE.encode(key) + ":" if key is not None else "")
+        if _members(item) is None and not (isinstance(item, list) and len(item) > _PIECE_ITEMS):
+            batch.append(head + _WIRE.encode(encode(item)))
+            if len(batch) >= _PIECE_ITEMS:
+                yield "".join(batch)
+                batch = []
+            continue
+        yield "".join(batch) + head
+        batch = []
         yield from _pieces(item)
-    yield "}"
+    batch.append(closing)
+    yield "".join(batch)
 
 
-def _members(value: Any) -> list[tuple[str, Any]] | None:
+def _members(value: Any) -> list[tuple[str | None, Any]] | None:
     """The members of a large object to write one by one; None: small enough to write at once."""
     if isinstance(value, store.Store):
         return [("__type__", "Store"), *store_fields(value)]
