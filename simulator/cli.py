@@ -166,6 +166,7 @@ def config_from(args: argparse.Namespace) -> Config:
         threads=args.threads,
         max_connections=args.max_connections,
         max_body_bytes=args.max_body_bytes,
+        max_activities=args.max_activities,
         header_timeout_seconds=args.header_timeout,
         read_timeout_seconds=args.read_timeout,
     )

@@ -20,6 +20,13 @@ def transport_switches(serve: argparse.ArgumentParser) -> None:
         "--max-body-bytes", type=positive(int), default=default.max_body_bytes, help="larger bodies are refused 413"
     )
     serve.add_argument(
+        "--max-activities",
+        type=positive(int),
+        default=default.max_activities,
+        metavar="N",
+        help="activities kept; beyond it the oldest finished ones are forgotten (never one still waiting)",
+    )
+    serve.add_argument(
         "--header-timeout",
         type=positive(float),
         default=default.header_timeout_seconds,

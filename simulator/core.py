@@ -32,8 +32,8 @@ from simulator.state import codec
 from simulator.state.activity import Activity
 from simulator.state.store import MnemonicStream, Store
 from simulator.validation import Schemas
+from simulator.wire import Json
 
-Json = dict[str, Any]
 DEFAULT_SCENARIO = data_dir("scenarios") / "default.yaml"
 
 

@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from simulator.state.records import Json, timestamp
+from simulator.state.records import timestamp
 from simulator.state.votes import wire
+from simulator.wire import Json
 
 _COMPACT_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 

@@ -29,7 +29,7 @@ CLASSES: dict[str, type] = {
 ACTIVITY_IDS = "__activity_ids__"
 _WIRE = json.JSONEncoder(separators=(",", ":"))  # what the control API's JSON responses use
 _PIECE_ITEMS = 64  # containers larger than this are written member by member
-_YIELD_EVERY_S = 0.002  # the longest the writer keeps the interpreter before letting others run
+_YIELD_EVERY_S = 0.001  # the longest the writer keeps the interpreter before letting others run
 
 
 def encode(value: Any) -> Any:
@@ -183,14 +183,14 @@ def _pieces(value: Any) -> Iterator[str]:
 
 def _batched(opening: str, members: Iterable[tuple[str | None, Any]], closing: str) -> Iterator[str]:
     """Members (keyed, or list items) written a batch at a time; a large one in pieces of its own."""
-    batch = [opening]
+    batch, started = [opening], time.perf_counter()
     for index, (key, item) in enumerate(members):
         head = ("," if index else "") + (_WIRE.encode(key) + ":" if key is not None else "")
         if _members(item) is None and not (isinstance(item, list) and len(item) > _PIECE_ITEMS):
             batch.append(head + _WIRE.encode(encode(item)))
-            if len(batch) >= _PIECE_ITEMS:
+            if len(batch) >= _PIECE_ITEMS or time.perf_counter() - started > _YIELD_EVERY_S:
                 yield "".join(batch)
-                batch = []
+                batch, started = [], time.perf_counter()
             continue
         yield "".join(batch) + head
         batch = []

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-Json = dict[str, Any]
+from simulator.wire import Json
 
 
 def timestamp(ms: int) -> Json:

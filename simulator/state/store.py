@@ -14,7 +14,6 @@ from simulator.state.records import (
     Authenticator,
     ImportTarget,
     IpAllowlist,
-    Json,
     Otp,
     Policy,
     PrivateKey,
@@ -28,6 +27,7 @@ from simulator.state.records import (
 )
 from simulator.state.retention import Retention
 from simulator.state.tables import ActivityIds, ActivityTable
+from simulator.wire import Json
 
 
 @dataclass

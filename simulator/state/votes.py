@@ -10,7 +10,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from simulator.state.records import Json, timestamp
+from simulator.state.records import timestamp
+from simulator.wire import Json
 
 
 class _Record(Mapping[str, Any]):
