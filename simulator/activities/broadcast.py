@@ -21,7 +21,7 @@ from simulator.activities import chain_standin
 from simulator.activities.context import Context
 from simulator.activities.signing import ecdsa, signing_key
 from simulator.activities.transactions import nested, signer_context, with_sender_and_call
-from simulator.chains import eth_rlp, ethereum
+from simulator.chains import eth_rlp, ethereum, invalid
 from simulator.chains.eth_rlp import Encodable, RlpFieldError
 from simulator.chains.ethereum import EthereumTransaction
 from simulator.crypto.hashing import keccak256
@@ -148,7 +148,7 @@ def recover(raw: bytes) -> tuple[EthereumTransaction, str]:
     try:
         unsigned_raw, recovery_id, r, s = split_signature(raw)
     except RlpFieldError as error:
-        raise ethereum.invalid(str(error)) from None
+        raise invalid(str(error)) from None
     if raw[0] == 3:
         raise InvalidArgument(
             "invalid transaction: an EIP-4844 transaction is broadcast in its network form with blobs, which the "
@@ -157,12 +157,12 @@ def recover(raw: bytes) -> tuple[EthereumTransaction, str]:
         )
     unsigned = ethereum.parse(unsigned_raw.hex())
     if not (r > 0 and 0 < s <= SECP256K1_ORDER_HALF) or recovery_id not in (0, 1):
-        raise ethereum.invalid("the signature is not a valid low-S secp256k1 signature (EIP-2)")
+        raise invalid("the signature is not a valid low-S secp256k1 signature (EIP-2)")
     signature = r.to_bytes(32, "big") + s.to_bytes(32, "big") + bytes([recovery_id])
     try:
         public = coincurve.PublicKey.from_signature_and_message(signature, unsigned.signing_digest, hasher=None)
     except ValueError:
-        raise ethereum.invalid("no public key recovers from the signature") from None
+        raise invalid("no public key recovers from the signature") from None
     return unsigned, "0x" + keccak256(public.format(compressed=False)[1:])[-20:].hex()
 
 

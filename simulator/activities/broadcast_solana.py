@@ -20,7 +20,7 @@ from simulator.activities.broadcast import keep, new_sent
 from simulator.activities.context import Context
 from simulator.activities.signing import signing_key
 from simulator.activities.transactions import nested, signer_context
-from simulator.chains import solana
+from simulator.chains import invalid, solana, unsigned_bytes
 from simulator.errors import InvalidArgument
 from simulator.scenario import longtail
 from simulator.wire import Json
@@ -75,12 +75,12 @@ def signers_of(ctx: Context, params: Json) -> list[str]:
 def unsigned_hex(params: Json) -> str:
     """The wire transaction as hex, with the requested blockhash in place."""
     if "signWiths" in params:
-        raw = solana.transaction_bytes(params["unsignedTransaction"])
+        raw = unsigned_bytes(params["unsignedTransaction"], "the serialized transaction")
     else:
         try:
             raw = base64.b64decode(params["unsignedTransaction"], validate=True)
         except (binascii.Error, ValueError):
-            raise solana.invalid("unsignedTransaction must be the base64 of the serialized transaction") from None
+            raise invalid("unsignedTransaction must be the base64 of the serialized transaction") from None
     parsed = solana.parse(raw.hex())
     wanted = params.get("recentBlockhash")
     if wanted:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from simulator.errors import InvalidArgument
+
 
 class ParsedTransaction(Protocol):
     """An unsigned transaction, understood."""
@@ -29,3 +31,20 @@ class ParsedTransaction(Protocol):
         (wrong curve, not among the signers).
         """
         ...
+
+
+def invalid(reason: str) -> InvalidArgument:
+    """The service's refusal of an unparseable transaction."""
+    return InvalidArgument(f"failed to parse transaction: {reason}", error_code="INVALID_TRANSACTION")
+
+
+def unsigned_bytes(unsigned: str, what: str) -> bytes:
+    """``unsignedTransaction`` as bytes: hex with or without ``0x``, nothing else, never empty."""
+    text = unsigned[2:] if unsigned[:2].lower() == "0x" else unsigned
+    try:
+        raw = bytes.fromhex(text)
+    except ValueError:
+        raise invalid(f"unsignedTransaction must be the hex of {what}") from None
+    if not raw or any(char.isspace() for char in text):  # fromhex skips spaces; the service does not
+        raise invalid("unsignedTransaction is empty" if not raw else "unsignedTransaction must not contain spaces")
+    return raw

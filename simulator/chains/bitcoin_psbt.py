@@ -11,9 +11,9 @@ import functools
 import hashlib
 from typing import Any
 
+from simulator.chains import invalid, unsigned_bytes
 from simulator.crypto.bech32 import bech32_encode
 from simulator.crypto.chain_formats import NETWORKS, base58check, hash160
-from simulator.errors import InvalidArgument
 
 Psbt = Any  # embit ships no type information
 PsbtInput = Any
@@ -23,13 +23,9 @@ WITNESS_VERSIONS = {"p2wpkh": 0, "p2wsh": 0, "p2tr": 1}
 
 
 def psbt_bytes(unsigned: str) -> bytes:
-    text = unsigned[2:] if unsigned[:2].lower() == "0x" else unsigned
-    if text.startswith("cHNidP"):
+    if unsigned.startswith("cHNidP"):
         raise invalid("unsignedTransaction must be the PSBT as hex, not base64")
-    try:
-        raw = bytes.fromhex(text)
-    except ValueError:
-        raise invalid("unsignedTransaction must be the hex of a serialized PSBT") from None
+    raw = unsigned_bytes(unsigned, "a serialized PSBT")
     if not raw.startswith(PSBT_MAGIC):
         raise invalid("not a PSBT (it must start with the magic bytes 70736274ff)")
     return raw
@@ -154,7 +150,3 @@ def address(kind: str | None, data: bytes, network: str) -> str:
     if kind in WITNESS_VERSIONS:
         return bech32_encode(hrp, WITNESS_VERSIONS[kind], data[2:])
     return ""
-
-
-def invalid(reason: str) -> InvalidArgument:
-    return InvalidArgument(f"failed to parse transaction: {reason}", error_code="INVALID_TRANSACTION")

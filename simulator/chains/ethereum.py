@@ -18,7 +18,7 @@ from typing import Any
 
 import coincurve
 
-from simulator.chains import eth_rlp
+from simulator.chains import eth_rlp, invalid, unsigned_bytes
 from simulator.chains.eth_fields import LAYOUTS, LEGACY, LEGACY_LAYOUT, NEEDS_DESTINATION, decode_fields, policy_view
 from simulator.chains.eth_rlp import UINT64, Item, RlpFieldError
 from simulator.crypto.hashing import keccak256
@@ -92,7 +92,7 @@ class EthereumTransaction:
 
 def parse(unsigned: str) -> EthereumTransaction:
     """Decode an unsigned transaction of any supported type; refuse anything else with its reason."""
-    raw = _hex_bytes(unsigned)
+    raw = unsigned_bytes(unsigned, "the RLP-serialized unsigned transaction")
     first = raw[0]
     try:
         if first >= 0xC0:
@@ -150,21 +150,6 @@ def _parse_typed(tx_type: int, raw: bytes) -> EthereumTransaction:
     if tx_type in NEEDS_DESTINATION and not fields["to"]:
         raise invalid(f"a type 0x{tx_type:02x} transaction cannot create a contract: to must be a 20-byte address")
     return EthereumTransaction(tx_type, fields, raw, policy_view(tx_type, fields))
-
-
-def _hex_bytes(unsigned: str) -> bytes:
-    text = unsigned[2:] if unsigned[:2].lower() == "0x" else unsigned
-    try:
-        raw = bytes.fromhex(text)
-    except ValueError:
-        raise invalid("unsignedTransaction must be the hex of the RLP-serialized unsigned transaction") from None
-    if not raw or any(char.isspace() for char in text):
-        raise invalid("unsignedTransaction is empty" if not raw else "unsignedTransaction must not contain spaces")
-    return raw
-
-
-def invalid(reason: str) -> InvalidArgument:
-    return InvalidArgument(f"failed to parse transaction: {reason}", error_code="INVALID_TRANSACTION")
 
 
 def unsigned_eip1559(

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import base58
 from cryptography.hazmat.primitives.asymmetric import ed25519
 
-from simulator.chains import solana_view
+from simulator.chains import invalid, solana_view, unsigned_bytes
 from simulator.errors import InvalidArgument
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ class SolanaTransaction:
 
 def parse(unsigned: str) -> SolanaTransaction:
     """Decode hex of a wire transaction with (empty) signature slots; refuse anything else."""
-    raw = transaction_bytes(unsigned)
+    raw = unsigned_bytes(unsigned, "the serialized transaction")
     tx, message = decode(raw)
     header = message.header
     if len(tx.signatures) != header.num_required_signatures:
@@ -80,17 +80,6 @@ def parse(unsigned: str) -> SolanaTransaction:
         view=solana_view.describe(message),
         legacy=not solana_view.is_v0(message),
     )
-
-
-def transaction_bytes(unsigned: str) -> bytes:
-    text = unsigned[2:] if unsigned[:2].lower() == "0x" else unsigned
-    try:
-        raw = bytes.fromhex(text)
-    except ValueError:
-        raise invalid("unsignedTransaction must be the hex of the serialized transaction") from None
-    if not raw:
-        raise invalid("unsignedTransaction is empty")
-    return raw
 
 
 def decode(raw: bytes) -> tuple[VersionedTransaction, Message | MessageV0]:
@@ -126,7 +115,3 @@ def refuse_looked_up_programs(tx: VersionedTransaction) -> None:
                 f"instruction {index} takes its program id from an address lookup table; program ids "
                 "must be static account keys"
             )
-
-
-def invalid(reason: str) -> InvalidArgument:
-    return InvalidArgument(f"failed to parse transaction: {reason}", error_code="INVALID_TRANSACTION")

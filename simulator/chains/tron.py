@@ -17,7 +17,7 @@ from typing import Any
 
 import coincurve
 
-from simulator.chains import tron_contracts
+from simulator.chains import invalid, tron_contracts, unsigned_bytes
 from simulator.chains.tron_proto import Message, ProtoError, length_delimited
 from simulator.errors import InvalidArgument
 
@@ -54,23 +54,12 @@ class TronTransaction:
 
 def parse(unsigned: str) -> TronTransaction:
     """Decode TronWeb's ``raw_data_hex``; refuse anything that is not a Transaction.raw protobuf."""
-    raw_data = raw_bytes(unsigned)
+    raw_data = unsigned_bytes(unsigned, "the transaction's raw_data (raw_data_hex)")
     try:
         view = describe(Message(raw_data))
     except ProtoError as error:
         raise invalid(f"not a Tron Transaction.raw protobuf ({error})") from None
     return TronTransaction(raw_data=raw_data, view=view)
-
-
-def raw_bytes(unsigned: str) -> bytes:
-    text = unsigned[2:] if unsigned[:2].lower() == "0x" else unsigned
-    try:
-        raw = bytes.fromhex(text)
-    except ValueError:
-        raise invalid("unsignedTransaction must be the hex of the transaction's raw_data (raw_data_hex)") from None
-    if not raw:
-        raise invalid("unsignedTransaction is empty")
-    return raw
 
 
 def describe(raw: Message) -> dict[str, Any]:
@@ -86,7 +75,3 @@ def describe(raw: Message) -> dict[str, Any]:
         "fee_limit": raw.varint(FEE_LIMIT),
         "contract": [tron_contracts.describe(contract) for contract in contracts],
     }
-
-
-def invalid(reason: str) -> InvalidArgument:
-    return InvalidArgument(f"failed to parse transaction: {reason}", error_code="INVALID_TRANSACTION")

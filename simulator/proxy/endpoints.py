@@ -13,7 +13,9 @@ from simulator.proxy import forward
 from simulator.wire import Json
 
 
-def otp_init(sim: Host, config: Json, body: Json) -> Json:
+def otp_params(config: Json, body: Json) -> Json:
+    """init_otp's parameters for /v1/otp_init and /v1/otp_init_v2: the contact from the body, the rest
+    from the proxy configuration."""
     params = {
         "otpType": body["otpType"],
         "contact": body["contact"],
@@ -24,6 +26,11 @@ def otp_init(sim: Host, config: Json, body: Json) -> Json:
     customization = body.get("emailCustomization") or config.get("emailCustomization")
     if customization:
         params["emailCustomization"] = customization
+    return params
+
+
+def otp_init(sim: Host, config: Json, body: Json) -> Json:
+    params = otp_params(config, body)
     return {"otpId": forward.submit(sim, config, "init_otp", "ACTIVITY_TYPE_INIT_OTP_V2", params)["otpId"]}
 
 
@@ -117,16 +124,7 @@ def account(sim: Host, config: Json, body: Json) -> Json:
 def otp_init_v2(sim: Host, config: Json, body: Json) -> Json:
     """core 2.x: the code is sent as for /v1/otp_init, and the answer adds the encryption target
     (signed by the simulator's enclave key; core 2.x needs the js/core2-shim to accept it)."""
-    params = {
-        "otpType": body["otpType"],
-        "contact": body["contact"],
-        "appName": config["appName"],
-        "otpLength": int(config["otpLength"]),
-        "alphanumeric": bool(config["otpAlphanumeric"]),
-    }
-    customization = body.get("emailCustomization") or config.get("emailCustomization")
-    if customization:
-        params["emailCustomization"] = customization
+    params = otp_params(config, body)
     started = forward.submit(sim, config, "init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", params)
     return {"otpId": started["otpId"], "otpEncryptionTargetBundle": started["otpEncryptionTargetBundle"]}
 

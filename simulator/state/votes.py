@@ -6,6 +6,7 @@ by older versions keep dicts, which ``wire`` passes through.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -19,8 +20,8 @@ class _Record(Mapping[str, Any]):
 
     __slots__ = ()
 
-    def to_api(self) -> Json:
-        raise NotImplementedError
+    @abstractmethod
+    def to_api(self) -> Json: ...
 
     def __getitem__(self, key: str) -> Any:
         return self.to_api()[key]
