@@ -12,6 +12,7 @@ import fastjsonschema
 
 from simulator.errors import NotFound, ValidationFailed
 from simulator.paths import data_dir
+from simulator.wire import drop_nulls
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -123,14 +124,6 @@ def applies(condition: Any, value: Any) -> bool:
         return False
     wanted = {k: v.get("const") for k, v in condition.get("properties", {}).items() if isinstance(v, dict)}
     return all(value.get(k) == const for k, const in wanted.items())
-
-
-def drop_nulls(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: drop_nulls(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
-        return [drop_nulls(v) for v in value]
-    return value
 
 
 def violation(error: ValidationError) -> dict[str, Any]:

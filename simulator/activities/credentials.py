@@ -10,7 +10,7 @@ from cryptography.hazmat.primitives.asymmetric import ec, ed25519
 from simulator.activities.context import Context
 from simulator.auth.stamps import b64url_decode, b64url_encode
 from simulator.crypto import keys
-from simulator.errors import InvalidArgument, NotFound, ResourceExhausted
+from simulator.errors import InvalidArgument, ResourceExhausted
 from simulator.state.records import ApiKey, Authenticator, Record, User
 from simulator.wire import Json
 
@@ -177,13 +177,7 @@ def update_oauth2_credential(ctx: Context, params: Json) -> Json:
 
 
 def oauth2_credential(ctx: Context, cred_id: str) -> Record:
-    try:
-        return ctx.org.oauth2_credentials[cred_id]
-    except KeyError:
-        raise NotFound(
-            f"oauth2 credential {cred_id} not found in organization {ctx.org.organization_id}",
-            error_code="OAUTH2_CREDENTIAL_NOT_FOUND",
-        ) from None
+    return ctx.org.find(ctx.org.oauth2_credentials, cred_id, "oauth2 credential", "OAUTH2_CREDENTIAL_NOT_FOUND")
 
 
 def oauth2_fields(params: Json) -> Json:
@@ -207,13 +201,7 @@ def delete_oauth2_credential(ctx: Context, params: Json) -> Json:
 
 
 def fiat_credential(ctx: Context, cred_id: str) -> Record:
-    try:
-        return ctx.org.fiat_credentials[cred_id]
-    except KeyError:
-        raise NotFound(
-            f"fiat on-ramp credential {cred_id} not found in organization {ctx.org.organization_id}",
-            error_code="REQUEST_INVALID",
-        ) from None
+    return ctx.org.find(ctx.org.fiat_credentials, cred_id, "fiat on-ramp credential")
 
 
 def update_fiat_on_ramp_credential(ctx: Context, params: Json) -> Json:

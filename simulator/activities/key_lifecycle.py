@@ -65,22 +65,11 @@ def sealed_for_export(ctx: Context, plaintext: bytes, target_public_key: str) ->
 
 
 def find_wallet(ctx: Context, wallet_id: str) -> Wallet:
-    wallet = ctx.org.wallets.get(wallet_id)
-    if wallet is None:
-        raise NotFound(
-            f"wallet {wallet_id} not found in organization {ctx.org.organization_id}", error_code="REQUEST_INVALID"
-        )
-    return wallet
+    return ctx.org.find(ctx.org.wallets, wallet_id, "wallet")
 
 
 def find_private_key(ctx: Context, private_key_id: str) -> PrivateKey:
-    key = ctx.org.private_keys.get(private_key_id)
-    if key is None:
-        raise NotFound(
-            f"private key {private_key_id} not found in organization {ctx.org.organization_id}",
-            error_code="REQUEST_INVALID",
-        )
-    return key
+    return ctx.org.find(ctx.org.private_keys, private_key_id, "private key")
 
 
 def find_account(ctx: Context, address: str) -> tuple[Wallet, WalletAccount]:

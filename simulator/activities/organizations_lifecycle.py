@@ -8,7 +8,7 @@ or a parent's credential may have let the request through.
 from __future__ import annotations
 
 from simulator.activities.context import Context
-from simulator.errors import InvalidArgument, NotFound, PermissionDenied
+from simulator.errors import InvalidArgument, PermissionDenied
 from simulator.wire import Json
 
 
@@ -65,10 +65,6 @@ def delete_invitation(ctx: Context, params: Json) -> Json:
 
 def delete_smart_contract_interface(ctx: Context, params: Json) -> Json:
     sci_id = params["smartContractInterfaceId"]
-    if sci_id not in ctx.org.smart_contract_interfaces:
-        raise NotFound(
-            f"smart contract interface {sci_id} not found in organization {ctx.org.organization_id}",
-            error_code="REQUEST_INVALID",
-        )
+    ctx.org.find(ctx.org.smart_contract_interfaces, sci_id, "smart contract interface")
     del ctx.org.smart_contract_interfaces[sci_id]
     return {"smartContractInterfaceId": sci_id}

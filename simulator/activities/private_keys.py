@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from simulator.activities import tags
 from simulator.activities.context import Context, require_unique
 from simulator.activities.users import check_limit, new_tag
 from simulator.activities.wallets import address_of
@@ -67,18 +68,7 @@ def update_private_key_tag(ctx: Context, params: Json) -> Json:
     tag = ctx.tags([params["privateKeyTagId"]], "TAG_TYPE_PRIVATE_KEY", "private key tags")[0]
     adding = ctx.existing(ctx.org.private_keys, params["addPrivateKeyIds"], "private keys")
     removing = ctx.existing(ctx.org.private_keys, params["removePrivateKeyIds"], "private keys")
-    new_name = params.get("newPrivateKeyTagName")
-    if new_name and new_name != tag.name:
-        others = [t.name for t in ctx.org.tags.values() if t.tag_type == "TAG_TYPE_PRIVATE_KEY" and t is not tag]
-        require_unique(others, [new_name], "tag name")
-        tag.name = new_name
-    for key in adding:
-        if tag.tag_id not in key.tag_ids:
-            key.tag_ids.append(tag.tag_id)
-    for key in removing:
-        if tag.tag_id in key.tag_ids:
-            key.tag_ids.remove(tag.tag_id)
-    tag.updated_ms = ctx.now_ms
+    tags.retag(ctx, tag, params.get("newPrivateKeyTagName"), adding, removing)
     return {"privateKeyTagId": tag.tag_id}
 
 
@@ -86,11 +76,5 @@ def delete_private_key_tags(ctx: Context, params: Json) -> Json:
     """The result names the keys the tags were detached from."""
     ids = list(dict.fromkeys(params["privateKeyTagIds"]))
     ctx.tags(ids, "TAG_TYPE_PRIVATE_KEY", "private key tags")
-    detached = []
-    for key in ctx.org.private_keys.values():
-        if any(t in ids for t in key.tag_ids):
-            key.tag_ids = [t for t in key.tag_ids if t not in ids]
-            detached.append(key.private_key_id)
-    for tag_id in ids:
-        del ctx.org.tags[tag_id]
+    detached = tags.delete_tags(ctx, ids, ctx.org.private_keys.values(), lambda key: key.private_key_id)
     return {"privateKeyTagIds": ids, "privateKeyIds": detached}

@@ -13,7 +13,7 @@ from decimal import ROUND_DOWN, Decimal
 
 from simulator.activities import wallets
 from simulator.activities.context import Context
-from simulator.errors import InvalidArgument, NotFound
+from simulator.errors import InvalidArgument
 from simulator.scenario import longtail
 from simulator.wire import Json
 
@@ -167,11 +167,7 @@ def execute_swap(ctx: Context, params: Json) -> Json:
 
 
 def usable_quote(ctx: Context, quote_id: str) -> Json:
-    quote = longtail.table(ctx.org, "swapQuotes").get(quote_id)
-    if quote is None:
-        raise NotFound(
-            f"swap quote {quote_id} not found in organization {ctx.org.organization_id}", error_code="REQUEST_INVALID"
-        )
+    quote = ctx.org.find(longtail.table(ctx.org, "swapQuotes"), quote_id, "swap quote")
     if quote["used"]:
         raise InvalidArgument(f"swap quote {quote_id} was already executed", error_code="SWAP_QUOTE_ALREADY_USED")
     if int(quote["expiresAt"]) <= ctx.now_ms:

@@ -35,12 +35,7 @@ READY_AFTER_SECONDS = 30  # not public; the simulator's choice
 
 
 def find(org: Organization, name: str, item_id: str, what: str) -> Json:
-    found = longtail.table(org, name).get(item_id)
-    if found is None:
-        raise NotFound(
-            f"{what} {item_id} not found in organization {org.organization_id}", error_code="REQUEST_INVALID"
-        )
-    return found
+    return org.find(longtail.table(org, name), item_id, what)
 
 
 # operators and sets -------------------------------------------------------------------------------

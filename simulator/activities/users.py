@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from simulator.activities import credentials
+from simulator.activities import credentials, tags
 from simulator.activities.context import Context, require_unique
 from simulator.auth.stamps import b64url_decode
 from simulator.errors import InvalidArgument, ResourceExhausted
@@ -114,18 +114,7 @@ def update_user_tag(ctx: Context, params: Json) -> Json:
     tag = user_tags(ctx, [params["userTagId"]])[0]
     adding = ctx.users(params["addUserIds"])
     removing = ctx.users(params["removeUserIds"])
-    new_name = params.get("newUserTagName")
-    if new_name and new_name != tag.name:
-        others = [t.name for t in ctx.org.tags.values() if t.tag_type == "TAG_TYPE_USER" and t is not tag]
-        require_unique(others, [new_name], "tag name")
-        tag.name = new_name
-    for user in adding:
-        if tag.tag_id not in user.tag_ids:
-            user.tag_ids.append(tag.tag_id)
-    for user in removing:
-        if tag.tag_id in user.tag_ids:
-            user.tag_ids.remove(tag.tag_id)
-    tag.updated_ms = ctx.now_ms
+    tags.retag(ctx, tag, params.get("newUserTagName"), adding, removing)
     return {"userTagId": tag.tag_id}
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 
-from simulator.activities import credentials, otp, users
+from simulator.activities import credentials, otp, tags, users
 from simulator.activities.context import Context
 from simulator.auth.stamps import b64url_decode
 from simulator.errors import InvalidArgument
@@ -169,11 +169,5 @@ def check_client_data(spec: Json) -> None:
 def delete_user_tags(ctx: Context, params: Json) -> Json:
     ids = list(dict.fromkeys(params["userTagIds"]))
     users.user_tags(ctx, ids)
-    detached = []
-    for user in ctx.org.users.values():
-        if any(t in ids for t in user.tag_ids):
-            user.tag_ids = [t for t in user.tag_ids if t not in ids]
-            detached.append(user.user_id)
-    for tag_id in ids:
-        del ctx.org.tags[tag_id]
+    detached = tags.delete_tags(ctx, ids, ctx.org.users.values(), lambda user: user.user_id)
     return {"userTagIds": ids, "userIds": detached}

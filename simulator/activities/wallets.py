@@ -10,7 +10,7 @@ from simulator.activities.context import Context
 from simulator.activities.users import check_limit
 from simulator.clock import Source
 from simulator.crypto import addresses, hd
-from simulator.errors import InvalidArgument, NotFound, Unimplemented
+from simulator.errors import InvalidArgument, Unimplemented
 from simulator.state.records import Wallet, WalletAccount
 from simulator.wire import Json
 
@@ -97,12 +97,7 @@ def drawn_wallet(source: Source, length: int) -> PreparedWallet:
 
 def create_wallet_accounts(ctx: Context, params: Json) -> Json:
     """More accounts for an existing wallet; ``persist: false`` only shows their addresses."""
-    wallet = ctx.org.wallets.get(params["walletId"])
-    if wallet is None:
-        raise NotFound(
-            f"wallet {params['walletId']} not found in organization {ctx.org.organization_id}",
-            error_code="REQUEST_INVALID",
-        )
+    wallet = ctx.org.find(ctx.org.wallets, params["walletId"], "wallet")
     prepared = PreparedWallet(wallet.mnemonic, wallet.seed or seed_of(wallet.mnemonic))
     made = add_accounts(ctx, wallet, params["accounts"], prepared, persist=params.get("persist", True))
     return {"addresses": [a.address for a in made]}

@@ -11,7 +11,7 @@ import ipaddress
 from urllib.parse import urlsplit
 
 from simulator.activities.context import Context
-from simulator.errors import InvalidArgument, NotFound, PermissionDenied
+from simulator.errors import InvalidArgument, PermissionDenied
 from simulator.state.records import WebhookEndpoint
 from simulator.wire import Json
 
@@ -54,13 +54,7 @@ def delete_webhook_endpoint(ctx: Context, params: Json) -> Json:
 
 
 def find(ctx: Context, endpoint_id: str) -> WebhookEndpoint:
-    try:
-        return ctx.org.webhook_endpoints[endpoint_id]
-    except KeyError:
-        raise NotFound(
-            f"webhook endpoint {endpoint_id} not found in organization {ctx.org.organization_id}",
-            error_code="REQUEST_INVALID",
-        ) from None
+    return ctx.org.find(ctx.org.webhook_endpoints, endpoint_id, "webhook endpoint")
 
 
 def subscription(ctx: Context, params: Json) -> Json:

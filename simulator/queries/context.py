@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from simulator.clock import Source
-from simulator.errors import NotFound
 from simulator.state.store import Organization, Store
 
 if TYPE_CHECKING:
@@ -27,10 +26,4 @@ class QueryContext:
     notify: Callable[[Any, str], None] | None = None  # told of activity events (webhooks)
 
     def find(self, table: Mapping[str, T], item_id: str, what: str) -> T:
-        try:
-            return table[item_id]
-        except KeyError:
-            raise NotFound(
-                f"{what} {item_id} not found in organization {self.org.organization_id}",
-                error_code="REQUEST_INVALID",
-            ) from None
+        return self.org.find(table, item_id, what)

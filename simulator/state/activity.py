@@ -19,7 +19,7 @@ from typing import Any
 
 from simulator.state.records import timestamp
 from simulator.state.votes import wire
-from simulator.wire import Json
+from simulator.wire import Json, drop_nulls
 
 _COMPACT_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
@@ -265,12 +265,3 @@ class _Unkept(list[Any]):
     def __iadd__(self, items: Any) -> _Unkept:  # type: ignore[misc]
         self.extend(items)
         return self
-
-
-def drop_nulls(value: Any) -> Any:
-    """The body as validation leaves it: protojson reads null as unset."""
-    if isinstance(value, dict):
-        return {k: drop_nulls(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
-        return [drop_nulls(v) for v in value]
-    return value

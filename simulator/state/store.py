@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from simulator.errors import NotFound
 from simulator.state.activity import Activity
@@ -28,6 +28,8 @@ from simulator.state.records import (
 from simulator.state.retention import Retention
 from simulator.state.tables import ActivityIds, ActivityTable
 from simulator.wire import Json
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -63,12 +65,15 @@ class Organization:
             self.activities = ActivityTable(self.activities)
 
     def user(self, user_id: str) -> User:
+        return self.find(self.users, user_id, "user")
+
+    def find(self, table: Mapping[str, T], item_id: str, what: str, error_code: str = "REQUEST_INVALID") -> T:
+        """``table[item_id]``, or the service's NotFound naming what was looked for in this organization."""
         try:
-            return self.users[user_id]
+            return table[item_id]
         except KeyError:
             raise NotFound(
-                f"user {user_id} not found in organization {self.organization_id}",
-                error_code="REQUEST_INVALID",
+                f"{what} {item_id} not found in organization {self.organization_id}", error_code=error_code
             ) from None
 
     def features_api(self) -> list[Json]:
