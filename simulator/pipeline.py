@@ -131,14 +131,19 @@ def client_time_ms(host: Host) -> int:
 
 # activities --------------------------------------------------------------------------------------
 def submit(host: Host, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None) -> Json:
+    seen: list[Json] = []
+
     def answer() -> Json:
-        return responses.checked(host, Kind.ACTIVITY, op, _submit(host, op, raw, headers, content_type))
+        return responses.checked(host, Kind.ACTIVITY, op, _submit(host, op, raw, headers, content_type, seen))
 
-    return journaled(host, Kind.ACTIVITY, op, raw, headers, answer)
+    return journaled(host, Kind.ACTIVITY, op, raw, headers, answer, seen)
 
 
-def _submit(host: Host, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None) -> Json:
+def _submit(
+    host: Host, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None, seen: list[Json]
+) -> Json:
     parsed = parse_body(raw, content_type)
+    seen.append(parsed)
     stamp = check_stamp(host, headers, raw)
     body = host.schemas.validate("submit", op, parsed)
     spec = operation(host, Kind.ACTIVITY, op)
@@ -274,14 +279,19 @@ def writable_org(store: Store, principal: auth.Principal, target_id: str, spec: 
 
 # queries -------------------------------------------------------------------------------------------
 def query(host: Host, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None) -> Json:
+    seen: list[Json] = []
+
     def answer() -> Json:
-        return responses.checked(host, Kind.QUERY, op, _query(host, op, raw, headers, content_type))
+        return responses.checked(host, Kind.QUERY, op, _query(host, op, raw, headers, content_type, seen))
 
-    return journaled(host, Kind.QUERY, op, raw, headers, answer)
+    return journaled(host, Kind.QUERY, op, raw, headers, answer, seen)
 
 
-def _query(host: Host, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None) -> Json:
+def _query(
+    host: Host, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None, seen: list[Json]
+) -> Json:
     parsed = parse_body(raw, content_type)
+    seen.append(parsed)
     stamp = check_stamp(host, headers, raw)
     body = host.schemas.validate("query", op, parsed)
     spec = operation(host, Kind.QUERY, op)
@@ -321,22 +331,43 @@ def _proxy(host: Host, op: str, raw: bytes, headers: Mapping[str, str]) -> Json:
 
 
 # the journal ---------------------------------------------------------------------------------------
-def journaled(host: Host, kind: Kind, op: str, raw: bytes, headers: Mapping[str, str], run: Callable[[], Json]) -> Json:
-    """Run one request and keep it, with its outcome, in the journal (and the recording)."""
+def journaled(
+    host: Host,
+    kind: Kind,
+    op: str,
+    raw: bytes,
+    headers: Mapping[str, str],
+    run: Callable[[], Json],
+    seen: list[Json] | None = None,
+) -> Json:
+    """Run one request and keep it, with its outcome, in the journal (and the recording).
+
+    ``seen`` receives the body once the request's own parse stage has read it, so the journal
+    does not parse it a second time.
+    """
     try:
         answer = run()
     except ApiError as error:
-        record(host, kind, op, raw, headers, error.status, error.to_body())
+        record(host, kind, op, raw, headers, error.status, error.to_body(), seen)
         raise
     except Exception:
-        record(host, kind, op, raw, headers, 500, {"code": 13, "message": "internal server error"})
+        record(host, kind, op, raw, headers, 500, {"code": 13, "message": "internal server error"}, seen)
         raise
-    record(host, kind, op, raw, headers, 200, answer)
+    record(host, kind, op, raw, headers, 200, answer, seen)
     return answer
 
 
-def record(host: Host, kind: Kind, op: str, raw: bytes, headers: Mapping[str, str], status: int, answer: Json) -> None:
-    body = request_json(raw)
+def record(
+    host: Host,
+    kind: Kind,
+    op: str,
+    raw: bytes,
+    headers: Mapping[str, str],
+    status: int,
+    answer: Json,
+    seen: list[Json] | None = None,
+) -> None:
+    body = seen[0] if seen else request_json(raw)
     activity = answer.get("activity")
     if isinstance(activity, dict):
         outcome = {"activityId": activity.get("id"), "status": activity.get("status")}
