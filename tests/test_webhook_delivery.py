@@ -167,6 +167,12 @@ def test_a_slow_receiver_delays_only_its_own_queue(receivers):
         slow_events = [sim.webhooks.fire(url=slow)[0] for _ in range(2)]
         fast_events = [sim.webhooks.fire(url=fast)[0] for _ in range(3)]
         wait_until(lambda: len(fast_server.log) == 3, timeout=3)
+
+        def fast_delivered() -> bool:  # the receiver logs a request before the worker reads the answer
+            states = {d["eventId"]: d["state"] for d in sim.webhooks.deliveries()}
+            return all(states[e["eventId"]] == "delivered" for e in fast_events)
+
+        wait_until(fast_delivered, timeout=3)
         by_id = {d["eventId"]: d for d in sim.webhooks.deliveries()}
         assert all(by_id[e["eventId"]]["state"] == "delivered" for e in fast_events)
         assert [by_id[e["eventId"]]["state"] for e in slow_events] == ["pending", "pending"]
