@@ -6,13 +6,13 @@ import difflib
 import logging
 import traceback
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
-from werkzeug.datastructures import Headers
+from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from simulator import control, inspector, logs, pipeline
+from simulator import control, inspector, logs, pipeline, wire
 from simulator.activities import ip_allowlist
 from simulator.catalogue import Kind
 from simulator.config import Config
@@ -20,6 +20,7 @@ from simulator.core import Simulator
 from simulator.errors import ApiError, InvalidArgument, MethodNotAllowed, NotFound, PayloadTooLarge
 from simulator.events import signing
 from simulator.scenario import ScenarioError
+from simulator.wire import Json
 
 log = logging.getLogger("simulator")
 public = Blueprint("public", __name__)
@@ -67,20 +68,44 @@ def get_simulator() -> Simulator:
 
 @public.post("/public/v1/submit/<op>")
 def submit(op: str) -> Response:
-    return jsonify(get_simulator().submit(op, request.get_data(), headers(), request.content_type))
+    return json_response(get_simulator().submit(op, request.get_data(), headers(), request.content_type))
 
 
 @public.post("/public/v1/query/<op>")
 def query(op: str) -> Response:
-    return jsonify(get_simulator().query(op, request.get_data(), headers(), request.content_type))
+    return json_response(get_simulator().query(op, request.get_data(), headers(), request.content_type))
+
+
+def json_response(answer: Json) -> Response:
+    return Response(wire.encode(answer, DefaultJSONProvider.default), mimetype="application/json")
+
+
+class RequestHeaders(dict[str, str]):
+    """A request's headers keyed by lower-case name, so every lookup is one dict access (werkzeug's
+    Headers scans a list and folds case on each lookup, and the pipeline looks up a dozen names)."""
+
+    def __getitem__(self, name: str) -> str:
+        return super().__getitem__(name.lower())
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return super().get(name.lower(), default)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and super().__contains__(name.lower())
 
 
 def headers() -> Mapping[str, str]:
-    """The request's headers, looked up case-insensitively (werkzeug's Headers), plus the peer's
-    address under a name only the transport sets (a client's header of that name is replaced)."""
-    found = Headers(request.headers)
-    found.set(ip_allowlist.REMOTE_ADDR_HEADER, request.remote_addr or "")
-    return cast(Mapping[str, str], found)
+    """The request's headers, looked up case-insensitively, plus the peer's address under a name
+    only the transport sets (a client's header of that name is replaced)."""
+    environ = request.environ
+    found = RequestHeaders(
+        (key[5:].replace("_", "-").lower(), value) for key, value in environ.items() if key.startswith("HTTP_")
+    )
+    for key in ("CONTENT_TYPE", "CONTENT_LENGTH"):
+        if environ.get(key):
+            found[key.replace("_", "-").lower()] = environ[key]
+    found[ip_allowlist.REMOTE_ADDR_HEADER.lower()] = request.remote_addr or ""
+    return found
 
 
 def journal_refusal(api: ApiError) -> None:

@@ -33,7 +33,7 @@ from simulator.queries import QueryContext
 from simulator.state.activity import Activity, Pending
 from simulator.state.store import Organization, Store
 from simulator.validation import Schemas
-from simulator.wire import Json
+from simulator.wire import Json, JsonFloat
 
 
 class Recorder(Protocol):
@@ -63,7 +63,9 @@ class Host(Protocol):
 def parse_body(raw: bytes, content_type: str | None) -> Json:
     """The body as a JSON object, whatever its Content-Type says (clients that send none are common)."""
     try:
-        body = json.loads(raw.decode("utf-8"))
+        body = json.loads(raw.decode("utf-8"), parse_float=JsonFloat, parse_constant=_not_json)
+    except NotJson as exc:
+        raise InvalidArgument(f"bad request body: {exc.args[0]} is not a JSON value") from None
     except UnicodeDecodeError:
         raise InvalidArgument("bad request body: the body is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
@@ -81,6 +83,15 @@ def parse_body(raw: bytes, content_type: str | None) -> Json:
     if not isinstance(body, dict):
         raise InvalidArgument(f"bad request body: expected a JSON object, got {type(body).__name__}")
     return body
+
+
+class NotJson(ValueError):
+    pass
+
+
+def _not_json(constant: str) -> Any:
+    """Python's reader takes NaN and Infinity; JSON (and the service's reader) does not."""
+    raise NotJson(constant)
 
 
 def operation(host: Host, kind: Kind, op: str) -> Operation:

@@ -11,13 +11,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
-import coincurve
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519
 from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, decode_dss_signature
 
 from simulator.activities.context import Context
 from simulator.activities.wallets import derive
+from simulator.crypto import keys
 from simulator.crypto.hashing import keccak256
 from simulator.errors import InvalidArgument, NotFound, Unimplemented
 from simulator.wire import Json
@@ -122,7 +122,7 @@ def payload_view(payload: str, encoding: str) -> Json:
 
 def ecdsa(curve: str, secret: bytes, digest: bytes) -> Json:
     if curve == "CURVE_SECP256K1":
-        signature = coincurve.PrivateKey(secret).sign_recoverable(digest, hasher=None)
+        signature = keys.secp256k1_signer(secret).sign_recoverable(digest, hasher=None)
         return {"r": signature[:32].hex(), "s": signature[32:64].hex(), "v": f"{signature[64]:02x}"}
     key = ec.derive_private_key(int.from_bytes(secret, "big"), ec.SECP256R1())
     der = key.sign(digest, ec.ECDSA(Prehashed(hashes.SHA256()), deterministic_signing=True))

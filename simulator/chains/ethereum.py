@@ -16,11 +16,10 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-import coincurve
-
 from simulator.chains import eth_rlp, invalid, unsigned_bytes
 from simulator.chains.eth_fields import LAYOUTS, LEGACY, LEGACY_LAYOUT, NEEDS_DESTINATION, decode_fields, policy_view
 from simulator.chains.eth_rlp import UINT64, Item, RlpFieldError
+from simulator.crypto import keys
 from simulator.crypto.hashing import keccak256
 from simulator.errors import InvalidArgument
 
@@ -60,7 +59,7 @@ class EthereumTransaction:
             raise InvalidArgument(
                 f"invalid signing key: Ethereum transactions are signed with {SECP256K1} keys, not {curve}"
             )
-        signature = coincurve.PrivateKey(private_key).sign_recoverable(self.signing_digest, hasher=None)
+        signature = keys.secp256k1_signer(private_key).sign_recoverable(self.signing_digest, hasher=None)
         r, s = int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:64], "big")
         return self.serialize_signed(r, s, signature[64]).hex()
 

@@ -15,10 +15,9 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-import coincurve
-
 from simulator.chains import invalid, tron_contracts, unsigned_bytes
 from simulator.chains.tron_proto import Message, ProtoError, length_delimited
+from simulator.crypto import keys
 from simulator.errors import InvalidArgument
 
 SECP256K1 = "CURVE_SECP256K1"
@@ -48,7 +47,7 @@ class TronTransaction:
             )
         digest = hashlib.sha256(self.raw_data).digest()
         # RFC 6979 and low-S by libsecp256k1; the 65th byte is the recovery id
-        signature = coincurve.PrivateKey(private_key).sign_recoverable(digest, hasher=None)
+        signature = keys.secp256k1_signer(private_key).sign_recoverable(digest, hasher=None)
         return (length_delimited(RAW_DATA, self.raw_data) + length_delimited(SIGNATURE, signature)).hex()
 
 

@@ -8,6 +8,7 @@ hardened, so those paths derive instead of failing. Solana's all-hardened paths 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 from dataclasses import dataclass
@@ -111,6 +112,14 @@ def public_key_of(curve: str, key: bytes) -> bytes:
 
 def derive(seed: bytes, curve: str, path: str) -> DerivedKey:
     """The key at ``path`` below the master key of ``seed`` on ``curve``."""
+    return _derive(seed, curve, path)
+
+
+# Every signature derives its account's key again (the store keeps only the wallet's seed), and
+# a derivation costs five HMAC-SHA512s and as many point multiplications: keep the recent ones.
+# A pure function of its arguments, so the cache changes no answer; its size bounds the memory.
+@functools.lru_cache(maxsize=2048)
+def _derive(seed: bytes, curve: str, path: str) -> DerivedKey:
     if curve not in _CURVES:
         raise InvalidCurve(f"invalid curve: {curve!r}; expected one of {', '.join(_CURVES)}")
     indexes = parse_path(path)

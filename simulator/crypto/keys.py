@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+
+import coincurve
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
@@ -12,6 +15,13 @@ _ORDERS = {
     "p256": (ec.SECP256R1, 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551),
     "secp256k1": (ec.SECP256K1, 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141),
 }
+
+
+@functools.lru_cache(maxsize=2048)
+def secp256k1_signer(secret: bytes) -> coincurve.PrivateKey:
+    """libsecp256k1's key object for ``secret``, kept: making one computes two public keys (plain
+    and x-only), as costly as the signature itself, and an account signs again and again."""
+    return coincurve.PrivateKey(secret)
 
 
 def new_ec_key(source: Source, curve: str) -> ec.EllipticCurvePrivateKey:

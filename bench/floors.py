@@ -1,0 +1,120 @@
+"""Where each operation's time goes, and the floor under each target.
+
+    python bench/floors.py            # in process only
+    (bench/run.py prints the same table with the HTTP figures of its 1-connection run beside it)
+
+Per request, in process (the WSGI application called directly, one thread, no sockets), medians:
+the whole request; what Flask and werkzeug cost for the same body (the echo app); the stamp's
+P-256 signature check alone (cryptography / OpenSSL); the BIP-39 seed of a new wallet alone
+(2,048 rounds of PBKDF2-HMAC-SHA512, which the mnemonic pool runs ahead on its own thread while
+it can keep up); and what is left, the simulator's own work. The ceiling is the ratio to the echo
+an operation would reach over HTTP if the simulator's own work cost nothing and nothing but the
+two checks remained: the floor that no change to the simulator can pass.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from hotspots import call
+from load import Request
+from server import echo_app
+from workload import OPERATIONS, Workload, scenario_file
+
+from simulator import Config, Simulator, create_app
+from simulator.auth import stamps
+from simulator.crypto import hd
+
+MNEMONIC = "abandon " * 11 + "about"
+
+
+@dataclass
+class Split:
+    operation: str
+    total_us: float
+    flask_us: float
+    stamp_us: float
+    seed_us: float
+
+    @property
+    def own_us(self) -> float:
+        return max(self.total_us - self.flask_us - self.stamp_us - self.seed_us, 0.0)
+
+    def ceiling(self, echo_http_us: float) -> float:
+        return echo_http_us / (echo_http_us + self.stamp_us + self.seed_us)
+
+
+def per_call_us(action: Callable[[], object], times: int) -> float:
+    samples = []
+    for _ in range(3):
+        start = time.perf_counter()
+        for _ in range(times):
+            action()
+        samples.append((time.perf_counter() - start) / times * 1e6)
+    return statistics.median(samples)
+
+
+def timed_batch_us(app: object, batch: list[Request]) -> float:
+    """Median over three thirds of ``batch`` (each request is sent once: bodies are unique)."""
+    third = len(batch) // 3
+    samples = []
+    for part in (batch[:third], batch[third : 2 * third], batch[2 * third :]):
+        start = time.perf_counter()
+        for request in part:
+            call(app, request)
+        samples.append((time.perf_counter() - start) / len(part) * 1e6)
+    return statistics.median(samples)
+
+
+def stamp_check_us(request: Request) -> float:
+    stamp = stamps.read_stamp(request.headers)
+    return per_call_us(lambda: stamps.verify_api_key_stamp(stamp, request.body), 300)
+
+
+def measure(requests: int = 600) -> list[Split]:
+    app = create_app(Simulator(Config(seed=1, scenarios=(scenario_file(),))))
+    echo = echo_app()
+    work = Workload()
+    work.learn(json.loads(call(app, work.setup_requests())[1]))
+    seed_us = per_call_us(lambda: hd.mnemonic_to_seed(MNEMONIC), 30)
+    splits = []
+    for op in OPERATIONS:
+        for request in work.batch(op, 50):  # schemas compiled, caches warm
+            call(app, request)
+        batch = work.batch(op, requests)
+        total = timed_batch_us(app, batch)
+        flask = timed_batch_us(echo, batch)
+        splits.append(Split(op, total, flask, stamp_check_us(batch[0]), seed_us if op == "create_wallet" else 0.0))
+    return splits
+
+
+def report(splits: list[Split], http: dict[str, tuple[float, float]] | None = None) -> None:
+    """``http``: operation -> (simulator, echo) requests per second at one connection."""
+    print("where the time goes (in process, one thread, µs per request, medians)")
+    head = f"{'operation':<18}{'total':>7}{'flask':>7}{'stamp':>7}{'seed':>7}{'own':>7}"
+    print(head + ("   HTTP µs: sim   echo  x echo  ceiling" if http else ""))
+    for s in splits:
+        line = f"{s.operation:<18}{s.total_us:>7.0f}{s.flask_us:>7.0f}{s.stamp_us:>7.0f}{s.seed_us:>7.0f}{s.own_us:>7.0f}"
+        if http and s.operation in http:
+            sim_rps, echo_rps = http[s.operation]
+            echo_us = 1e6 / echo_rps
+            line += f"   {1e6 / sim_rps:>11.0f}{echo_us:>7.0f}{sim_rps / echo_rps:>8.2f}{s.ceiling(echo_us):>9.2f}"
+        print(line)
+    print(
+        "  flask: the echo app on the same body; stamp: the P-256 check alone; seed: one BIP-39 seed (PBKDF2,\n"
+        "  2,048 rounds), paid per wallet at sustained rates; own: the rest. ceiling: echo / (echo + stamp + seed),\n"
+        "  over HTTP at one connection: the best ratio any simulator that checks stamps and makes real seeds can reach."
+    )
+
+
+if __name__ == "__main__":
+    report(measure())
