@@ -103,7 +103,9 @@ def report(splits: list[Split], http: dict[str, tuple[float, float]] | None = No
     head = f"{'operation':<18}{'total':>7}{'flask':>7}{'stamp':>7}{'seed':>7}{'own':>7}"
     print(head + ("   HTTP µs: sim   echo  x echo  ceiling" if http else ""))
     for s in splits:
-        line = f"{s.operation:<18}{s.total_us:>7.0f}{s.flask_us:>7.0f}{s.stamp_us:>7.0f}{s.seed_us:>7.0f}{s.own_us:>7.0f}"
+        line = (
+            f"{s.operation:<18}{s.total_us:>7.0f}{s.flask_us:>7.0f}{s.stamp_us:>7.0f}{s.seed_us:>7.0f}{s.own_us:>7.0f}"
+        )
         if http and s.operation in http:
             sim_rps, echo_rps = http[s.operation]
             echo_us = 1e6 / echo_rps

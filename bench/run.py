@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import extras
+import floors
 import load
 import prism
 import scale
@@ -119,7 +120,9 @@ def print_rows(conns: int, rows: list[Row]) -> None:
         print(line)
 
 
-def throughput(args: argparse.Namespace) -> None:
+def throughput(args: argparse.Namespace) -> dict[str, tuple[float, float]]:
+    """Prints the tables; returns each operation's (simulator, echo) requests/s at one connection."""
+    at_one: dict[str, tuple[float, float]] = {}
     work = Workload()
     server, port = start_server(args.server)
     theirs, prism_port = None, None
@@ -133,7 +136,10 @@ def throughput(args: argparse.Namespace) -> None:
         warm_up(port, prism_port, work, operations)
         print(f"{args.server} server, {args.requests} requests x {args.rounds} rounds per figure (medians)")
         for conns in CONNECTIONS:
-            print_rows(conns, [measure(port, prism_port, work, op, conns, args) for op in operations])
+            rows = [measure(port, prism_port, work, op, conns, args) for op in operations]
+            print_rows(conns, rows)
+            if conns == 1:
+                at_one = {row.operation: (row.sim.rps, row.echo.rps) for row in rows}
         if skipped:
             print(skipped)
     finally:
@@ -143,6 +149,7 @@ def throughput(args: argparse.Namespace) -> None:
                 process.wait()
         assert server.stdout is not None
         server.stdout.close()
+    return at_one
 
 
 def main() -> None:
@@ -156,7 +163,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.requests * (args.rounds + 1) * len(CONNECTIONS) + 400 > 5800:
         raise SystemExit("at most 5,800 create_wallet requests per run (organization wallet limits)")
-    throughput(args)
+    at_one = throughput(args)
+    print()
+    floors.report(floors.measure(), at_one)
     if args.only_throughput:
         return
     print()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from simulator.clock import Source
@@ -27,6 +27,8 @@ class Context:
     activity_type: str = ""
     prepared: Any = None  # what the operation's preparer computed outside the lock, if any
     notify: Callable[[Any, str], None] | None = None  # told of activity events (webhooks)
+    # what one request works out once and reads twice (the policy context, then the handler)
+    memo: dict[str, Any] = field(default_factory=dict)
 
     def tell(self, activity: Any, event: str) -> None:
         if self.notify is not None:

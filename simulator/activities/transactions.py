@@ -81,7 +81,12 @@ def signer_context(ctx: Context, sign_with: str) -> Json:
 
 
 def parsed_from(ctx: Context, params: Json) -> ParsedTransaction:
-    return parse(params["type"], params["unsignedTransaction"], bitcoin_network(ctx, params["signWith"]))
+    """The transaction of ``params``, parsed once per request (policies read it, then the handler signs it)."""
+    key = f"transaction {params['type']} {params['unsignedTransaction']} {params['signWith']}"
+    if key not in ctx.memo:
+        ctx.memo[key] = parse(params["type"], params["unsignedTransaction"], bitcoin_network(ctx, params["signWith"]))
+    parsed: ParsedTransaction = ctx.memo[key]
+    return parsed
 
 
 def policy_context(ctx: Context, params: Json) -> Json:

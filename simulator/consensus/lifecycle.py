@@ -122,7 +122,14 @@ def run(ctx: Context, activity: Activity, immediate: bool) -> None:
     pending = activity.pending
     assert pending is not None
     handler_ctx = Context(
-        ctx.store, ctx.source, ctx.now_ms, ctx.org, requester(ctx, activity), activity.activity_type, pending.prepared
+        ctx.store,
+        ctx.source,
+        ctx.now_ms,
+        ctx.org,
+        requester(ctx, activity),
+        activity.activity_type,
+        pending.prepared,
+        memo=ctx.memo,  # what the policy context worked out in this request
     )
     try:
         result = spec_of(pending).run()(handler_ctx, pending.params)
