@@ -120,9 +120,9 @@ def print_rows(conns: int, rows: list[Row]) -> None:
         print(line)
 
 
-def throughput(args: argparse.Namespace) -> dict[str, tuple[float, float]]:
-    """Prints the tables; returns each operation's (simulator, echo) requests/s at one connection."""
-    at_one: dict[str, tuple[float, float]] = {}
+def throughput(args: argparse.Namespace) -> dict[str, floors.Http]:
+    """Prints the tables; returns each operation's requests/s at one connection."""
+    at_one: dict[str, floors.Http] = {}
     work = Workload()
     server, port = start_server(args.server)
     theirs, prism_port = None, None
@@ -139,7 +139,9 @@ def throughput(args: argparse.Namespace) -> dict[str, tuple[float, float]]:
             rows = [measure(port, prism_port, work, op, conns, args) for op in operations]
             print_rows(conns, rows)
             if conns == 1:
-                at_one = {row.operation: (row.sim.rps, row.echo.rps) for row in rows}
+                at_one = {
+                    r.operation: floors.Http(r.sim.rps, r.echo.rps, r.prism.rps if r.prism else None) for r in rows
+                }
         if skipped:
             print(skipped)
     finally:
