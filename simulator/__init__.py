@@ -1,10 +1,41 @@
 """A local, protocol-level simulator of Turnkey's public API (and, later, its auth proxy)."""
 
-from simulator.app import create_app
-from simulator.config import Config
-from simulator.core import Simulator
-from simulator.errors import ApiError
-from simulator.scenario import ScenarioError, load_scenario
-from simulator.server import SimulatorServer
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from simulator.app import create_app
+    from simulator.config import Config
+    from simulator.core import Simulator
+    from simulator.errors import ApiError
+    from simulator.scenario import ScenarioError, load_scenario
+    from simulator.server import SimulatorServer
 
 __all__ = ["ApiError", "Config", "ScenarioError", "Simulator", "SimulatorServer", "create_app", "load_scenario"]
+
+# Each name's module, imported on first use: `import simulator.cli` (every command, and serve's start-up)
+# would otherwise load the whole simulator through this package's __init__.
+_HOMES = {
+    "ApiError": "simulator.errors",
+    "Config": "simulator.config",
+    "ScenarioError": "simulator.scenario",
+    "Simulator": "simulator.core",
+    "SimulatorServer": "simulator.server",
+    "create_app": "simulator.app",
+    "load_scenario": "simulator.scenario",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'simulator' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

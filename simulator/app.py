@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import logging
 import traceback
 from collections.abc import Mapping
@@ -146,6 +145,8 @@ def render_http_error(error: HTTPException) -> tuple[Response, int]:
 def unknown_path(path: str) -> NotFound:
     schemas = get_simulator().schemas
     known = [f"/public/v1/{kind}/{op}" for kind in ("submit", "query") for op in schemas.operations[kind]]
+    import difflib  # imported on first use: only this hint needs it, and serve starts sooner
+
     close = difflib.get_close_matches(path, known, n=3, cutoff=0.5)
     hint = f"; did you mean {', '.join(close)}?" if close else ""
     return NotFound(

@@ -188,13 +188,13 @@ def serve_command(args: argparse.Namespace) -> int:
         return 2
     if args.record:
         server.simulator.record(args.record)
-    print(json.dumps(ready_line(server)), flush=True)
-    logging.getLogger("simulator").info(
-        "serving on %s (seed %s); Ctrl-C stops", server.url, server.simulator.source.seed
-    )
-    warn_if_exposed(args.host, server.simulator.config)
     signal.signal(signal.SIGTERM, _interrupt)
-    try:
+    try:  # from the ready line on, a Ctrl-C (the JS helper's stop) stops cleanly and saves the recording
+        print(json.dumps(ready_line(server)), flush=True)
+        logging.getLogger("simulator").info(
+            "serving on %s (seed %s); Ctrl-C stops", server.url, server.simulator.source.seed
+        )
+        warn_if_exposed(args.host, server.simulator.config)
         server.serve_forever()
     except KeyboardInterrupt:
         logging.getLogger("simulator").info("stopped")

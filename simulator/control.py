@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any, cast
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from simulator import coverage, oauth_provider
 from simulator.config import Config
 from simulator.crypto import service_keys
 from simulator.errors import InvalidArgument, NotFound, Unauthenticated
@@ -188,6 +187,9 @@ def proxy_view() -> Response:
 @blueprint.post("/oauth/authorize")
 def authorize_view() -> Response:
     data = body("oauth_authorize")
+    # imported on first use: keeps serve's start-up short
+    from simulator import oauth_provider
+
     code = oauth_provider.authorize(
         simulator(),
         data["subject"],
@@ -202,6 +204,9 @@ def authorize_view() -> Response:
 @blueprint.post("/oauth/id-token")
 def id_token_view() -> Response:
     data = body("oauth_id_token")
+    # imported on first use: keeps serve's start-up short
+    from simulator import oauth_provider
+
     token = oauth_provider.id_token(
         simulator(), data["subject"], data["audience"], nonce=data.get("nonce"), email=data.get("email")
     )
@@ -210,6 +215,9 @@ def id_token_view() -> Response:
 
 @blueprint.get("/oauth/jwks")
 def jwks_view() -> Response:
+    # imported on first use: keeps serve's start-up short
+    from simulator import oauth_provider
+
     return jsonify(oauth_provider.jwks())
 
 
@@ -226,6 +234,9 @@ def journal_view() -> Response:
 
 @blueprint.get("/coverage")
 def coverage_view() -> Response:
+    # imported on first use: keeps serve's start-up short
+    from simulator import coverage
+
     rows = coverage.coverage(simulator().schemas)
     return jsonify({"summary": coverage.summary(rows), "operations": rows})
 

@@ -208,11 +208,27 @@ class WebhookReceiver:
         return verify_delivery(dict(request.headers), request.get_data())
 
 
-@pytest.fixture
-def webhook_receiver(simulator: SimulatorServer, simulator_credentials: dict[str, Any]) -> Iterator[WebhookReceiver]:
+# How often a receiver's serve loop checks for a stop: pytest-httpserver's default (0.5 s, werkzeug's) made every
+# test with a receiver wait ~0.5 s in teardown. It only bounds how long ``stop()`` takes: requests are served as
+# they arrive either way, and ``stop()`` still waits for the one being answered.
+RECEIVER_STOP_POLL_SECONDS = 0.01
+
+
+def http_receiver(threaded: bool = False) -> Any:
+    """A pytest-httpserver ``HTTPServer`` on a free loopback port (not started) that stops within ~10 ms."""
     from pytest_httpserver import HTTPServer  # a dependency of the package; imported here to keep start-up light
 
-    server = HTTPServer(host="127.0.0.1", port=0)
+    class QuickStopHTTPServer(HTTPServer):
+        def thread_target(self) -> None:  # documented as the method to override to tailor the serve loop
+            assert self.server is not None
+            self.server.serve_forever(poll_interval=RECEIVER_STOP_POLL_SECONDS)
+
+    return QuickStopHTTPServer(host="127.0.0.1", port=0, threaded=threaded)
+
+
+@pytest.fixture
+def webhook_receiver(simulator: SimulatorServer, simulator_credentials: dict[str, Any]) -> Iterator[WebhookReceiver]:
+    server = http_receiver()
     server.expect_request("/hooks", method="POST").respond_with_data("ok")
     server.start()
     url = server.url_for("/hooks")

@@ -18,8 +18,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from simulator.auth import stamps
 from simulator.errors import ApiError
 from simulator.paths import data_dir
@@ -102,6 +100,9 @@ class Recorder:
         return name
 
     def save(self) -> Path:
+        # imported on first use: PyYAML is not on serve's start path
+        import yaml
+
         base = self.path.resolve().parent
         with self._lock:
             data = {

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
+from preload.defer_pydantic_build import defer_model_builds
 
 from simulator.config import STRICT_RESPONSES_ENV
 from simulator.testing import ApiKeyStamper, SimulatorClient
@@ -18,6 +20,33 @@ pytest_plugins = ["pytester"]
 # Every simulator this suite starts (the plugin's, the tests' own, and `serve` in subprocesses) checks each
 # answer against the public response schema: a mismatch is a 500 that fails the test that caused it.
 os.environ.setdefault(STRICT_RESPONSES_ENV, "1")
+
+# Before any test module imports turnkey_sdk_types: ~5 s less per xdist worker (tests/preload says why and how).
+defer_model_builds()
+PRELOAD = Path(__file__).resolve().parent / "preload"
+# Nested pytest runs (downstream suites) use neither hypothesis nor faker; their plugins cost ~1.1 s of imports
+# (and a Faker built by an autouse fixture) in every such process.
+NESTED_PYTEST_ADDOPTS = "-p no:hypothesispytest -p no:faker"
+
+
+def preloaded_env(base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``base`` (default: this process's environment) for a Python process the suite starts: a nested pytest loads
+    tests/preload/defer_pydantic_build.py as a plugin and skips unused plugins; a script can import it first."""
+    env = dict(os.environ if base is None else base)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PRELOAD), env.get("PYTHONPATH", "")]))
+    env["PYTEST_PLUGINS"] = ",".join(filter(None, [env.get("PYTEST_PLUGINS", ""), "defer_pydantic_build"]))
+    env["PYTEST_ADDOPTS"] = " ".join(filter(None, [env.get("PYTEST_ADDOPTS", ""), NESTED_PYTEST_ADDOPTS]))
+    return env
+
+
+@pytest.fixture
+def pytester(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    """pytester whose ``runpytest_subprocess`` runs get :func:`preloaded_env` (pytester clears PYTEST_ADDOPTS first)."""
+    env = preloaded_env()
+    for name in ("PYTHONPATH", "PYTEST_PLUGINS", "PYTEST_ADDOPTS"):
+        monkeypatch.setenv(name, env[name])
+    return pytester
+
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULTS: dict[str, Any] = json.loads((ROOT / "fixtures" / "default_credentials.json").read_text())

@@ -46,6 +46,19 @@ def test_serve_prints_the_ready_line_and_stops_on_ctrl_c():
     assert "Traceback" not in stderr
 
 
+def test_ctrl_c_right_after_the_ready_line_stops_cleanly():
+    """The JS helper's stop() sends SIGINT as soon as it has read the ready line."""
+    for _ in range(3):
+        proc, _ready = start("--seed", "4")
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(timeout=10)
+        proc.stdout.close()
+        stderr = proc.stderr.read()
+        proc.stderr.close()
+        assert code == 0, stderr
+        assert "Traceback" not in stderr
+
+
 def test_serve_refuses_a_bad_scenario_with_its_line(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("organizations:\n  - name: A\n    colour: red\n")

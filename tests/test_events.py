@@ -7,18 +7,18 @@ import json
 
 import pytest
 from conftest import DEFAULTS, ok, result_of
-from pytest_httpserver import HTTPServer
 from werkzeug.wrappers import Response
 
 from simulator.control_client import ControlClient
 from simulator.events.signing import verify_delivery
+from simulator.pytest_plugin import http_receiver
 
 WEBHOOK = "FEATURE_NAME_WEBHOOK"
 
 
 @pytest.fixture
 def receiver():
-    server = HTTPServer(host="127.0.0.1", port=0)
+    server = http_receiver()
     server.start()
     yield server
     server.clear()

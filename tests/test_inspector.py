@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 from conftest import DEFAULTS, ETH_ACCOUNT, ok
-from pytest_httpserver import HTTPServer
 
 from simulator import Config, SimulatorServer
 from simulator.app import create_app
 from simulator.cli import config_from, parser, ready_line
 from simulator.core import Simulator
+from simulator.pytest_plugin import http_receiver
 from simulator.scenario import resolve_scenario
 from simulator.testing import ApiKeyStamper, InProcessClient
 
@@ -221,7 +221,7 @@ def test_the_request_log_has_status_duration_and_error_and_filters_by_operation(
 
 # webhooks ------------------------------------------------------------------------------------
 def test_the_rebuilt_signature_headers_are_the_ones_the_receiver_got():
-    receiver = HTTPServer(host="127.0.0.1", port=0)
+    receiver = http_receiver()
     receiver.expect_request("/hooks", method="POST").respond_with_data("ok")
     receiver.start()
     try:

@@ -19,6 +19,7 @@ from pytest_httpserver import HTTPServer
 
 from simulator import Config, SimulatorServer
 from simulator.events import signing
+from simulator.pytest_plugin import http_receiver
 from simulator.scenario import resolve_scenario
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
@@ -169,7 +170,7 @@ def test_the_outbox_shows_the_otp_code(page, sim):
 
 
 def test_resend_delivers_the_same_signed_event_again(page, sim):
-    receiver = HTTPServer(host="127.0.0.1", port=0)
+    receiver = http_receiver()
     receiver.expect_request("/hooks", method="POST").respond_with_data("ok")
     receiver.start()
     try:

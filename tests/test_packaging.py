@@ -9,7 +9,7 @@ import sys
 import zipfile
 
 import pytest
-from conftest import ROOT
+from conftest import NESTED_PYTEST_ADDOPTS, ROOT
 
 
 @pytest.fixture(scope="module")
@@ -21,6 +21,18 @@ def wheel(tmp_path_factory):
         timeout=300,
     )
     return next(out.glob("*.whl"))
+
+
+@pytest.fixture(scope="module")
+def site(wheel, tmp_path_factory):
+    """The wheel installed alone (no dependencies, no checkout) into a folder, once for the tests that run it."""
+    target = tmp_path_factory.mktemp("installed") / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
+        check=True,
+        timeout=300,
+    )
+    return target
 
 
 def test_the_wheel_carries_the_data_folders(wheel):
@@ -39,24 +51,18 @@ def test_the_wheel_carries_the_data_folders(wheel):
     assert "wallet-simulator = simulator.cli:main" in text and "simulator.pytest_plugin" in text
 
 
-def test_the_installed_wheel_serves_outside_the_checkout(wheel, tmp_path):
-    target = tmp_path / "site"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
-        check=True,
-        timeout=300,
-    )
+def test_the_installed_wheel_serves_outside_the_checkout(site, tmp_path):
     script = (
         "import json, simulator; from simulator import Simulator; s = Simulator(); "
         "print(json.dumps([simulator.__file__, str(s.schemas.root), s.default_credentials()['organizationId']]))"
     )
-    env = {**os.environ, "PYTHONPATH": str(target)}
+    env = {**os.environ, "PYTHONPATH": str(site)}
     result = subprocess.run(
         [sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
     )
     assert result.returncode == 0, result.stderr
     module, schemas, org = json.loads(result.stdout)
-    assert module.startswith(str(target)) and schemas.startswith(str(target))
+    assert module.startswith(str(site)) and schemas.startswith(str(site))
     assert org == json.loads((ROOT / "fixtures" / "default_credentials.json").read_text())["organizationId"]
 
 
@@ -146,18 +152,12 @@ steps:
 """
 
 
-def test_a_downstream_suite_runs_from_the_installed_wheel_alone(wheel, tmp_path):
-    target = tmp_path / "site"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
-        check=True,
-        timeout=300,
-    )
+def test_a_downstream_suite_runs_from_the_installed_wheel_alone(site, tmp_path):
     project = tmp_path / "custody"
     (project / "scenarios").mkdir(parents=True)
     (project / "scenarios" / "custody.yaml").write_text(CUSTODY)
     (project / "test_custody.py").write_text(DOWNSTREAM_SUITE)
-    env = {**os.environ, "PYTHONPATH": str(target)}
+    env = {**os.environ, "PYTHONPATH": str(site), "PYTEST_ADDOPTS": NESTED_PYTEST_ADDOPTS}
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly"],
         cwd=project,

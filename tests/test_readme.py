@@ -37,7 +37,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT
+from conftest import ROOT, preloaded_env
 
 from simulator.cli import parser, ready_line
 from simulator.scenario import load_scenario
@@ -62,6 +62,9 @@ def test_every_block_has_a_rule():
     assert not unknown, f"README blocks without a rule in tests/test_readme.py: {unknown}"
 
 
+PRELOADED_SCRIPT = "import defer_pydantic_build, runpy, sys; runpy.run_path(sys.argv[1], run_name='__main__')"
+
+
 def with_urls(code: str, server) -> str:
     return code.replace("http://127.0.0.1:8080", server.url).replace("http://127.0.0.1:8081", server.proxy_url)
 
@@ -70,7 +73,9 @@ def with_urls(code: str, server) -> str:
 def test_python_blocks_run(code, simulator, tmp_path):
     script = tmp_path / "snippet.py"
     script.write_text(with_urls(code, simulator))
-    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    # a fresh interpreter runs the block as __main__, after tests/preload's one test-process setting
+    command = [sys.executable, "-c", PRELOADED_SCRIPT, str(script)]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=tmp_path, env=preloaded_env())
     assert run.returncode == 0, run.stderr
 
 
@@ -83,6 +88,7 @@ def test_pytest_blocks_pass_as_a_downstream_suite(code, tmp_path):
         text=True,
         timeout=180,
         cwd=tmp_path,
+        env=preloaded_env(),
     )
     assert run.returncode == 0, run.stdout[-4000:]
     assert " passed" in run.stdout and "skipped" not in run.stdout

@@ -24,6 +24,7 @@ from werkzeug.wrappers import Request, Response
 from simulator import Config, Simulator
 from simulator.app import create_app
 from simulator.cli import config_from, parser
+from simulator.pytest_plugin import http_receiver
 from simulator.testing import ApiKeyStamper, InProcessClient
 
 
@@ -37,7 +38,7 @@ def receivers() -> Iterator[list[HTTPServer]]:
 
 
 def receiver(receivers: list[HTTPServer], handler) -> tuple[HTTPServer, str]:
-    server = HTTPServer(host="127.0.0.1", port=0, threaded=True)  # a slow answer must not hold up the test
+    server = http_receiver(threaded=True)  # a slow answer must not hold up the test
     server.expect_request("/hook", method="POST").respond_with_handler(handler)
     server.start()
     receivers.append(server)

@@ -14,7 +14,7 @@ from simulator.activities import session_profiles
 from simulator.activities.context import Context
 from simulator.clock import Source
 from simulator.errors import InvalidArgument, NotFound
-from simulator.policy.language import PolicyEvaluationError, PolicySyntaxError, compile_expression
+from simulator.policy.errors import PolicyEvaluationError, PolicySyntaxError
 from simulator.state.records import MfaPolicy, User
 from simulator.wire import Json
 
@@ -94,6 +94,9 @@ def unique_name(user: User, name: str, current: MfaPolicy | None) -> str:
 
 
 def checked_condition(condition: str) -> str:
+    # imported on first use: the policy language's parser and evaluator are not on serve's start path
+    from simulator.policy.language import compile_expression
+
     try:
         compile_expression(condition)
     except PolicySyntaxError as exc:
@@ -167,6 +170,11 @@ def can_satisfy(ctx: Context, user: User, method: Json) -> bool:
 def applicable(user: User, context: Json) -> MfaPolicy | None:
     """The policy the service would enforce: the first by order whose condition holds for ``context``
     (the policy language's view of the activity); a condition that fails to evaluate does not hold."""
+    if not user.mfa_policies:
+        return None
+    # imported on first use: the policy language's parser and evaluator are not on serve's start path
+    from simulator.policy.language import compile_expression
+
     for policy in sorted(user.mfa_policies.values(), key=lambda p: (p.order, p.created_ms)):
         try:
             if compile_expression(policy.condition).evaluate(context):

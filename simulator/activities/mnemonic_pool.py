@@ -16,7 +16,6 @@ import weakref
 from collections.abc import Callable
 
 from simulator.clock import Source
-from simulator.crypto import hd
 from simulator.state.store import MnemonicStream
 
 AHEAD = 8  # default-length mnemonics computed ahead of the stream's position
@@ -32,6 +31,8 @@ def stream_key(seed: int) -> str:
 
 def compute(key: str, index: int, words: int) -> Entry:
     """The ``index``-th mnemonic of length ``words`` of stream ``key``, and its seed."""
+    from simulator.crypto import hd  # imported on first use: the first wallet loads BIP-39, not serve's start-up
+
     entropy = hashlib.sha512(bytes.fromhex(key) + index.to_bytes(8, "big")).digest()[: hd.MNEMONIC_LENGTHS[words]]
     mnemonic = hd.generate_mnemonic(entropy)
     return mnemonic, hd.mnemonic_to_seed(mnemonic)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from simulator.activities.context import Context, require_unique
 from simulator.activities.users import check_limit
 from simulator.errors import InvalidArgument
-from simulator.policy.language import PolicySyntaxError, compile_expression
+from simulator.policy.errors import PolicySyntaxError
 from simulator.state.records import Policy
 from simulator.wire import Json
 
@@ -44,6 +44,9 @@ def add_policies(ctx: Context, specs: list[Json]) -> list[Policy]:
 
 def check_expressions(spec: Json) -> None:
     """Refuse a condition or consensus outside the language subset the simulator evaluates."""
+    # imported on first use: the policy language's parser and evaluator are not on serve's start path
+    from simulator.policy.language import compile_expression
+
     for field in ("condition", "consensus"):
         try:
             compile_expression(spec.get(field, ""))

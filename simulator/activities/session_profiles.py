@@ -15,7 +15,6 @@ from simulator.activities.context import Context
 from simulator.catalogue import Operation
 from simulator.consensus.kinds import policy_view
 from simulator.errors import InvalidArgument, NotFound, PermissionDenied
-from simulator.policy.language import compile_expression
 from simulator.state.records import SessionProfile
 from simulator.state.store import Organization, Store
 from simulator.wire import Json
@@ -28,6 +27,9 @@ MAX_PROFILES = 100  # not public; a bound so a loop cannot grow the state withou
 
 def create_session_profile(ctx: Context, params: Json) -> Json:
     scope = params["scope"]
+    # imported on first use: the policy language's parser and evaluator are not on serve's start path
+    from simulator.policy.language import compile_expression
+
     try:
         compile_expression(scope)
     except ValueError as exc:
@@ -85,6 +87,9 @@ def enforce_scope(store: Store, principal: Principal, spec: Operation, activity_
     if key is None or not key.session_profile_id:
         return
     profile = lookup(store, principal.organization, key.session_profile_id)
+    # imported on first use: the policy language's parser and evaluator are not on serve's start path
+    from simulator.policy.language import compile_expression
+
     verdict = compile_expression(profile.scope).check({"activity": policy_view(spec, activity_type, params)})
     if not verdict.matched:
         why = f" ({verdict.error})" if verdict.errored else ""

@@ -11,14 +11,17 @@ credentials without a policy.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from simulator.catalogue import Operation
 from simulator.consensus.decisions import Decision, Outcome
 from simulator.consensus.kinds import policy_view
-from simulator.policy.language import Expression, compile_expression
 from simulator.state.records import Policy, User
 from simulator.state.store import Organization
 from simulator.wire import Json
+
+if TYPE_CHECKING:
+    from simulator.policy.language import Expression
 
 ALLOW, CONSENSUS, DENY = Outcome.ALLOW, Outcome.CONSENSUS, Outcome.DENY
 
@@ -182,4 +185,7 @@ def credential(user: User, credential_id: str | None) -> list[Json]:
 
 @lru_cache(maxsize=1024)
 def expression(text: str) -> Expression:
+    # imported on first use: the policy language's parser and evaluator are not on serve's start path
+    from simulator.policy.language import compile_expression
+
     return compile_expression(text)

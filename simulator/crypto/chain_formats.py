@@ -15,7 +15,6 @@ from collections.abc import Callable
 
 import base58
 import coincurve
-from Crypto.Hash import RIPEMD160
 
 from simulator.crypto.bech32 import bech32_encode
 from simulator.crypto.hashing import keccak256
@@ -31,6 +30,9 @@ NETWORKS = {  # name: (P2PKH version, P2SH version, bech32 human-readable part)
 
 
 def hash160(data: bytes) -> bytes:
+    # imported on first use: pycryptodome loads cffi and its C parser (~20 ms), which serve's start-up never needs
+    from Crypto.Hash import RIPEMD160
+
     return RIPEMD160.new(hashlib.sha256(data).digest()).digest()
 
 

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
-import coincurve
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from simulator.clock import Source
-from simulator.crypto import hd
+
+if TYPE_CHECKING:
+    import coincurve
 
 _ORDERS = {
     "p256": (ec.SECP256R1, 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551),
@@ -21,6 +23,8 @@ _ORDERS = {
 def secp256k1_signer(secret: bytes) -> coincurve.PrivateKey:
     """libsecp256k1's key object for ``secret``, kept: making one computes two public keys (plain
     and x-only), as costly as the signature itself, and an account signs again and again."""
+    import coincurve  # imported on first use: serve's start-up signs nothing with secp256k1
+
     return coincurve.PrivateKey(secret)
 
 
@@ -48,6 +52,8 @@ def ec_key_from_hex(curve: str, private_hex: str) -> ec.EllipticCurvePrivateKey:
 
 def public_key_for(curve: str, secret: bytes) -> bytes:
     """The public key of a raw secret: compressed SEC1 for EC curves, 32 raw bytes for Ed25519."""
+    from simulator.crypto import hd  # imported on first use: BIP-32 and BIP-39 are not on serve's start path
+
     return hd.public_key_of(curve, secret)
 
 

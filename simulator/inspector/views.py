@@ -8,12 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import yaml
 from flask import Blueprint, Response, jsonify, request
 
 from simulator import control
 from simulator.errors import InvalidArgument, NotFound
-from simulator.inspector import activities, organizations, webhooks
 from simulator.inspector.requests_log import log_of_app
 from simulator.scenario import shipped_scenarios
 from simulator.wire import Json
@@ -61,6 +59,9 @@ def overview_view() -> Response:
 
 
 def shipped_list() -> list[Json]:
+    # imported on first use: keeps serve's start-up short (the inspector may never be opened)
+    import yaml
+
     found = []
     for name, path in shipped_scenarios().items():
         try:
@@ -73,6 +74,9 @@ def shipped_list() -> list[Json]:
 
 @api.get("/organizations")
 def organizations_view() -> Response:
+    # imported on first use: keeps serve's start-up short (the inspector may never be opened)
+    from simulator.inspector import organizations
+
     sim = simulator()
     with sim.lock:
         return jsonify({"organizations": organizations.tree(sim.store)})
@@ -80,6 +84,9 @@ def organizations_view() -> Response:
 
 @api.get("/organizations/<organization_id>")
 def organization_view(organization_id: str) -> Response:
+    # imported on first use: keeps serve's start-up short (the inspector may never be opened)
+    from simulator.inspector import organizations
+
     sim = simulator()
     with sim.lock:
         return jsonify(organizations.details(sim.store, sim.store.org(organization_id)))
@@ -87,6 +94,9 @@ def organization_view(organization_id: str) -> Response:
 
 @api.get("/activities")
 def activities_view() -> Response:
+    # imported on first use: keeps serve's start-up short (the inspector may never be opened)
+    from simulator.inspector import activities
+
     filters = activities.Filters(
         status=request.args.get("status", ""),
         activity_type=request.args.get("type", ""),
@@ -109,6 +119,9 @@ def bounded_int(name: str, default: int) -> int:
 
 @api.get("/activities/<activity_id>")
 def activity_view(activity_id: str) -> Response:
+    # imported on first use: keeps serve's start-up short (the inspector may never be opened)
+    from simulator.inspector import activities
+
     sim = simulator()
     extras = activities.Extras(
         rules=list(sim.rules), journal=sim.journal.entries(), duration_ms=log_of_app().duration_of(activity_id)
@@ -150,5 +163,8 @@ def proxy_entry(entry: Json) -> Json:
 
 @api.get("/webhooks")
 def webhooks_view() -> Response:
+    # imported on first use: keeps serve's start-up short (the inspector may never be opened)
+    from simulator.inspector import webhooks
+
     sim = simulator()
     return jsonify({"deliveries": webhooks.deliveries_view(sim.webhooks.deliveries()), "chaos": sim.webhooks.chaos})

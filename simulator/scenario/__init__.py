@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from simulator.paths import data_dir
+from simulator.scenario import parsed_default
 from simulator.scenario.names import ScenarioError, resolve_scenario, shipped_name, shipped_scenarios
 
 if TYPE_CHECKING:
+    import yaml
     from jsonschema.exceptions import ValidationError
 
 __all__ = [
@@ -31,7 +32,16 @@ __all__ = [
 class Scenario:
     path: Path
     data: dict[str, Any]
-    root: yaml.Node
+    text: str
+
+    @cached_property
+    def root(self) -> yaml.Node:
+        """The YAML node tree, for line numbers: composed when a problem is first located."""
+        import yaml  # imported on first use: the embedded default comes parsed, without PyYAML
+
+        node = yaml.compose(self.text)
+        assert node is not None, "a scenario's text parsed to a mapping, so it composes to a node"
+        return node
 
     def where(self, *path: str | int) -> str:
         """``file:line`` of the node at ``path`` (the closest existing parent if it is missing)."""
@@ -60,7 +70,7 @@ def load_scenario(path: Path | str, *, trusted: bool = False) -> Scenario:
     depend on the working directory. ``trusted`` skips the checks: only for the embedded
     default, which the test suite checks, so that start-up does not pay for them.
     """
-    scenario = parse_scenario(resolve_scenario(path))
+    scenario = parse_scenario(resolve_scenario(path), trusted=trusted)
     if trusted:
         return scenario
     from simulator.scenario.checks import check
@@ -71,25 +81,34 @@ def load_scenario(path: Path | str, *, trusted: bool = False) -> Scenario:
     return scenario
 
 
-def parse_scenario(path: Path) -> Scenario:
-    """Read and parse one file (no checks); ``include`` entries that resolve become absolute."""
+def parse_scenario(path: Path, *, trusted: bool = False) -> Scenario:
+    """Read and parse one file (no checks); ``include`` entries that resolve become absolute.
+
+    ``trusted`` (the embedded default) takes its parsed copy when the text is the one it was made from.
+    """
     try:
         text = path.read_text()
     except OSError as exc:
         raise ScenarioError(f"{path}: cannot read scenario file: {exc.strerror}") from None
+    data = (parsed_default.data_for(text) if trusted else None) or _parsed_yaml(path, text)
+    includes = data.get("include")
+    if isinstance(includes, list):
+        data["include"] = [_absolute(entry, path.parent) for entry in includes]
+    return Scenario(path, data, text)
+
+
+def _parsed_yaml(path: Path, text: str) -> dict[str, Any]:
+    import yaml  # imported on first use: serve's start-up reads the embedded default without it
+
     try:
-        root = yaml.compose(text)
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f":{mark.line + 1}" if mark else ""
         raise ScenarioError(f"{path}{line}: not valid YAML: {getattr(exc, 'problem', exc)}") from None
-    if root is None or not isinstance(data, dict):
+    if not isinstance(data, dict):
         raise ScenarioError(f"{path}:1: a scenario must be a YAML mapping with an 'organizations' list (or 'include')")
-    includes = data.get("include")
-    if isinstance(includes, list):
-        data["include"] = [_absolute(entry, path.parent) for entry in includes]
-    return Scenario(path, data, root)
+    return data
 
 
 def _absolute(entry: Any, base: Path) -> Any:
@@ -125,6 +144,8 @@ def _validator() -> Any:
 
 
 def _child(node: yaml.Node, part: str | int) -> yaml.Node | None:
+    import yaml  # loaded already: the caller holds a node
+
     if isinstance(node, yaml.MappingNode):
         return next((v for k, v in node.value if k.value == part), None)
     if isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):

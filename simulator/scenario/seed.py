@@ -6,7 +6,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from simulator.activities import chain_standin, credentials, policies, private_keys, wallets
+from simulator.activities import chain_standin, credentials, policies
 from simulator.activities.context import Context
 from simulator.auth.stamps import b64url_encode
 from simulator.clock import Source
@@ -58,17 +58,7 @@ class Seeder:
 
     def resources(self, ctx: Context, path: Path, spec: Json) -> None:
         for j, w in enumerate(spec.get("wallets", [])):
-            self.guard(
-                path + ("wallets", j),
-                lambda w=w: wallets.new_wallet(
-                    ctx,
-                    w["name"],
-                    w.get("accounts", []),
-                    mnemonic=w.get("mnemonic"),
-                    mnemonic_length=w.get("mnemonicLength", 12),
-                    wallet_id=w.get("id"),
-                ),
-            )
+            self.guard(path + ("wallets", j), lambda w=w: self.wallet(ctx, w))
         for j, k in enumerate(spec.get("privateKeys", [])):
             self.guard(path + ("privateKeys", j), lambda k=k: self.private_key(ctx, k))
         self.guard(
@@ -81,6 +71,19 @@ class Seeder:
             credentials.create_fiat_on_ramp_credential(ctx, c)
         for b in spec.get("balances", []):
             ctx.org.balances[(b["address"], b["caip2"])] = [dict(a) for a in b.get("assets", [])]
+
+    def wallet(self, ctx: Context, spec: Json) -> None:
+        # imported on first use: keeps serve's start-up short (the default scenario declares no wallets)
+        from simulator.activities import wallets
+
+        wallets.new_wallet(
+            ctx,
+            spec["name"],
+            spec.get("accounts", []),
+            mnemonic=spec.get("mnemonic"),
+            mnemonic_length=spec.get("mnemonicLength", 12),
+            wallet_id=spec.get("id"),
+        )
 
     def guard(self, path: Path, action: Any) -> None:
         try:
@@ -190,6 +193,9 @@ class Seeder:
         return tag
 
     def private_key(self, ctx: Context, spec: Json) -> None:
+        # imported on first use: keeps serve's start-up short (the default scenario declares no private keys)
+        from simulator.activities import private_keys
+
         secret = bytes.fromhex(spec["privateKey"]) if spec.get("privateKey") else None
         tag_ids = [self.tag(ctx, name, "TAG_TYPE_PRIVATE_KEY").tag_id for name in spec.get("tags", [])]
         key = private_keys.new_private_key(

@@ -11,10 +11,13 @@ const helper = require(path.join(__dirname, "..", "..", "js"));
 const ETH = { curve: "CURVE_SECP256K1", pathFormat: "PATH_FORMAT_BIP32", path: "m/44'/60'/0'/0/0",
               addressFormat: "ADDRESS_FORMAT_ETHEREUM" };
 
+// An activity waiting for votes is polled numRetries + 1 times before the call returns it: 1 s apart by
+// default (4 s per pending call); the simulator answers at once, so a short interval gives the same outcome.
 function apiFor(sim) {
   return new Turnkey({ apiBaseUrl: sim.url, apiPublicKey: sim.credentials.apiPublicKey,
                        apiPrivateKey: sim.credentials.apiPrivateKey,
-                       defaultOrganizationId: sim.credentials.organizationId }).apiClient();
+                       defaultOrganizationId: sim.credentials.organizationId,
+                       activityPoller: { intervalMs: 20, numRetries: 3 } }).apiClient();
 }
 
 describe("global setup, as jest or vitest runs it", () => {
