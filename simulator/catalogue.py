@@ -321,13 +321,13 @@ OPERATIONS: tuple[Operation, ...] = (
     # verifiable apps (TVC)
     activity("create_tvc_app", handler="tvc:create_tvc_app"),
     activity("create_tvc_deployment", handler="tvc:create_tvc_deployment"),
-    activity("create_tvc_manifest_approvals", handler="tvc:create_tvc_manifest_approvals"),
+    activity("create_tvc_manifest_approvals", handler="tvc_quorum:create_tvc_manifest_approvals"),
     activity("create_tvc_operator", handler="tvc:create_tvc_operator"),
-    activity("create_tvc_quorum_key", handler="tvc:create_tvc_quorum_key"),
+    activity("create_tvc_quorum_key", handler="tvc_quorum:create_tvc_quorum_key"),
     activity("delete_tvc_app_and_deployments", handler="tvc:delete_tvc_app_and_deployments"),
     activity("delete_tvc_deployment", handler="tvc:delete_tvc_deployment"),
-    activity("post_tvc_quorum_key_share", handler="tvc:post_tvc_quorum_key_share"),
-    activity("re_encrypt_tvc_quorum_key_share", handler="tvc:re_encrypt_tvc_quorum_key_share"),
+    activity("post_tvc_quorum_key_share", handler="tvc_quorum:post_tvc_quorum_key_share"),
+    activity("re_encrypt_tvc_quorum_key_share", handler="tvc_quorum:re_encrypt_tvc_quorum_key_share"),
     activity("restore_tvc_deployment", handler="tvc:restore_tvc_deployment"),
     activity("set_tvc_app_live_deployment", handler="tvc:set_tvc_app_live_deployment"),
     # queries: organization

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from simulator.activities import tvc
+from simulator.activities import tvc, tvc_quorum
 from simulator.errors import InvalidArgument
 from simulator.queries.context import QueryContext
 from simulator.scenario import longtail
@@ -89,7 +89,7 @@ def get_tvc_deployment_debug_logs(q: QueryContext, body: Json) -> Json:
 
 def get_tvc_deployment_provisioning_details(q: QueryContext, body: Json) -> Json:
     deployment = q.find(longtail.table(q.org, tvc.DEPLOYMENTS), body["deploymentId"], "TVC deployment")
-    return tvc.provisioning(deployment)
+    return tvc_quorum.provisioning(deployment)
 
 
 def get_tvc_qos_versions(q: QueryContext, body: Json) -> Json:

@@ -1,0 +1,190 @@
+"""Turnkey Verifiable Cloud, the second half: manifest approvals, quorum keys and their shares, the
+provisioning enclave's details, and the start of a deployment once both thresholds are met.
+
+Operator signatures are checked for real: ECDSA P-256 over SHA-256 of the manifest bytes, DER or
+r‖s hex (see :mod:`simulator.activities.tvc` for the operators, apps and deployments).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+
+from simulator.activities.context import Context
+from simulator.activities.tvc import APPS, DEPLOYMENTS, OPERATORS, QUORUM_KEYS, SETS, find, live_deployment, signing_key
+from simulator.crypto import keys
+from simulator.errors import InvalidArgument, NotFound
+from simulator.queries import boot_proofs
+from simulator.scenario import longtail
+from simulator.wire import Json
+
+
+# approvals and quorum key shares ------------------------------------------------------------------
+def create_tvc_manifest_approvals(ctx: Context, params: Json) -> Json:
+    deployment = by_manifest(ctx, params["manifestId"])
+    app = longtail.table(ctx.org, APPS)[deployment["appId"]]
+    members = longtail.table(ctx.org, SETS)[app["manifestSetId"]]["operatorIds"]
+    made = []
+    for approval in params["approvals"]:
+        operator = member(ctx, approval["operatorId"], members, "manifest")
+        check_signature(operator["publicKey"], approval["signature"], deployment["manifest"], operator["id"])
+        made.append(
+            {
+                "id": ctx.new_id(),
+                "operatorId": operator["id"],
+                "signature": approval["signature"],
+                "createdMs": ctx.now_ms,
+            }
+        )
+    deployment["approvals"].extend(made)
+    maybe_start(ctx, deployment)
+    return {"approvalIds": [a["id"] for a in made]}
+
+
+def by_manifest(ctx: Context, manifest_id: str) -> Json:
+    for deployment in longtail.table(ctx.org, DEPLOYMENTS).values():
+        if deployment["manifestId"] in (manifest_id,) or deployment["id"] == manifest_id:
+            return deployment
+    raise NotFound(
+        f"TVC manifest {manifest_id} not found in organization {ctx.org.organization_id}", error_code="REQUEST_INVALID"
+    )
+
+
+def member(ctx: Context, operator_id: str, members: list[str], role: str) -> Json:
+    if operator_id not in members:
+        raise InvalidArgument(f"operator {operator_id} is not in the app's {role} set")
+    return find(ctx.org, OPERATORS, operator_id, "TVC operator")
+
+
+def post_tvc_quorum_key_share(ctx: Context, params: Json) -> Json:
+    deployment = live_deployment(ctx, params["deploymentId"])
+    if params["ephemeralPublicKeyHex"].lower() != provisioning_public_key(deployment):
+        raise InvalidArgument(
+            "ephemeralPublicKeyHex is not this deployment's provisioning key (see its provisioning details)"
+        )
+    bundle = params["shareApprovalBundle"]
+    app = longtail.table(ctx.org, APPS)[deployment["appId"]]
+    operator = member(
+        ctx, bundle["operatorId"], longtail.table(ctx.org, SETS)[app["shareSetId"]]["operatorIds"], "share"
+    )
+    check_signature(operator["publicKey"], bundle["signature"], deployment["manifest"], operator["id"])
+    return {"provisioningShareId": add_share(ctx, deployment, operator["id"])}
+
+
+def add_share(ctx: Context, deployment: Json, operator_ref: str) -> str:
+    if any(s["operator"] == operator_ref for s in deployment["shares"]):
+        raise InvalidArgument(f"operator {operator_ref} already posted a quorum key share for this deployment")
+    share_id = ctx.new_id()
+    deployment["shares"].append({"id": share_id, "operator": operator_ref})
+    maybe_start(ctx, deployment)
+    return share_id
+
+
+def create_tvc_quorum_key(ctx: Context, params: Json) -> Json:
+    operators = params["operatorEncryptKeys"]
+    threshold = int(params["threshold"])
+    if not 1 <= threshold <= len(operators):
+        raise InvalidArgument(f"invalid threshold {threshold}: expected 1 to {len(operators)} operator keys")
+    for i, operator_key in enumerate(operators):
+        signing_key(operator_key, f"operatorEncryptKeys[{i}]")
+    quorum_key = keys.new_ec_key(ctx.source, "p256")
+    shares = {k.lower(): ctx.new_id() for k in operators}  # one hosted share per operator key
+    record: Json = {"id": ctx.new_id(), "publicKey": keys.uncompressed(quorum_key).hex(), "threshold": threshold}
+    record["operators"] = shares
+    longtail.table(ctx.org, QUORUM_KEYS)[record["id"]] = record
+    return {
+        "quorumKeyId": record["id"],
+        "quorumPublicKey": record["publicKey"],
+        "shareIds": list(record["operators"].values()),
+    }
+
+
+def re_encrypt_tvc_quorum_key_share(ctx: Context, params: Json) -> Json:
+    import binascii
+
+    deployment = live_deployment(ctx, params["deploymentId"])
+    app = longtail.table(ctx.org, APPS)[deployment["appId"]]
+    hosted = [
+        q for q in longtail.table(ctx.org, QUORUM_KEYS).values() if q["publicKey"] == params["appQuorumKey"].lower()
+    ]
+    if app["quorumPublicKey"].lower() != params["appQuorumKey"].lower() or not hosted:
+        raise InvalidArgument("appQuorumKey is not this deployment's app quorum key as hosted by create_tvc_quorum_key")
+    share_id = hosted[0]["operators"].get(params["operatorEncryptKey"].lower())
+    if share_id is None:
+        raise InvalidArgument("operatorEncryptKey holds no share of this hosted quorum key")
+    details = provisioning(deployment)
+    try:
+        given = (
+            base64.b64decode(params["manifestB64"], validate=True),
+            base64.b64decode(params["attestationDocB64"], validate=True),
+        )
+    except binascii.Error:
+        raise InvalidArgument("manifestB64 and attestationDocB64 must be base64") from None
+    if given[0] != deployment["manifest"].encode() or not same_attestation(given[1], details["attestationDocument"]):
+        raise InvalidArgument(
+            "manifestB64 or attestationDocB64 is not this deployment's (get_tvc_deployment_provisioning_details)"
+        )
+    return {"provisioningShareId": add_share(ctx, deployment, share_id)}
+
+
+def same_attestation(given: bytes, issued_b64: str) -> bool:
+    """Whether ``given`` attests what the provisioning enclave's document does (its signed payload;
+    the signature itself differs between two issues of the same document)."""
+    import cbor2
+
+    try:
+        return bool(cbor2.loads(given)[2] == cbor2.loads(base64.b64decode(issued_b64))[2])
+    except (cbor2.CBORDecodeError, IndexError, TypeError, KeyError):
+        return False
+
+
+def provisioning(deployment: Json) -> Json:
+    """The provisioning enclave's attestation (simulated, see queries.boot_proofs) and manifest envelope."""
+    manifest = deployment["manifest"].encode()
+    public = bytes.fromhex(provisioning_public_key(deployment))
+    doc = boot_proofs.attestation_doc(
+        public, hashlib.sha256(manifest).digest(), "simulator-tvc-provisioning", deployment["createdMs"]
+    )
+    approvals = [{"operatorId": a["operatorId"], "signature": a["signature"]} for a in deployment["approvals"]]
+    envelope = json.dumps(
+        {"manifest": deployment["manifest"], "manifestSetApprovals": approvals, "shareSetApprovals": []}
+    )
+    return {"attestationDocument": base64.b64encode(doc).decode(), "manifestEnvelope": envelope}
+
+
+def maybe_start(ctx: Context, deployment: Json) -> None:
+    """Once approvals and shares meet their thresholds the enclave boots: the status sequence starts."""
+    app = longtail.table(ctx.org, APPS)[deployment["appId"]]
+    sets = longtail.table(ctx.org, SETS)
+    approved = len({a["operatorId"] for a in deployment["approvals"]}) >= sets[app["manifestSetId"]]["threshold"]
+    shared = len(deployment["shares"]) >= sets[app["shareSetId"]]["threshold"]
+    if approved and shared and deployment["startedMs"] is None:
+        deployment["startedMs"] = ctx.now_ms
+        deployment["track"]["createdMs"] = ctx.now_ms
+
+
+def check_signature(public_hex: str, signature_hex: str, manifest: str, operator_id: str) -> None:
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+
+    key = signing_key(public_hex, f"operator {operator_id}'s key")
+    assert isinstance(key, ec.EllipticCurvePublicKey)
+    try:
+        raw = bytes.fromhex(signature_hex)
+        der = (
+            encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+            if len(raw) == 64
+            else raw
+        )
+        key.verify(der, manifest.encode(), ec.ECDSA(hashes.SHA256()))
+    except (ValueError, InvalidSignature):
+        raise InvalidArgument(
+            f"invalid signature from operator {operator_id}: not an ECDSA P-256 signature over SHA-256 of the manifest"
+        ) from None
+
+
+def provisioning_public_key(deployment: Json) -> str:
+    return keys.uncompressed(keys.ec_key_from_hex("p256", deployment["provisioningKey"])).hex()
