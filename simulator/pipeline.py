@@ -26,14 +26,14 @@ from simulator.consensus import engine, lifecycle, rules
 from simulator.consensus.decisions import Decision, Outcome, VoteSelection
 from simulator.errors import ApiError, InvalidArgument, NotFound, PermissionDenied, Unimplemented
 from simulator.journal import Journal
-from simulator.limits import MAX_INT64_DIGITS, check_body_shape, check_timestamp_ms
+from simulator.limits import check_timestamp_ms, parse_body
 from simulator.proxy import captcha
 from simulator.proxy import config as proxy_config
 from simulator.queries import QueryContext
 from simulator.state.activity import Activity, Pending
 from simulator.state.store import Organization, Store
 from simulator.validation import Schemas
-from simulator.wire import Json, JsonFloat
+from simulator.wire import Json
 
 
 class Recorder(Protocol):
@@ -60,40 +60,6 @@ class Host(Protocol):
 
 
 # the stages ------------------------------------------------------------------------------------
-def parse_body(raw: bytes, content_type: str | None) -> Json:
-    """The body as a JSON object, whatever its Content-Type says (clients that send none are common)."""
-    try:
-        body = json.loads(raw.decode("utf-8"), parse_float=JsonFloat, parse_constant=_not_json)
-    except NotJson as exc:
-        raise InvalidArgument(f"bad request body: {exc.args[0]} is not a JSON value") from None
-    except UnicodeDecodeError:
-        raise InvalidArgument("bad request body: the body is not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        said = f" (Content-Type {content_type!r})" if content_type else ""
-        raise InvalidArgument(
-            f"bad request body{said}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-        ) from None
-    except RecursionError:
-        raise InvalidArgument("bad request body: JSON nested too deeply") from None
-    except ValueError:  # json's int() refused a number of more than 4,300 digits
-        raise InvalidArgument(
-            f"bad request body: a number too long to read; the API's numbers have at most {MAX_INT64_DIGITS} digits"
-        ) from None
-    check_body_shape(body)
-    if not isinstance(body, dict):
-        raise InvalidArgument(f"bad request body: expected a JSON object, got {type(body).__name__}")
-    return body
-
-
-class NotJson(ValueError):
-    pass
-
-
-def _not_json(constant: str) -> Any:
-    """Python's reader takes NaN and Infinity; JSON (and the service's reader) does not."""
-    raise NotJson(constant)
-
-
 def operation(host: Host, kind: Kind, op: str) -> Operation:
     found = catalogue.get(kind, op)
     if found is None:
