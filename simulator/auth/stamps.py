@@ -21,7 +21,7 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519
-from cryptography.hazmat.primitives.asymmetric.utils import Prehashed
+from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, encode_dss_signature
 
 from simulator.errors import Unauthenticated
 
@@ -148,10 +148,12 @@ def verify_api_key_stamp(stamp: Stamp, body: bytes) -> None:
             _ed25519_key(stamp.handle).verify(signature, body)
         elif stamp.scheme == SECP256K1_EIP191:
             digest = eip191_hash(body)
-            _ec_key("secp256k1", stamp.handle).verify(signature, digest, ec.ECDSA(Prehashed(hashes.SHA256())))
+            _ec_key("secp256k1", stamp.handle).verify(
+                minimal_der(signature), digest, ec.ECDSA(Prehashed(hashes.SHA256()))
+            )
         else:
             curve = "p256" if stamp.scheme in (P256, *ATTESTED_SCHEMES) else "secp256k1"
-            _ec_key(curve, stamp.handle).verify(signature, body, ec.ECDSA(hashes.SHA256()))
+            _ec_key(curve, stamp.handle).verify(minimal_der(signature), body, ec.ECDSA(hashes.SHA256()))
     except (InvalidSignature, ValueError, TypeError):
         raise Unauthenticated(
             f"could not verify api key signature: the {stamp.scheme} signature does not match "
@@ -180,6 +182,31 @@ def verify_webauthn_stamp(stamp: Stamp, body: bytes, public_key: bytes) -> None:
             "the client data whose challenge is the hex SHA-256 of the request body",
             error_code="SIGNATURE_INVALID",
         ) from None
+
+
+def minimal_der(signature: bytes) -> bytes:
+    """An ECDSA DER signature with its INTEGERs in minimal form.
+
+    @turnkey/crypto's toDerSignature (which @turnkey/core's wallet stamper uses) copies r and s as
+    32 bytes each, so an r or s that starts with a zero byte (about one signature in 128) keeps it:
+    DER says no, and OpenSSL refuses the encoding. The numbers, and so the signature check, are the
+    same either way, so the check takes them as they are (see the README's fidelity notes).
+    Anything that is not a SEQUENCE of two INTEGERs is returned unchanged, for OpenSSL to refuse.
+    """
+    if len(signature) < 8 or signature[0] != 0x30 or signature[1] != len(signature) - 2:
+        return signature
+    numbers: list[int] = []
+    at = 2
+    while at < len(signature) and len(numbers) < 2:
+        size = signature[at + 1] if at + 1 < len(signature) else 0
+        value = signature[at + 2 : at + 2 + size]
+        if signature[at] != 0x02 or size == 0 or len(value) != size or value[0] & 0x80:
+            return signature
+        numbers.append(int.from_bytes(value, "big"))
+        at += 2 + size
+    if len(numbers) != 2 or at != len(signature):
+        return signature
+    return encode_dss_signature(numbers[0], numbers[1])
 
 
 def eip191_hash(message: bytes) -> bytes:
