@@ -92,22 +92,18 @@ class ResponseSchemas:
         schema = self.schema(operation)
         if schema is None:
             return []
+        validator = self._validator(operation, schema)
         check = self._checks.get(operation)
         if check is not None:
             try:
                 check(answer)
                 return []
             except fastjsonschema.JsonSchemaException:
-                return self._explained(operation, schema, answer)
-        validator = self._validator(operation, schema)
+                return described(validator, answer)
         start = time.perf_counter()
-        errors = list(leaves(validator.iter_errors(answer)))
+        found = described(validator, answer)
         self._spend(operation, schema, time.perf_counter() - start)
-        return sorted((violation(e) for e in errors), key=lambda v: (v["field"], v["description"]))
-
-    def _explained(self, operation: str, schema: Json, answer: Any) -> list[Json]:
-        found = [violation(e) for e in leaves(self._validator(operation, schema).iter_errors(answer))]
-        return sorted(found, key=lambda v: (v["field"], v["description"]))
+        return found
 
     def _validator(self, operation: str, schema: Json) -> Any:
         validator = self._validators.get(operation)
@@ -129,6 +125,12 @@ class ResponseSchemas:
         check = fastjsonschema.compile(schema)
         with self._lock:
             self._checks[operation] = check
+
+
+def described(validator: Any, answer: Any) -> list[Json]:
+    """jsonschema's errors for ``answer``, as violations in a stable order."""
+    found = [violation(e) for e in leaves(validator.iter_errors(answer))]
+    return sorted(found, key=lambda v: (v["field"], v["description"]))
 
 
 def leaves(errors: Iterator[ValidationError]) -> Iterator[ValidationError]:

@@ -44,10 +44,10 @@ def encode(answer: Any, default: Fallback = None) -> bytes:
     """
     try:
         out = orjson.dumps(answer, option=_ORJSON_OPTIONS)
+        if out.isascii() and b"\x7f" not in out:
+            return out
     except TypeError:
-        return (_stdlib(default)(answer) + "\n").encode()
-    if out.isascii() and b"\x7f" not in out:
-        return out
+        pass
     return (_stdlib(default)(answer) + "\n").encode()
 
 
