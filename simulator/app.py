@@ -11,7 +11,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from simulator import control, inspector, logs, pipeline, wire
+from simulator import control, cors, frames, inspector, logs, pipeline, wire
 from simulator.activities import ip_allowlist
 from simulator.catalogue import Kind
 from simulator.config import Config
@@ -37,11 +37,13 @@ def create_app(simulator: Simulator | None = None, config: Config | None = None)
     refuse_oversized_bodies(app)
     app.wsgi_app = MergeSlashes(app.wsgi_app)  # type: ignore[method-assign]
     app.register_blueprint(public)
+    frames.install(app)  # the export/import/auth iframe pages: an app needs them with or without the control API
     if sim.config.control:  # --no-control: the /_simulator routes do not exist (404); the token is checked there
         app.register_blueprint(control.blueprint)
         if sim.config.inspector:  # it reads and drives through the control API, so never without it
             inspector.install(app)
     logs.install(app)
+    install_cors(app)  # after the log's start: a refused origin's answer is logged with its duration
     app.register_error_handler(ApiError, render_error)
     app.register_error_handler(ScenarioError, lambda e: render_error(InvalidArgument(str(e))))
     app.register_error_handler(HTTPException, render_http_error)
@@ -59,6 +61,61 @@ def refuse_oversized_bodies(app: Flask) -> None:
             raise RequestEntityTooLarge()
 
     app.before_request(refuse)
+
+
+PUBLIC_METHODS = "POST, GET, OPTIONS"
+CONTROL_METHODS = "GET, POST, PUT, DELETE, OPTIONS"
+
+
+def install_cors(app: Flask) -> None:
+    """CORS on the main interface (simulator/cors.py): every origin, or those ``--cors-origin`` and the
+    scenarios' ``cors.origins`` list. The control API answers only origins listed by name, never the
+    default "every origin": it reads private keys, and any page open in the developer's browser could
+    otherwise read them. The inspector is served from the same origin and needs none of it."""
+    app.before_request(check_origin)
+    app.after_request(add_cors_headers)
+
+
+def check_origin() -> Response | tuple[Response, int] | None:
+    """Answer preflights; refuse (403, nothing done, journaled) a main-interface call from an origin not allowed."""
+    if request.path.startswith("/_simulator/"):
+        if cors.is_preflight() and control_origin_listed():
+            return cors.preflight(CONTROL_METHODS, cors.SDK_HEADERS + cors.CONTROL_HEADERS)
+        return None
+    if not request.path.startswith("/public/"):
+        return None
+    found = cors.origin()
+    if cors.allows(cors.main_origins(get_simulator()), found):
+        return cors.preflight(PUBLIC_METHODS) if cors.is_preflight() else None
+    error = cors.refusal(found, how_to_allow(get_simulator()))
+    if request.method == "OPTIONS":
+        return cors.refused_preflight(error)
+    journal_refusal(error, request.get_data())
+    raise error
+
+
+def add_cors_headers(response: Response) -> Response:
+    if request.path.startswith("/_simulator/"):
+        if control_origin_listed():
+            cors.allow(response, CONTROL_METHODS, cors.SDK_HEADERS + cors.CONTROL_HEADERS)
+    elif request.path.startswith("/public/"):
+        response.headers["Vary"] = "Origin"  # the answer depends on the origin, allowed or not
+        if cors.allows(cors.main_origins(get_simulator()), cors.origin()):
+            cors.allow(response, PUBLIC_METHODS)
+    return response
+
+
+def control_origin_listed() -> bool:
+    found = cors.origin()
+    return found is not None and found in cors.main_origins(get_simulator())
+
+
+def how_to_allow(sim: Simulator) -> str:
+    allowed = ", ".join(cors.main_origins(sim))
+    return (
+        f"this simulator allows {allowed} (serve --cors-origin, or cors.origins in a scenario): add the page's origin "
+        "with another --cors-origin ORIGIN, or start without --cors-origin to allow every origin"
+    )
 
 
 def get_simulator() -> Simulator:
@@ -107,11 +164,12 @@ def headers() -> Mapping[str, str]:
     return found
 
 
-def journal_refusal(api: ApiError) -> None:
-    """A call the transport refused before the pipeline saw it (body too large) still goes in the journal."""
+def journal_refusal(api: ApiError, raw: bytes = b"") -> None:
+    """A call the transport refused before the pipeline saw it (body too large, origin refused) still goes in
+    the journal, with its body when it was read."""
     parts = request.path.strip("/").split("/")
     if len(parts) == 4 and parts[:2] == ["public", "v1"] and parts[2] in ("submit", "query"):
-        pipeline.record(get_simulator(), Kind(parts[2]), parts[3], b"", headers(), api.status, api.to_body())
+        pipeline.record(get_simulator(), Kind(parts[2]), parts[3], raw, headers(), api.status, api.to_body())
 
 
 @public.get("/public/v1/discovery/webhooks/jwks")

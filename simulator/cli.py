@@ -8,9 +8,11 @@ import logging
 import os
 import signal
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
+from simulator import frames
 from simulator.cli_commands import (
     CONTROL_ACTIONS,
     check_command,
@@ -20,20 +22,42 @@ from simulator.cli_commands import (
     replay_command,
     webhooks_command,
 )
-from simulator.cli_switches import control_switches, control_token_option, transport_switches
+from simulator.cli_switches import (
+    control_switches,
+    control_token_option,
+    rate_limit_switch,
+    rate_limits_setting,
+    transport_switches,
+    web_app_settings,
+    web_app_switches,
+)
 from simulator.config import TEN_MINUTES_MS, Config
 from simulator.crypto import service_keys
-from simulator.scenario import ScenarioError, resolve_scenario
+from simulator.scenario import ScenarioError, ScenarioWarning, resolve_scenario
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    show_scenario_warnings_plainly()
     try:
         return int(args.run(args))
     except BrokenPipeError:
         # The reader went away (`coverage | head`): stop quietly, and keep the exit-time flush quiet too.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+def show_scenario_warnings_plainly() -> None:
+    """A scenario warning is one ``file:line: ...`` line on stderr, like a refusal (not Python's
+    ``module:line: Category: ...`` with the warning call's source line under it)."""
+    plain = warnings.formatwarning
+
+    def format(message: Any, category: Any, *rest: Any, **more: Any) -> str:
+        if issubclass(category, ScenarioWarning):
+            return f"{message}\n"
+        return plain(message, category, *rest, **more)
+
+    warnings.formatwarning = format
 
 
 def parser() -> argparse.ArgumentParser:
@@ -87,6 +111,7 @@ def parser() -> argparse.ArgumentParser:
         help="first webhook retry delay on the simulator clock, doubling each time",
     )
     control_switches(serve)
+    rate_limit_switch(serve)
     serve.add_argument(
         "--record",
         type=Path,
@@ -100,6 +125,7 @@ def parser() -> argparse.ArgumentParser:
         help="log lines on stderr: text (coloured only on a terminal) or one JSON object per line",
     )
     transport_switches(serve)
+    web_app_switches(serve)
     serve.set_defaults(run=serve_command)
     outbox = commands.add_parser("outbox", help="list the OTP codes a running simulator has sent")
     outbox.add_argument("--url", default="http://127.0.0.1:8080", help="the simulator's main address")
@@ -169,6 +195,8 @@ def config_from(args: argparse.Namespace) -> Config:
         max_activities=args.max_activities,
         header_timeout_seconds=args.header_timeout,
         read_timeout_seconds=args.read_timeout,
+        rate_limits=rate_limits_setting(args),
+        **web_app_settings(args),
     )
 
 
@@ -229,6 +257,8 @@ def ready_line(server: Any) -> dict[str, Any]:
         "seed": sim.source.seed,
         "signerPublicKey": service_keys.public_hex("signer"),
         "inspectorUrl": inspector_url(server),
+        "authProxyConfigId": sim.auth_proxy_config_id(),  # the X-Auth-Proxy-Config-Id for proxyUrl; None: off
+        **frames.urls(server.url),  # exportIframeUrl, importIframeUrl, authIframeUrl: the local iframe pages
     }
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable
+from typing import Any
 
-from simulator.config import Config
+from simulator.config import PLAN_RPS, WEB_APP_AUTH_PROXY_CONFIG_ID, Config, RateLimits, origin_text
 
 
 def transport_switches(serve: argparse.ArgumentParser) -> None:
@@ -81,6 +82,70 @@ def control_switches(serve: argparse.ArgumentParser) -> None:
     )
 
 
+def web_app_switches(serve: argparse.ArgumentParser) -> None:
+    """Browser origins (CORS) and the auth proxy at start: one command for a web app (Config says more)."""
+    default = Config()
+    serve.add_argument(
+        "--cors-origin",
+        action="append",
+        type=origin_argument,
+        default=[],
+        metavar="ORIGIN",
+        help="answer browser calls from this origin only (scheme://host[:port]; repeatable); default: every origin, "
+        "as the service does; the auth proxy enabled by --auth-proxy allows the same origins",
+    )
+    serve.add_argument(
+        "--auth-proxy",
+        action="store_true",
+        help="enable the auth proxy for the default organization at start; the ready line names it "
+        "(authProxyConfigId); any --auth-proxy-* switch turns it on too",
+    )
+    serve.add_argument(
+        "--auth-proxy-config-id",
+        type=token_text,
+        metavar="ID",
+        help=f"its configuration id, the X-Auth-Proxy-Config-Id value (default: {WEB_APP_AUTH_PROXY_CONFIG_ID})",
+    )
+    serve.add_argument(
+        "--auth-proxy-session-seconds",
+        type=positive(int),
+        metavar="SECONDS",
+        help=f"expiry of the sessions its logins make (default: {default.auth_proxy_session_seconds})",
+    )
+    serve.add_argument(
+        "--auth-proxy-otp-length",
+        type=int,
+        choices=range(6, 10),
+        metavar="6-9",
+        help=f"length of the codes its otp_init sends (default: {default.auth_proxy_otp_length})",
+    )
+    serve.add_argument(
+        "--auth-proxy-otp-alphanumeric",
+        action="store_true",
+        default=None,
+        help="its codes use letters and digits (default: digits only)",
+    )
+
+
+def web_app_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The Config fields of the switches above; unset ones keep Config's defaults."""
+    given = {
+        "auth_proxy_config_id": args.auth_proxy_config_id,
+        "auth_proxy_session_seconds": args.auth_proxy_session_seconds,
+        "auth_proxy_otp_length": args.auth_proxy_otp_length,
+        "auth_proxy_otp_alphanumeric": args.auth_proxy_otp_alphanumeric,
+    }
+    settings: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
+    return {**settings, "cors_origins": tuple(args.cors_origin), "auth_proxy": args.auth_proxy or bool(settings)}
+
+
+def origin_argument(text: str) -> str:
+    try:
+        return origin_text(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def token_text(text: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError("must not be empty")
@@ -93,3 +158,21 @@ def control_token_option(command: argparse.ArgumentParser) -> None:
         default=os.environ.get("WALLET_SIMULATOR_CONTROL_TOKEN"),
         help="the token the simulator's control API requires (default: $WALLET_SIMULATOR_CONTROL_TOKEN)",
     )
+
+
+def rate_limit_switch(serve: argparse.ArgumentParser) -> None:
+    """The service's rate limits, off unless asked (Config.rate_limits, simulator/consensus/rate_limits.py)."""
+    serve.add_argument(
+        "--rate-limits",
+        nargs="?",
+        const="enterprise",
+        choices=tuple(PLAN_RPS),
+        metavar="PLAN",
+        help="answer 429 as the service does past its documented budgets, on the simulator's clock: 10 requests "
+        "per second per sub-organization, and the plan's rate (default enterprise: 60; free, pay-as-you-go: 1; "
+        "pro: 3) shared by a parent organization and its sub-organizations, as per-minute buckets",
+    )
+
+
+def rate_limits_setting(args: argparse.Namespace) -> RateLimits | None:
+    return None if args.rate_limits is None else RateLimits.plan(args.rate_limits)

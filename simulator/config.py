@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 TEN_MINUTES_MS = 10 * 60 * 1000
+# the auth proxy configuration `serve --auth-proxy` (and the shipped web_app scenario) enable: a fixed id, so an
+# app's configuration can name it before the simulator starts
+WEB_APP_AUTH_PROXY_CONFIG_ID = "5f1c0c5e-0000-4000-8000-00000000c001"
+# what a browser sends as Origin: scheme://host[:port], no path; "null" for file: pages and sandboxed frames
+ORIGIN = re.compile(r"^(null|\*|[a-z][a-z0-9+.-]*://[^/?#\s]+)$")
 STRICT_RESPONSES_ENV = "WALLET_SIMULATOR_STRICT_RESPONSES"  # "1": every Config defaults to strict_responses
 
 
@@ -49,6 +55,19 @@ class Config:
     # every 200 answer checked against the public swagger's response schema (simulator/responses.py): a mismatch
     # answers 500 and is kept in crashes (the pytest plugin fails the test); test suites turn it on by environment
     strict_responses: bool = field(default_factory=lambda: os.environ.get(STRICT_RESPONSES_ENV) == "1")
+    # browser origins the main interface answers (CORS, simulator/cors.py); empty: every origin, as the service
+    # does for its browser SDKs; a scenario's `cors: {origins: [...]}` adds to these
+    cors_origins: tuple[str, ...] = ()
+    # the auth proxy enabled at start for the default organization (the ready line's), with these settings; its
+    # allowed origins are cors_origins (every origin when none)
+    auth_proxy: bool = False
+    auth_proxy_config_id: str = WEB_APP_AUTH_PROXY_CONFIG_ID
+    auth_proxy_session_seconds: int = 900  # sessionExpirationSeconds of the sessions its logins make
+    auth_proxy_otp_length: int = 6  # otpLength of the codes its otp_init sends (6 to 9)
+    auth_proxy_otp_alphanumeric: bool = False  # otpAlphanumeric
+    # the service's rate limits (simulator/consensus/rate_limits.py), on the simulator's clock; None: none, as
+    # before (serve --rate-limits [PLAN], a scenario's `rateLimits:` key)
+    rate_limits: RateLimits | None = None
 
     def __post_init__(self) -> None:
         if self.auth not in ("verify", "off"):
@@ -63,9 +82,94 @@ class Config:
             raise ValueError(f"webhook_timeout_seconds must be positive, got {self.webhook_timeout_seconds!r}")
         if self.control_token is not None and not self.control_token.strip():
             raise ValueError("control_token must not be empty (None turns the token off)")
+        object.__setattr__(self, "cors_origins", tuple(origin_text(o) for o in self.cors_origins))
+        self.check_auth_proxy()
+        if self.rate_limits is not None and not isinstance(self.rate_limits, RateLimits):
+            raise ValueError(f"rate_limits must be a RateLimits or None, got {self.rate_limits!r}")
+
+    def check_auth_proxy(self) -> None:
+        if not self.auth_proxy_config_id.strip():
+            raise ValueError("auth_proxy_config_id must not be empty")
+        if not 6 <= self.auth_proxy_otp_length <= 9:
+            raise ValueError(f"auth_proxy_otp_length must be 6 to 9, got {self.auth_proxy_otp_length!r}")
+        if self.auth_proxy_session_seconds < 1:
+            raise ValueError(f"auth_proxy_session_seconds must be positive, got {self.auth_proxy_session_seconds!r}")
+
+    def auth_proxy_settings(self) -> dict[str, object]:
+        """The auth proxy configuration ``auth_proxy`` enables, in the names of proxy/config.py."""
+        return {
+            "configId": self.auth_proxy_config_id,
+            "allowedOrigins": list(self.cors_origins) or ["*"],
+            "sessionExpirationSeconds": str(self.auth_proxy_session_seconds),
+            "otpLength": str(self.auth_proxy_otp_length),
+            "otpAlphanumeric": self.auth_proxy_otp_alphanumeric,
+        }
 
     @property
     def liveness_on_simulated_clock(self) -> bool:
         return self.liveness_clock == "simulated" or (
             self.liveness_clock == "auto" and self.frozen_clock_ms is not None
         )
+
+
+def origin_text(text: str) -> str:
+    """A browser origin as the browser sends it (``http://localhost:3000``): a trailing ``/`` is dropped,
+    the scheme and host lower-cased; a path or a bare host is refused, since it could never match."""
+    origin = text.strip().rstrip("/")
+    scheme, sep, rest = origin.partition("://")
+    origin = f"{scheme.lower()}{sep}{rest.lower()}" if sep else origin
+    if not ORIGIN.match(origin):
+        raise ValueError(
+            f"{text!r} is not a browser origin: write scheme://host[:port] with no path, like http://localhost:3000"
+        )
+    return origin
+
+
+# rate limits (docs.turnkey.com/reference/rate-limits) -------------------------------------------------------
+# the documented plan rates (requests per second), applied to a parent organization and its sub-organizations together
+PLAN_RPS = {"free": 1, "pay-as-you-go": 1, "pro": 3, "enterprise": 60}
+SUB_ORGANIZATION_RPS = 10  # the documented default per sub-organization, across plans
+# endpoints with "separate default 10 RPS limits across all plans": broadcast EVM and SVM transactions, get balances
+ENDPOINT_RPS = 10
+LIMITED_ENDPOINTS = ("eth_send_transaction", "sol_send_transaction", "get_wallet_address_balances")
+BUCKET_SECONDS = 60  # "rates are enforced as per-minute buckets that refill continuously"
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A bucket of ``requests`` that refills continuously over ``seconds`` (so a burst of ``requests``
+    passes at once, then one more every ``seconds / requests``)."""
+
+    requests: int
+    seconds: float
+
+    def __post_init__(self) -> None:
+        if isinstance(self.requests, bool) or not isinstance(self.requests, int) or self.requests < 1:
+            raise ValueError(f"a rate-limit budget's requests must be a positive integer, got {self.requests!r}")
+        if isinstance(self.seconds, bool) or not isinstance(self.seconds, (int, float)) or not self.seconds >= 0.001:
+            raise ValueError(f"a rate-limit budget's seconds must be at least 0.001, got {self.seconds!r}")
+
+    @classmethod
+    def per_second(cls, rps: int) -> Budget:
+        return cls(rps * BUCKET_SECONDS, BUCKET_SECONDS)
+
+
+@dataclass(frozen=True)
+class RateLimits:
+    """The budgets the service applies to every request: one per sub-organization, one shared by a parent
+    organization and all its sub-organizations (the plan rate). ``None`` turns one off.
+
+    The defaults are the documented ones for the Enterprise plan (60 RPS shared, 10 RPS per sub-organization):
+    the one plan under which the per-sub-organization limit can be reached; ``RateLimits.plan("free")`` etc.
+    ``per_endpoint`` is each organization's own bucket for each of ``LIMITED_ENDPOINTS``.
+    """
+
+    per_sub_organization: Budget | None = field(default_factory=lambda: Budget.per_second(SUB_ORGANIZATION_RPS))
+    per_parent: Budget | None = field(default_factory=lambda: Budget.per_second(PLAN_RPS["enterprise"]))
+    per_endpoint: Budget | None = field(default_factory=lambda: Budget.per_second(ENDPOINT_RPS))
+
+    @classmethod
+    def plan(cls, name: str) -> RateLimits:
+        if name not in PLAN_RPS:
+            raise ValueError(f"unknown plan {name!r}; the documented plans are {', '.join(PLAN_RPS)}")
+        return cls(per_parent=Budget.per_second(PLAN_RPS[name]))

@@ -83,6 +83,8 @@ class Simulator:
         self.clock.on_move(lambda _now: self.settle_due())
         for path in self.config.scenarios or (DEFAULT_SCENARIO,):
             self.load(Path(path))
+        if self.config.auth_proxy:  # serve --auth-proxy: part of the state every reset returns to
+            self.enable_web_app_proxy()
         self._baseline = self._capture()
         self._scenario_cache = {scenario_key(self.config.scenarios): self._baseline}
 
@@ -256,6 +258,36 @@ class Simulator:
             existing = self.store.proxy_configs.get(settings.get("configId") or "")
             org = self.store.org(existing["organizationId"] if existing else organization_id)
             return proxy_config.configure(Context(self.store, self.source, self.clock.now_ms(), org), settings)
+
+    def enable_web_app_proxy(self) -> None:
+        """Config.auth_proxy: enable (or, when a scenario made it, set) the configuration
+        ``auth_proxy_config_id`` for the default organization; its origins are the CORS origins."""
+        org_id = self.default_organization_id()
+        if org_id is None:
+            return  # a scenario with no organization: nothing to enable it for
+        settings = self.config.auth_proxy_settings()
+        settings["allowedOrigins"] = [*self.config.cors_origins, *self.store.cors_origins] or ["*"]
+        self.configure_auth_proxy(org_id, **settings)
+
+    def default_organization_id(self) -> str | None:
+        """The ready line's organization: the first declared key pair's, else the first organization."""
+        try:
+            return str(self.default_credentials()["organizationId"])
+        except LookupError:
+            return next(iter(self.store.orgs), None)
+
+    def auth_proxy_config_id(self) -> str | None:
+        """The enabled auth proxy configuration of the default organization (the ready line's
+        ``authProxyConfigId``): ``Config.auth_proxy_config_id`` when it is one, else the first; None when off."""
+        org_id = self.default_organization_id()
+        with self.lock:
+            found = [
+                c["configId"]
+                for c in self.store.proxy_configs.values()
+                if c["organizationId"] == org_id and c.get("enabled", True)
+            ]
+        preferred = self.config.auth_proxy_config_id
+        return preferred if preferred in found else next(iter(found), None)
 
     # conveniences for tests and the CLI ----------------------------------------------------
     def default_credentials(self) -> Json:

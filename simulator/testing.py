@@ -58,16 +58,24 @@ class ApiKeyStamper:
 
 @dataclass(frozen=True)
 class PasskeyStamper:
-    """X-Stamp-WebAuthn as a browser passkey makes it: challenge = hex SHA-256 of the body."""
+    """X-Stamp-WebAuthn as a browser passkey makes it: challenge = hex SHA-256 of the body.
+
+    ``rp_id`` defaults to the origin's host, as a browser's default ``rp.id`` is.
+    """
 
     credential_id: str
     private_key: str  # hex P-256 scalar
     origin: str = "http://localhost"
+    rp_id: str = ""
+
+    @property
+    def rp_id_hash(self) -> bytes:
+        return hashlib.sha256((self.rp_id or urlsplit(self.origin).hostname or "localhost").encode()).digest()
 
     def stamp(self, body: bytes) -> tuple[str, str]:
         challenge = stamps.b64url_encode(hashlib.sha256(body).hexdigest().encode())
         client_data = json.dumps({"type": "webauthn.get", "challenge": challenge, "origin": self.origin}).encode()
-        auth_data = hashlib.sha256(b"localhost").digest() + b"\x05" + (1).to_bytes(4, "big")
+        auth_data = self.rp_id_hash + b"\x05" + (1).to_bytes(4, "big")
         key = keys.ec_key_from_hex("p256", self.private_key)
         signature = key.sign(auth_data + hashlib.sha256(client_data).digest(), ec.ECDSA(hashes.SHA256()))
         fields = {
@@ -78,26 +86,31 @@ class PasskeyStamper:
         }
         return "X-Stamp-WebAuthn", json.dumps(fields)
 
-    def attestation(self, challenge: str = "") -> Json:
-        """A registration (``attestation`` of create_users' authenticators) for this passkey."""
+    def attestation(self, challenge: str = "", fmt: str = "none") -> Json:
+        """A registration (``attestation`` of create_users' authenticators) for this passkey.
+
+        ``fmt="packed"`` makes a packed self attestation (signed by the credential key itself),
+        as many platform authenticators do; the default is ``none``, as browsers send by default.
+        """
         point = keys.uncompressed(keys.ec_key_from_hex("p256", self.private_key))
         cose = cbor2.dumps({1: 2, 3: -7, -1: 1, -2: point[1:33], -3: point[33:]})
         cred = stamps.b64url_decode(self.credential_id)
         auth_data = (
-            hashlib.sha256(b"localhost").digest()
-            + b"\x45"
-            + (0).to_bytes(4, "big")
-            + bytes(16)
-            + len(cred).to_bytes(2, "big")
-            + cred
-            + cose
+            self.rp_id_hash + b"\x45" + (0).to_bytes(4, "big") + bytes(16) + len(cred).to_bytes(2, "big") + cred + cose
         )
         client_data = json.dumps({"type": "webauthn.create", "challenge": challenge, "origin": self.origin}).encode()
+        statement: Json = {}
+        if fmt == "packed":
+            key = keys.ec_key_from_hex("p256", self.private_key)
+            signed = auth_data + hashlib.sha256(client_data).digest()
+            statement = {"alg": -7, "sig": key.sign(signed, ec.ECDSA(hashes.SHA256()))}
+        elif fmt != "none":
+            raise ValueError(f"fmt must be 'none' or 'packed', not {fmt!r}")
         return {
             "credentialId": self.credential_id,
             "clientDataJson": stamps.b64url_encode(client_data),
             "attestationObject": stamps.b64url_encode(
-                cbor2.dumps({"fmt": "none", "attStmt": {}, "authData": auth_data})
+                cbor2.dumps({"fmt": fmt, "attStmt": statement, "authData": auth_data})
             ),
             "transports": ["AUTHENTICATOR_TRANSPORT_INTERNAL"],
         }

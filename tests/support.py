@@ -9,6 +9,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import base58
@@ -139,3 +143,86 @@ def seal_to_target(bundle: str, plaintext: bytes) -> str:
     enc, sender = suite.create_sender_context(KEMKey.from_pyca_cryptography_key(target), info=b"turnkey_hpke")
     ciphertext = sender.seal(plaintext, aad=enc + bytes.fromhex(data["targetPublic"]))
     return json.dumps({"encappedPublic": enc.hex(), "ciphertext": ciphertext.hex()})
+
+
+# --- a real browser: Debian's chromium through its WebDriver ------------------------------------------
+CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+NO_CHROMIUM = "browser tests need Debian's chromium and chromium-driver (apt-get install -y chromium chromium-driver)"
+CHROMIUM_FLAGS = (  # headless, and nothing that reaches beyond loopback (this machine's network is closed)
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1440,900",
+)
+
+
+@contextmanager
+def chromium(*, console_log: bool = False, script_timeout: int = 10) -> Iterator[Any]:
+    """A selenium WebDriver on a headless chromium with a profile of its own, quit on exit."""
+    import pytest
+
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    if console_log:
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    with tempfile.TemporaryDirectory() as profile:
+        for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={profile}"):
+            options.add_argument(flag)
+        driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+        driver.set_page_load_timeout(20)
+        driver.set_script_timeout(script_timeout)
+        try:
+            yield driver
+        finally:
+            driver.quit()
+
+
+# --- refusals change nothing --------------------------------------------------------------------------
+def state_text(control: Any) -> str:
+    """The control API's state export, as comparable text."""
+    return json.dumps(control.state(), sort_keys=True)
+
+
+def refused_unchanged(control: Any, send: Any, status: int, code: int, *phrases: str) -> dict[str, Any]:
+    """Send a request that must be refused (``send()``); the state export is the same before and after."""
+    before = state_text(control)
+    body = assert_error(send(), status, code, *phrases)
+    assert state_text(control) == before
+    return body
+
+
+# --- policies ---------------------------------------------------------------------------------------
+def create_policy(root: Any, name: str, condition: str, consensus: str = "", effect: str = "EFFECT_ALLOW") -> Any:
+    return root.submit(
+        "create_policy",
+        "ACTIVITY_TYPE_CREATE_POLICY_V3",
+        {"policyName": name, "effect": effect, "condition": condition, "consensus": consensus, "notes": ""},
+    )
+
+
+def refused_by_an_erroring_policy(dave: Any) -> str:
+    """Dave asks for something only the self-delete policy could speak to: it errors, nothing allows."""
+    refused = dave.submit(
+        "create_private_key_tag",
+        "ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG",
+        {"privateKeyTagName": "t", "privateKeyIds": []},
+    )
+    body = assert_error(refused, 403, 7)
+    detail = next(d for d in body["details"] if "policyEvaluations" in d)
+    assert [e["outcome"] for e in detail["policyEvaluations"]] == ["OUTCOME_ERROR"]
+    return str(detail["activityId"])
+
+
+POLICY_DENY_DAVE = "da4e0000-0000-4000-8000-00000000d001"  # the non-root user of scenarios/policy_deny.yaml
+SELF_DELETE = (  # docs: features/policies/delegated-access/agentic-wallets.mdx, verbatim but for the id
+    "activity.type == 'ACTIVITY_TYPE_DELETE_USERS' && activity.params.user_ids.count() == 1 "
+    f"&& '{POLICY_DENY_DAVE}' in activity.params.user_ids"
+)

@@ -51,8 +51,9 @@ def run_core2(server, **extra) -> dict:
 
 
 def test_the_shim_carries_the_simulators_published_otp_key():
-    text = SHIM.read_text()
-    assert service_keys.public_hex("enclave") in text
+    code = "console.log(require(process.argv[1]).SIMULATOR_OTP_SIGNER_PUBLIC_KEY)"
+    run = subprocess.run(["node", "-e", code, str(SHIM)], capture_output=True, text=True, timeout=60)
+    assert run.stdout.strip() == service_keys.public_hex("enclave"), run.stderr
 
 
 def test_unshimmed_core_2x_refuses_the_simulators_otp_bundle(proxy_server):

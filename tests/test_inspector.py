@@ -203,7 +203,7 @@ def test_the_request_log_has_status_duration_and_error_and_filters_by_operation(
     app = app_for()
     client = as_user(app, "Root User")
     ok(client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": [ETH_ACCOUNT]}))
-    assert client.query("get_wallet", walletId="missing").status == 404
+    assert client.query("get_wallet", walletId="00000000-0000-4000-8000-0000000000a6").status == 404
     app.test_client().get("/_simulator/journal")  # reads of the control API are not logged
     app.test_client().post("/_simulator/clock/advance", json={"seconds": 5})
     entries = get(app, "/_simulator/ui/api/requests")["entries"]
@@ -213,7 +213,11 @@ def test_the_request_log_has_status_duration_and_error_and_filters_by_operation(
         ("submit", "create_wallet", 200),
     ]
     assert all(e["durationMs"] > 0 for e in entries)
-    assert entries[1]["errorCode"] and "missing" in entries[1]["error"] and entries[2]["error"] is None
+    assert (
+        entries[1]["errorCode"]
+        and "00000000-0000-4000-8000-0000000000a6" in entries[1]["error"]
+        and entries[2]["error"] is None
+    )
     assert entries[2]["activityStatus"] == "ACTIVITY_STATUS_COMPLETED"
     only = get(app, "/_simulator/ui/api/requests?op=get_wallet")["entries"]
     assert [e["op"] for e in only] == ["get_wallet"]

@@ -7,8 +7,6 @@ Needs Debian's ``chromium`` and ``chromium-driver`` (``.ci/run`` installs them) 
 from __future__ import annotations
 
 import base64
-import shutil
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -16,6 +14,15 @@ from typing import Any
 import pytest
 from conftest import DEFAULTS, ETH_ACCOUNT, ok
 from pytest_httpserver import HTTPServer
+from support import (
+    CHROMEDRIVER,
+    CHROMIUM,
+    NO_CHROMIUM,
+    SELF_DELETE,
+    chromium,
+    create_policy,
+    refused_by_an_erroring_policy,
+)
 
 from simulator import Config, SimulatorServer
 from simulator.events import signing
@@ -23,24 +30,9 @@ from simulator.pytest_plugin import http_receiver
 from simulator.scenario import resolve_scenario
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
-CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(
-    not (CHROMIUM and CHROMEDRIVER),
-    reason="browser tests need Debian's chromium and chromium-driver (apt-get install -y chromium chromium-driver)",
-)
+pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason=NO_CHROMIUM)
 TOKEN = "inspector-test-token"
 WAIT_SECONDS = 10
-CHROMIUM_FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--window-size=1440,900",
-)
 
 
 @pytest.fixture(scope="module")
@@ -52,21 +44,8 @@ def server() -> Iterator[SimulatorServer]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    with tempfile.TemporaryDirectory() as profile:
-        for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={profile}"):
-            options.add_argument(flag)
-        driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-        driver.set_page_load_timeout(20)
-        driver.set_script_timeout(10)
-        try:
-            yield driver
-        finally:
-            driver.quit()
+    with chromium() as driver:
+        yield driver
 
 
 @pytest.fixture
@@ -217,3 +196,20 @@ def verified_with_pynacl(request: Any) -> bool:
     except BadSignatureError:
         return False
     return True
+
+
+# why a policy errored (tests/test_policy_params.py) ---------------------------------------------
+POLICY_DENY_DAVE_KEY = "da4e000000000000000000000000000000000000000000000000000000000001"  # scenarios/policy_deny.yaml
+
+
+def test_the_activity_page_shows_why_a_policy_errored(page, sim):
+    sim.simulator.use_scenarios((resolve_scenario("policy_deny"),))
+    root = client(sim)
+    ok(create_policy(root, "self delete", SELF_DELETE))
+    dave = SimulatorClient(sim.url, ApiKeyStamper(POLICY_DENY_DAVE_KEY), root.organization_id)
+    activity_id = refused_by_an_erroring_policy(dave)
+    browser = page(f"activities/{activity_id}")
+    wanted = "'activity.params.user_ids' is not a parameter of ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG"
+    shown = wait_for(browser, lambda d: wanted in d.find_element("id", "activity-story").text)
+    assert shown
+    assert "its fields: private_key_ids, private_key_tag_name" in browser.find_element("id", "activity-story").text

@@ -8,31 +8,7 @@ import subprocess
 import sys
 import zipfile
 
-import pytest
 from conftest import NESTED_PYTEST_ADDOPTS, ROOT
-
-
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory):
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(ROOT)],
-        check=True,
-        timeout=300,
-    )
-    return next(out.glob("*.whl"))
-
-
-@pytest.fixture(scope="module")
-def site(wheel, tmp_path_factory):
-    """The wheel installed alone (no dependencies, no checkout) into a folder, once for the tests that run it."""
-    target = tmp_path_factory.mktemp("installed") / "site"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
-        check=True,
-        timeout=300,
-    )
-    return target
 
 
 def test_the_wheel_carries_the_data_folders(wheel):
@@ -44,6 +20,8 @@ def test_the_wheel_carries_the_data_folders(wheel):
         "simulator/_data/fixtures/default_credentials.json",
         "simulator/inspector/static/index.html",
         "simulator/inspector/static/js/main.js",
+        "simulator/frames/static/export.html",
+        "simulator/frames/static/frame-core.js",
     ):
         assert needed in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))

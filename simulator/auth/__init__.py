@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from simulator.auth import attested, stamps
+from simulator.auth import attested, passkeys, stamps
 from simulator.auth.stamps import Stamp
 from simulator.errors import NotFound, Unauthenticated
 from simulator.state.records import User
@@ -55,6 +55,7 @@ def authenticate(store: Store, stamp: Stamp, body: bytes, target_org_id: str, no
     user = org.users[ref.user_id]
     if stamp.webauthn is not None:
         stamps.verify_webauthn_stamp(stamp, body, user.authenticators[ref.credential_id].public_key)
+        passkeys.check_assertion(stamp.webauthn, passkeys.allowed_origins(store, org))
     else:
         check_api_key(user, ref, stamp, now_ms)
     return Principal(org, user, stamp, ref.credential_id)

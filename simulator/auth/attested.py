@@ -33,8 +33,12 @@ READ_ONLY = "SESSION_TYPE_READ_ONLY"
 
 def verification_claims(token: str, now_ms: int, used: set[str]) -> Json:
     """The claims of an unexpired, unspent OTP verification token the simulator signed; ValueError otherwise."""
-    claims = tokens.verify(token, service_keys.private("verification").public_key())
-    if int(claims.get("exp", 0)) <= now_ms // 1000:
+    try:  # the legacy token (verify_otp V1) or the enclave's (V2)
+        claims = tokens.verify(token, service_keys.private("verification").public_key())
+    except ValueError:
+        claims = tokens.verify(token, service_keys.private("enclave").public_key())
+    expiry = claims.get("exp", 0)  # the enclave's: a millisecond string; the legacy token's: seconds
+    if (int(expiry) if isinstance(expiry, str) else int(expiry) * 1000) <= now_ms:
         raise ValueError("expired")
     if claims.get("id") in used:
         raise ValueError("already used")

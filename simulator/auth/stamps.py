@@ -163,23 +163,30 @@ def verify_api_key_stamp(stamp: Stamp, body: bytes) -> None:
 
 
 def verify_webauthn_stamp(stamp: Stamp, body: bytes, public_key: bytes) -> None:
-    """Check a passkey assertion: challenge = hex SHA-256 of the body, ES256 over authData‖hash."""
+    """Check a passkey assertion: challenge = hex SHA-256 of the body, ES256 over authData‖hash.
+
+    The refusal names the check that failed (client data, challenge, type or signature).
+    """
     assert stamp.webauthn is not None
     try:
+        failed = "clientDataJson (base64url JSON)"
         client_data_raw = b64url_decode(stamp.webauthn["clientDataJson"])
         client_data: dict[str, Any] = json.loads(client_data_raw)
         expected = hashlib.sha256(body).hexdigest().encode()
+        failed = "challenge (clientDataJson.challenge is not the hex SHA-256 of the request body)"
         if b64url_decode(str(client_data.get("challenge", ""))) != expected:
             raise ValueError("challenge mismatch")
+        failed = f"type (clientDataJson.type {client_data.get('type')!r} is not 'webauthn.get')"
         if client_data.get("type", "webauthn.get") != "webauthn.get":
             raise ValueError("wrong client data type")
+        failed = "signature (it does not verify with the passkey's registered key)"
         signed = b64url_decode(stamp.webauthn["authenticatorData"]) + hashlib.sha256(client_data_raw).digest()
         key = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), public_key)
         key.verify(b64url_decode(stamp.signature), signed, ec.ECDSA(hashes.SHA256()))
-    except (InvalidSignature, ValueError, TypeError, binascii.Error):
+    except (InvalidSignature, ValueError, TypeError, AttributeError, binascii.Error):
         raise Unauthenticated(
-            "could not verify WebAuthN signature: the assertion must sign authenticatorData and "
-            "the client data whose challenge is the hex SHA-256 of the request body",
+            f"could not verify WebAuthN signature: {failed}; the assertion must sign authenticatorData "
+            "and the client data whose challenge is the hex SHA-256 of the request body",
             error_code="SIGNATURE_INVALID",
         ) from None
 

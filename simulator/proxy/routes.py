@@ -1,7 +1,8 @@
 """The auth proxy's HTTP surface: ``POST /v1/<name>`` on its own port, with CORS.
 
 A thin adapter: the request goes through ``pipeline.proxy`` (configuration, origin check,
-schema, handler, journal), and this module only renders the answer and the CORS headers.
+schema, handler, journal), and this module only renders the answer and the CORS headers
+(simulator/cors.py; the origins are the configurations' ``allowedOrigins``).
 """
 
 from __future__ import annotations
@@ -11,13 +12,16 @@ from typing import TYPE_CHECKING, Any, cast
 from flask import Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from simulator import logs, pipeline
+from simulator import cors, logs, pipeline
 from simulator.app import refuse_oversized_bodies
 from simulator.errors import ApiError, MethodNotAllowed, NotFound, PayloadTooLarge, PermissionDenied
 from simulator.proxy import config as proxy_config
 
 if TYPE_CHECKING:
     from simulator.core import Simulator
+
+
+METHODS = "POST, OPTIONS"
 
 
 def create_proxy_app(sim: Simulator) -> Flask:
@@ -37,7 +41,7 @@ def create_proxy_app(sim: Simulator) -> Flask:
 
 def render_error(error: ApiError) -> Any:
     allowed = not isinstance(error, PermissionDenied) or "origin" not in error.message
-    return cors(jsonify(error.to_body()), allowed), error.status
+    return cors_headers(jsonify(error.to_body()), allowed), error.status
 
 
 def render_http_error(error: HTTPException) -> Any:
@@ -52,25 +56,23 @@ def render_http_error(error: HTTPException) -> Any:
 def call(op: str) -> Any:
     sim: Simulator = current_app.extensions["simulator"]
     headers = cast(Any, request.headers)
-    return cors(jsonify(pipeline.proxy(sim, op, request.get_data(), headers)))
+    return cors_headers(jsonify(pipeline.proxy(sim, op, request.get_data(), headers)))
 
 
 def preflight(op: str) -> Any:
     """Browsers send no custom headers in a preflight: allow an origin some enabled configuration allows."""
     sim: Simulator = current_app.extensions["simulator"]
-    origin = request.headers.get("Origin")
+    origin = cors.origin()
     with sim.lock:
         configs = [c for c in sim.store.proxy_configs.values() if c.get("enabled", True)]
-    allowed = any(proxy_config.origin_allowed(c, origin) for c in configs)
-    return cors(Response(status=204 if allowed else 403), allowed)
+    if any(proxy_config.origin_allowed(c, origin) for c in configs):
+        return cors.preflight(METHODS)
+    ids = ", ".join(c["configId"] for c in configs) or "none is enabled"
+    return cors.refused_preflight(
+        cors.refusal(origin, f"add it to allowedOrigins of an auth proxy configuration ({ids})")
+    )
 
 
-def cors(response: Response, allowed: bool = True) -> Response:
+def cors_headers(response: Response, allowed: bool = True) -> Response:
     """CORS headers for an allowed origin; none for a refused one, so the browser blocks it."""
-    if not allowed:
-        return response
-    response.headers["Access-Control-Allow-Origin"] = request.headers.get("Origin", "*")
-    response.headers["Access-Control-Allow-Headers"] = "Content-Type, X-Auth-Proxy-Config-Id, X-Captcha-Token"
-    response.headers["Access-Control-Allow-Methods"] = "POST, OPTIONS"
-    response.headers["Vary"] = "Origin"
-    return response
+    return cors.allow(response, METHODS) if allowed else response

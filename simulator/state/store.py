@@ -124,6 +124,7 @@ class Store:
         self.sent_transactions: dict[str, SentTransaction] = {}
         self.chain_nonces: dict[str, int] = {}
         self.broadcast_seed: Json = {}
+        self.cors_origins: list[str] = []  # a scenario's `cors: {origins}`: browser origins the main interface answers
         self.mnemonic_stream = MnemonicStream()
         self._credentials: dict[str, list[CredentialRef]] = {}
         self.retention: Retention = Retention()  # not part of the state: the simulator's setting

@@ -121,9 +121,23 @@ function setupTheme() {
   select.addEventListener("change", () => { localStorage.setItem(THEME_KEY, select.value); apply(select.value); });
 }
 
+// Links to the export, import and auth frame pages (simulator/frames), served beside the inspector:
+// the ready line's exportIframeUrl, importIframeUrl and authIframeUrl.
+function setupFrameLinks() {
+  const nav = document.getElementById("frames");
+  nav.append("frames:");
+  for (const kind of ["export", "import", "auth"]) {
+    const link = document.createElement("a");
+    Object.assign(link, { href: `/frames/${kind}`, target: "_blank", rel: "noopener", textContent: kind });
+    link.title = `${kind}IframeUrl`;
+    nav.append(" ", link);
+  }
+}
+
 adoptTokenFromAddress();
 setupToken();
 setupTheme();
+setupFrameLinks();
 window.addEventListener("hashchange", show);
 document.addEventListener("visibilitychange", () => { if (!document.hidden) tick(); });
 show();
