@@ -13,16 +13,17 @@ import json
 import threading
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any, Protocol
 
 from simulator import auth, catalogue, responses
-from simulator.activities import envelope, ip_allowlist, mfa_gate, session_profiles
+from simulator.activities import envelope, ip_allowlist, mfa_gate, refusals, session_profiles
 from simulator.activities.context import Context
 from simulator.auth.stamps import Stamp
 from simulator.catalogue import Kind, Operation
 from simulator.clock import Clock, Source
 from simulator.config import Config
-from simulator.consensus import engine, lifecycle, rules
+from simulator.consensus import engine, lifecycle, rate_limits, rules
 from simulator.consensus.decisions import Decision, Outcome, VoteSelection
 from simulator.errors import ApiError, InvalidArgument, NotFound, PermissionDenied, Unimplemented
 from simulator.journal import Journal
@@ -78,6 +79,18 @@ def authenticate(
     return principal
 
 
+def throttle(host: Host, kind: Kind, op: str, body: Json, principal: auth.Principal, now_ms: int) -> None:
+    """429 when a rate limit or a scripted ``rateLimited`` rule refuses the request (consensus/rate_limits);
+    with neither configured (the default) it costs one comparison."""
+    if host.config.rate_limits is None and not host.rules:
+        return
+    target = host.store.org(body["organizationId"])
+    request = rate_limits.Request(kind.value, op, body.get("type", ""), body.get("parameters", body))
+    rate_limits.check(
+        host.rules, host.config.rate_limits, host.store, host.source, target, principal.user, request, now_ms
+    )
+
+
 def check_stamp(host: Host, headers: Mapping[str, str], raw: bytes) -> Stamp | None:
     """The stamp, checked as far as it can be before the body is validated (None: auth off)."""
     return None if host.config.auth == "off" else auth.check_stamp(headers, raw)
@@ -111,7 +124,10 @@ def submit(host: Host, op: str, raw: bytes, headers: Mapping[str, str], content_
     seen: list[Json] = []
 
     def answer() -> Json:
-        return responses.checked(host, Kind.ACTIVITY, op, _submit(host, op, raw, headers, content_type, seen))
+        try:
+            return responses.checked(host, Kind.ACTIVITY, op, _submit(host, op, raw, headers, content_type, seen))
+        except NotFound as error:  # a lookup that failed on an id that is not a UUID: malformed (errors page)
+            raise host.schemas.not_found_or_malformed("submit", op, seen, error) from None
 
     return journaled(host, Kind.ACTIVITY, op, raw, headers, answer, seen)
 
@@ -129,6 +145,7 @@ def _submit(
     now = host.clock.now_ms()
     with host.lock:
         principal = authenticate(host, stamp, headers, raw, body["organizationId"], now)
+        throttle(host, Kind.ACTIVITY, op, body, principal, now)
         existing = host.store.activity_by_fingerprint(fingerprint)
         if existing is not None:
             host.notify(existing, "created")  # a repeated request is a new request, as the interface says
@@ -163,14 +180,25 @@ def start_activity(host: Host, ctx: Context, spec: Operation, body: Json, raw: b
             [{"outcome": "OUTCOME_ALLOW"}],
             "a parent organization runs authentication activities for its sub-organizations",
         )
-    describe = spec.describe_for_policies()
-    extra: Json = describe(ctx, params) if describe else {}
-    if decision is None:
-        used = lifecycle.credentials_of(ctx.principal)
-        decision = engine.decide(ctx.org, user, spec, body["type"], params, used, extra)
-    activity = envelope.new_activity(ctx, body, raw, keys)
-    pending = Pending(spec.name, params, keys["resultKey"], ctx.prepared, policy_context=extra)
-    lifecycle.begin(ctx, activity, decision, pending, bool(body.get("generateAppProofs")))
+    before = refusals.mark(host.store, host.source)  # after the scripted rule: its counters count refusals too
+    denied, activity_id = False, ""
+    try:
+        describe = spec.describe_for_policies()
+        extra: Json = describe(ctx, params) if describe else {}
+        if decision is None:
+            used = lifecycle.credentials_of(ctx.principal)
+            decision = engine.decide(ctx.org, user, spec, body["type"], params, used, extra)
+        if denied := decision.outcome is Outcome.DENY:  # kept as a record, with ids of its own
+            fingerprint = envelope.fingerprint_of(raw)
+            ctx = replace(ctx, source=refusals.denial_source(host.source, host.store, fingerprint, ctx.now_ms))
+        activity = envelope.new_activity(ctx, body, raw, keys)
+        activity_id = activity.activity_id
+        pending = Pending(spec.name, params, keys["resultKey"], ctx.prepared, policy_context=extra)
+        lifecycle.begin(ctx, activity, decision, pending, bool(body.get("generateAppProofs")))
+    except ApiError:
+        if not denied:  # refused at once: the seeded streams go back to where they were
+            refusals.undo(host.store, host.source, before, activity_id)
+        raise
     host.store.add_activity(activity)
     lifecycle.schedule_wait(activity, lambda: settle_due(host))
     return activity
@@ -259,7 +287,10 @@ def query(host: Host, op: str, raw: bytes, headers: Mapping[str, str], content_t
     seen: list[Json] = []
 
     def answer() -> Json:
-        return responses.checked(host, Kind.QUERY, op, _query(host, op, raw, headers, content_type, seen))
+        try:
+            return responses.checked(host, Kind.QUERY, op, _query(host, op, raw, headers, content_type, seen))
+        except NotFound as error:  # a lookup that failed on an id that is not a UUID: malformed (errors page)
+            raise host.schemas.not_found_or_malformed("query", op, seen, error) from None
 
     return journaled(host, Kind.QUERY, op, raw, headers, answer, seen)
 
@@ -275,6 +306,7 @@ def _query(
     now = host.clock.now_ms()
     with host.lock:
         principal = authenticate(host, stamp, headers, raw, body["organizationId"], now)
+        throttle(host, Kind.QUERY, op, body, principal, now)
         if spec.handler is None:
             raise Unimplemented(f"query {op} is part of the public API but not simulated yet")
         target = host.store.org(body["organizationId"])

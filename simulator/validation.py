@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import json
+import operator
+import re
 import threading
+from collections.abc import Callable
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import fastjsonschema
 
-from simulator.errors import NotFound, ValidationFailed
+from simulator.errors import ApiError, InvalidArgument, NotFound, ValidationFailed
 from simulator.paths import data_dir
 from simulator.wire import drop_nulls
 
@@ -18,6 +23,14 @@ if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
 
 _ACTUAL_LIMIT = 200
+# Bounds the swagger states in prose, on string-encoded numbers (tools/derive_schemas.py writes them):
+# keyword -> (is the value out of bounds, how to say so)
+_STRING_BOUNDS: dict[str, tuple[Callable[[Any, Any], bool], str]] = {
+    "x-maximum": (operator.gt, "greater than the maximum of"),
+    "x-minimum": (operator.lt, "less than the minimum of"),
+    "x-exclusiveMinimum": (operator.le, "not greater than"),
+}
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 
 
 class Schemas:
@@ -31,6 +44,7 @@ class Schemas:
         }
         self._schemas: dict[str, dict[str, Any]] = {}
         self._fast: dict[str, Any] = {}
+        self._bounded: dict[str, bool] = {}  # schema key -> has string-number bounds to check
         self._lock = threading.Lock()
 
     def schema(self, kind: str, op: str) -> dict[str, Any]:
@@ -40,8 +54,10 @@ class Schemas:
             return found
         if op not in self.operations.get(kind, ()):
             raise self.unknown_operation(kind, op)
-        schema = json.loads((self.root / kind / f"{op}.json").read_text())
+        text = (self.root / kind / f"{op}.json").read_text()
+        schema = json.loads(text)
         with self._lock:
+            self._bounded.setdefault(key, any(f'"{k}"' in text for k in _STRING_BOUNDS))
             return self._schemas.setdefault(key, schema)
 
     def activity_types(self, op: str) -> dict[str, Any]:
@@ -71,16 +87,22 @@ class Schemas:
         cleaned = drop_nulls(body)
         try:
             self._compiled(f"{kind}/{op}", schema)(cleaned)
-            return int64_as_strings(schema, cleaned)  # type: ignore[no-any-return]
+            if not (self._bounded.get(f"{kind}/{op}") and out_of_bounds(schema, cleaned)):
+                return int64_as_strings(schema, cleaned)  # type: ignore[no-any-return]
         except fastjsonschema.JsonSchemaException:
             pass
-        from jsonschema import Draft7Validator  # only refused bodies pay for its import (~60 ms)
-
-        violations = [v for e in Draft7Validator(schema).iter_errors(cleaned) for v in self._violations(e)]
+        violations = [v for e in validator_class()(schema).iter_errors(cleaned) for v in self._violations(e)]
         if violations:
             violations.sort(key=lambda v: v["field"])
             raise ValidationFailed(f"{kind}/{op}.json", violations)
         return int64_as_strings(schema, cleaned)  # type: ignore[no-any-return]
+
+    def not_found_or_malformed(self, kind: str, op: str, seen: list[Any], error: NotFound) -> ApiError:
+        """What a failed lookup answers: 400 "malformed ... ID provided" when it failed on an issued id
+        that is not a UUID, else the NotFound itself. ``seen`` holds the parsed body, if it got that far."""
+        if not seen or op not in self.operations.get(kind, ()):
+            return error
+        return malformed_id(self.schema(kind, op), seen[0], error) or error
 
     def _compiled(self, key: str, schema: dict[str, Any]) -> Any:
         check = self._fast.get(key)
@@ -96,6 +118,89 @@ class Schemas:
                 return []
             return unknown_field_violations(error)
         return [violation(error)]
+
+
+@functools.cache
+def validator_class() -> Any:
+    """Draft 7 plus the swagger's prose bounds on string-encoded numbers (x-minimum, x-maximum, ...)."""
+    from jsonschema import Draft7Validator, validators  # only refused bodies pay for its import (~60 ms)
+    from jsonschema.exceptions import ValidationError
+
+    def check(keyword: str) -> Any:
+        beyond, wording = _STRING_BOUNDS[keyword]
+
+        def run(_validator: Any, bound: Any, instance: Any, _schema: Any) -> Any:
+            number = as_number(instance)
+            if number is not None and beyond(number, bound):
+                yield ValidationError(f"{instance!r} is {wording} {bound}")
+
+        return run
+
+    return validators.extend(Draft7Validator, {k: check(k) for k in _STRING_BOUNDS})  # type: ignore[no-untyped-call]
+
+
+def as_number(value: Any) -> Decimal | None:
+    """A string-encoded (or JSON) number, or None when it is not one (other keywords judge it)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        return None
+    try:
+        return Decimal(value) if value != "" else None
+    except InvalidOperation:
+        return None
+
+
+def out_of_bounds(schema: Any, value: Any) -> bool:
+    """Whether a schema-valid body breaks one of the prose bounds (walks the schema as the body goes)."""
+    if not isinstance(schema, dict):
+        return False
+    for keyword, (beyond, _) in _STRING_BOUNDS.items():
+        number = as_number(value) if keyword in schema else None
+        if number is not None and beyond(number, schema[keyword]):
+            return True
+    branches = [b.get("then") for b in schema.get("allOf", ()) if applies(b.get("if"), value)]
+    if any(out_of_bounds(b, value) for b in branches):
+        return True
+    if isinstance(value, dict):
+        props = schema.get("properties", {})
+        return any(out_of_bounds(props.get(k), v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(out_of_bounds(schema.get("items"), v) for v in value)
+    return False
+
+
+def issued_ids(schema: Any, value: Any, field: str = "") -> list[tuple[str, str]]:
+    """(field name, value) of every id in the body that names a record the service issued
+    (``x-issued-id``, written by tools/derive_schemas.py from the swagger's activity results)."""
+    if not isinstance(schema, dict):
+        return []
+    found: list[tuple[str, str]] = []
+    if schema.get("x-issued-id") and isinstance(value, str):
+        found.append((field, value))
+    for branch in schema.get("allOf", ()):
+        if applies(branch.get("if"), value):
+            found += issued_ids(branch.get("then"), value, field)
+    if isinstance(value, dict):
+        props = schema.get("properties", {})
+        for k, v in value.items():
+            found += issued_ids(props.get(k), v, k)
+    elif isinstance(value, list):
+        for v in value:
+            found += issued_ids(schema.get("items"), v, field)
+    return found
+
+
+def malformed_id(schema: Any, body: Any, error: NotFound) -> InvalidArgument | None:
+    """A lookup failed on an id that is not a UUID: the service calls that id malformed (400/3,
+    "malformed organization ID provided", errors page), not missing. Ids a scenario wrote in
+    another form still work: only a failed lookup is judged, and only on the value it names."""
+    for field, value in issued_ids(schema, body):
+        if not _UUID.match(value) and value in error.message:
+            words = re.sub(r"([A-Z])", r" \1", field.removesuffix("Ids").removesuffix("Id")).lower().strip()
+            return InvalidArgument(
+                f"malformed {words} ID provided: {value[:80]!r} is not a UUID",
+                error_code="INVALID_ORGANIZATION_ID" if field == "organizationId" else "REQUEST_INVALID",
+            )
+    return None
 
 
 def int64_as_strings(schema: Any, value: Any) -> Any:

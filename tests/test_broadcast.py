@@ -269,8 +269,10 @@ def test_senders_outside_the_organization_or_on_the_wrong_chain_are_refused(clie
         "eth_send_transaction", V2, {"from": accounts[1], "caip2": "eip155:1", "calls": [{"to": RECIPIENT}]}
     )
     assert_error(solana, 400, 3, "cannot sign on eip155:1")
-    unknown = client.query("get_send_transaction_status", sendTransactionStatusId="nope")
-    assert_error(unknown, 404, 5, "nope")
+    unknown = client.query(
+        "get_send_transaction_status", sendTransactionStatusId="00000000-0000-4000-8000-0000000000c1"
+    )
+    assert_error(unknown, 404, 5, "00000000-0000-4000-8000-0000000000c1")
 
 
 @pytest.mark.parametrize("outcome", ["failed", "reverted", "stuck"])

@@ -74,7 +74,8 @@ def test_an_unknown_fingerprint_is_not_found(simulator, simulator_user):
 def test_a_voter_of_another_organization_is_refused(simulator, simulator_user, tmp_path):
     activity = new_wallet(simulator_user)
     body = {"fingerprint": activity["fingerprint"]}
-    other = SimulatorClient(simulator.url, ApiKeyStamper(DEFAULTS["apiPrivateKey"]), "elsewhere")
+    elsewhere = "00000000-0000-4000-8000-0000000000e1"  # well formed: an unknown organization, not a malformed id
+    other = SimulatorClient(simulator.url, ApiKeyStamper(DEFAULTS["apiPrivateKey"]), elsewhere)
     assert_error(
         other.submit("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", body), 404, 5, "no organization found"
     )

@@ -178,7 +178,8 @@ def test_expired_key_is_refused_with_the_phrase_clients_match(client, simulator)
 
 
 def test_unknown_organization_is_not_found(client):
-    assert_error(client.query("whoami", organizationId="nope"), 404, 5, "no organization found with the given ID")
+    unknown = "00000000-0000-4000-8000-000000000000"  # well formed: "nope" would be malformed (400)
+    assert_error(client.query("whoami", organizationId=unknown), 404, 5, "no organization found with the given ID")
 
 
 def test_stale_timestamp_is_refused(client):
@@ -211,27 +212,38 @@ def test_wallet_requests_the_service_refuses(client, params, status, code, phras
 @pytest.mark.parametrize(
     "op, type_, params, status, phrase",
     [
-        ("delete_policies", "ACTIVITY_TYPE_DELETE_POLICIES", {"policyIds": ["missing"]}, 404, "policies not found"),
+        (
+            "delete_policies",
+            "ACTIVITY_TYPE_DELETE_POLICIES",
+            {"policyIds": ["00000000-0000-4000-8000-0000000000f1"]},
+            404,
+            "policies not found",
+        ),
         (
             "create_user_tag",
             "ACTIVITY_TYPE_CREATE_USER_TAG",
-            {"userTagName": "t", "userIds": ["ghost"]},
+            {"userTagName": "t", "userIds": ["00000000-0000-4000-8000-0000000000f2"]},
             404,
             "users not found",
         ),
         (
             "delete_api_keys",
             "ACTIVITY_TYPE_DELETE_API_KEYS",
-            {"userId": DEFAULTS["userId"], "apiKeyIds": ["k"]},
+            {"userId": DEFAULTS["userId"], "apiKeyIds": ["00000000-0000-4000-8000-0000000000f3"]},
             404,
             "api keys not found",
         ),
         (
             "update_oauth2_credential",
             "ACTIVITY_TYPE_UPDATE_OAUTH2_CREDENTIAL",
-            {"oauth2CredentialId": "c", "provider": "OAUTH2_PROVIDER_X", "clientId": "x", "encryptedClientSecret": "e"},
+            {
+                "oauth2CredentialId": "00000000-0000-4000-8000-0000000000f4",
+                "provider": "OAUTH2_PROVIDER_X",
+                "clientId": "x",
+                "encryptedClientSecret": "e",
+            },
             404,
-            "oauth2 credential c not found",
+            "oauth2 credential 00000000-0000-4000-8000-0000000000f4 not found",
         ),
         (
             "set_organization_feature",

@@ -8,7 +8,7 @@ from conftest import ETH_ACCOUNT, ok
 
 def test_every_call_is_journaled_with_its_outcome(client, simulator):
     ok(client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": [ETH_ACCOUNT]}))
-    client.query("get_wallet", walletId="nope")
+    client.query("get_wallet", walletId="00000000-0000-4000-8000-0000000000c3")
     journal = simulator.simulator.journal
     wallet, miss = journal.entries()
     assert (wallet["kind"], wallet["op"], wallet["status"], wallet["outcome"]["status"]) == (

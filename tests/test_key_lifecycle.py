@@ -145,7 +145,11 @@ def test_export_private_key_gives_the_raw_key(client):
 @pytest.mark.parametrize(
     "params, status, phrase",
     [
-        ({"walletId": "nope", "targetPublicKey": "02" + "11" * 32}, 404, "wallet nope not found"),
+        (
+            {"walletId": "00000000-0000-4000-8000-0000000000a4", "targetPublicKey": "02" + "11" * 32},
+            404,
+            "wallet 00000000-0000-4000-8000-0000000000a4 not found",
+        ),
         ({"walletId": None, "targetPublicKey": "beef"}, 400, "invalid targetPublicKey"),
     ],
 )
@@ -278,7 +282,12 @@ def test_bad_import_bundles_each_get_a_clear_error(client, simulator):
     late = testing.encrypt_wallet_to_bundle(words, init_import(client), ROOT, ORG)
     simulator.simulator.clock.advance(48 * 3600 + 1)
     assert_error(import_wallet(client, late, "late"), 400, 3, "expired")
-    assert_error(import_wallet(client, sealed, user_id="nobody"), 404, 5, "user nobody not found")
+    assert_error(
+        import_wallet(client, sealed, user_id="00000000-0000-4000-8000-0000000000a5"),
+        404,
+        5,
+        "user 00000000-0000-4000-8000-0000000000a5 not found",
+    )
     carol = new_user(client, "Carol")
     assert_error(
         import_wallet(client, corrupt(sealed), user_id=carol), 400, 3, f"user {carol} has no import in progress"

@@ -9,7 +9,7 @@ import time
 import pytest
 from conftest import new_user, ok, result_of
 from lifecycle_helpers import KEYS, ROOT_USER, api_user, sub_org
-from test_errors import assert_error
+from support import assert_error
 
 from simulator.activities import mfa
 from simulator.testing import ApiKeyStamper, SimulatorClient
@@ -73,8 +73,8 @@ def test_a_policy_the_user_can_meet_with_one_method_of_a_step_is_accepted(client
     session = [{"any": [{"type": "AUTHENTICATION_TYPE_SESSION", "id": "00000000-0000-0000-0000-000000000000"}]}]
     ok(new_mfa_policy(client, ROOT_USER, name="either", methods=either))
     ok(new_mfa_policy(client, ROOT_USER, name="default session", methods=session))
-    message = assert_error(new_mfa_policy(client, "nobody-here", name="x"), 404, 5)["message"]
-    assert "nobody-here" in message
+    message = assert_error(new_mfa_policy(client, "00000000-0000-4000-8000-0000000000c4", name="x"), 404, 5)["message"]
+    assert "00000000-0000-4000-8000-0000000000c4" in message
     user_id = new_user(client)
     refused = assert_error(new_mfa_policy(client, user_id), 400, 3)
     assert refused["message"] == (
@@ -84,7 +84,9 @@ def test_a_policy_the_user_can_meet_with_one_method_of_a_step_is_accepted(client
 
 
 def test_mfa_policy_for_a_missing_user_and_without_a_policy(client):
-    assert_error(new_mfa_policy(client, "nobody"), 404, 5, "nobody")
+    assert_error(
+        new_mfa_policy(client, "00000000-0000-4000-8000-0000000000c5"), 404, 5, "00000000-0000-4000-8000-0000000000c5"
+    )
     user_id, bob = api_user(client, "Bob")
     assert_error(new_mfa_policy(bob, user_id), 403, 7)
 
@@ -101,7 +103,12 @@ def test_the_first_matching_policy_by_order_applies(client, simulator):
 def test_get_mfa_status_of_an_activity(client):
     activity = ok(client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": []}))
     assert ok(client.query("get_mfa_status", activityId=activity["activity"]["id"]))["mfaStatuses"] == []
-    assert_error(client.query("get_mfa_status", activityId="nope"), 404, 5, "nope")
+    assert_error(
+        client.query("get_mfa_status", activityId="00000000-0000-4000-8000-0000000000c6"),
+        404,
+        5,
+        "00000000-0000-4000-8000-0000000000c6",
+    )
 
 
 def at(client: SimulatorClient, ip: str, op: str = "whoami"):

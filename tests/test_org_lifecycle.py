@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from conftest import example, ok, result_of
 from lifecycle_helpers import KEYS, ORG, ROOT_USER, api_user, sub_org, verification_token
-from test_errors import assert_error
+from support import assert_error
 
 T = pytest.importorskip("turnkey_sdk_types")
 
@@ -129,7 +129,7 @@ def test_list_suborgs_by_credential_id(client):
 def test_list_suborgs_refusals(client):
     assert_error(client.query("list_suborgs", filterType="SHOE_SIZE", filterValue="9"), 400, 3, "unknown filterType")
     assert_error(client.query("list_suborgs", filterType="EMAIL"), 400, 3, "give both or neither")
-    assert_error(client.query("list_suborgs", paginationOptions={"limit": "0"}), 400, 3, "pagination limit")
+    assert_error(client.query("list_suborgs", paginationOptions={"limit": "0"}), 400, 3, "paginationOptions.limit")
 
 
 def test_list_verified_suborgs_lists_contacts_proven_by_a_verification_token(client, simulator):

@@ -64,12 +64,24 @@ def test_oauth_provider_refusals(client):
     assert dup.body["turnkeyErrorCode"] == "OAUTH_PROVIDER_ALREADY_EXISTS"
     assert_error(create(client, [claims(f"n{i}") for i in range(11)], bob), 429, 8, "maximum oauth providers")
     assert_error(create(client, [{"providerName": "x", "oidcToken": "garbage"}]), 400, 3, "invalid OIDC token")
-    assert_error(create(client, [claims("z")], "nobody"), 404, 5, "user nobody not found")
-    missing = client.submit(
-        "delete_oauth_providers", "ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS", {"userId": ROOT, "providerIds": ["nope"]}
+    assert_error(
+        create(client, [claims("z")], "00000000-0000-4000-8000-0000000000c7"),
+        404,
+        5,
+        "user 00000000-0000-4000-8000-0000000000c7 not found",
     )
-    assert_error(missing, 404, 5, "oauth providers not found", "nope")
-    assert_error(client.query("get_oauth_providers", userId="nobody"), 404, 5, "user nobody not found")
+    missing = client.submit(
+        "delete_oauth_providers",
+        "ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS",
+        {"userId": ROOT, "providerIds": ["00000000-0000-4000-8000-0000000000d5"]},
+    )
+    assert_error(missing, 404, 5, "oauth providers not found", "00000000-0000-4000-8000-0000000000d5")
+    assert_error(
+        client.query("get_oauth_providers", userId="00000000-0000-4000-8000-0000000000c7"),
+        404,
+        5,
+        "user 00000000-0000-4000-8000-0000000000c7 not found",
+    )
 
 
 def test_a_trusted_token_with_the_users_email_verifies_it(client, simulator):

@@ -142,7 +142,7 @@ def test_errors_reach_the_client_as_network_errors(tk):
     from turnkey_sdk_types.errors import TurnkeyNetworkError
 
     with pytest.raises(TurnkeyNetworkError) as caught:
-        tk.delete_policies(T.DeletePoliciesBody(policyIds=["missing"]))
+        tk.delete_policies(T.DeletePoliciesBody(policyIds=["00000000-0000-4000-8000-0000000000a3"]))
     assert caught.value.status_code == 404 and "policies not found" in str(caught.value)
 
 

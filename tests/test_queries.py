@@ -104,7 +104,10 @@ def test_list_activities_filters_and_paginates(client):
 
 
 def test_get_activity_of_an_unknown_id_is_not_found(client):
-    assert_error(client.query("get_activity", activityId="missing"), 404, 5, "no activity found with id missing")
+    missing = (
+        "00000000-0000-4000-8000-0000000000a1"  # well formed: a malformed id is 400 (tests/test_documented_limits.py)
+    )
+    assert_error(client.query("get_activity", activityId=missing), 404, 5, f"no activity found with id {missing}")
 
 
 def test_get_wallet_and_user_by_id(client):
@@ -116,4 +119,9 @@ def test_get_wallet_and_user_by_id(client):
     )["walletId"]
     assert ok(client.query("get_wallet", walletId=wallet_id))["wallet"]["walletName"] == "solo"
     assert ok(client.query("get_user", userId=DEFAULTS["userId"]))["user"]["userEmail"] == DEFAULTS["userEmail"]
-    assert_error(client.query("get_wallet", walletId="nope"), 404, 5, "wallet nope not found")
+    assert_error(
+        client.query("get_wallet", walletId="00000000-0000-4000-8000-0000000000a2"),
+        404,
+        5,
+        "wallet 00000000-0000-4000-8000-0000000000a2 not found",
+    )

@@ -86,7 +86,7 @@ def test_a_recorded_session_replays_green(tmp_path):
             "ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS",
             {"walletId": wallet_id, "accounts": [{**ETH_ACCOUNT, "path": "m/44'/60'/0'/0/1"}]},
         )
-        client.query("get_wallet", walletId="missing")
+        client.query("get_wallet", walletId="00000000-0000-4000-8000-0000000000c8")
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=20)

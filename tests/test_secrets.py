@@ -85,8 +85,21 @@ def test_import_refusals(client):
 
 
 def test_export_refusals(client):
-    params = {"secrets": [{"secretId": "missing", "targetPublicKey": "04" + "11" * 64, "encryptionSuite": SUITE}]}
-    assert_error(client.submit("export_secrets", "ACTIVITY_TYPE_EXPORT_SECRETS", params), 404, 5, "missing")
+    params = {
+        "secrets": [
+            {
+                "secretId": "00000000-0000-4000-8000-0000000000c9",
+                "targetPublicKey": "04" + "11" * 64,
+                "encryptionSuite": SUITE,
+            }
+        ]
+    }
+    assert_error(
+        client.submit("export_secrets", "ACTIVITY_TYPE_EXPORT_SECRETS", params),
+        404,
+        5,
+        "00000000-0000-4000-8000-0000000000c9",
+    )
 
 
 @pytest.mark.skipif(

@@ -113,7 +113,11 @@ def test_read_write_session_for_another_user_and_invalidate_existing(client, sim
     "params, status, phrase",
     [
         ({"targetPublicKey": "04abcd"}, 400, "invalid targetPublicKey"),
-        ({"targetPublicKey": ClientKey().uncompressed, "userId": "nobody"}, 404, "user nobody not found"),
+        (
+            {"targetPublicKey": ClientKey().uncompressed, "userId": "00000000-0000-4000-8000-0000000000d1"},
+            404,
+            "user 00000000-0000-4000-8000-0000000000d1 not found",
+        ),
         ({"targetPublicKey": ClientKey().uncompressed, "expirationSeconds": "0"}, 400, "invalid expirationSeconds"),
     ],
 )
@@ -297,11 +301,18 @@ def test_session_profile_refusals(client):
     assert_error(dup, 400, 3, "must be unique")
     bad = client.submit("create_session_profile", create, {"sessionProfileName": "x", "scope": "activity.("})
     assert_error(bad, 400, 3, "invalid session profile scope")
-    assert_error(client.query("get_session_profile", sessionProfileId="missing"), 404, 5, "session profile missing")
-    login = client.submit(
-        "stamp_login", "ACTIVITY_TYPE_STAMP_LOGIN", {"publicKey": ClientKey().public, "sessionProfileId": "missing"}
+    assert_error(
+        client.query("get_session_profile", sessionProfileId="00000000-0000-4000-8000-0000000000d2"),
+        404,
+        5,
+        "session profile 00000000-0000-4000-8000-0000000000d2",
     )
-    assert_error(login, 404, 5, "session profile missing")
+    login = client.submit(
+        "stamp_login",
+        "ACTIVITY_TYPE_STAMP_LOGIN",
+        {"publicKey": ClientKey().public, "sessionProfileId": "00000000-0000-4000-8000-0000000000d2"},
+    )
+    assert_error(login, 404, 5, "session profile 00000000-0000-4000-8000-0000000000d2")
 
 
 def test_enforce_scope_refuses_what_the_profile_does_not_allow(client, simulator):

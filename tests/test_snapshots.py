@@ -159,6 +159,20 @@ def test_export_and_import_round_trip() -> None:
     assert imported is other.store.orgs[ORG].activities[one.activity_id]
 
 
+def test_an_export_taken_while_a_wallet_waits_for_votes_imports_and_the_wallet_completes() -> None:
+    """The wallet's seed, prepared ahead, is not state: the export leaves it out, and the handler
+    derives it when the approval comes in the importing simulator."""
+    sim = Simulator(Config(seed=5, scenarios=(QUORUM,)))
+    waiting = wallet(sim, "shared")
+    assert waiting["status"] == "ACTIVITY_STATUS_CONSENSUS_NEEDED"
+    other = Simulator(Config(seed=5, scenarios=(QUORUM,)))
+    other.import_state(json.loads("".join(sim.export_state_chunks())))
+    approved = other.approve(waiting["id"], "Bob")["activity"]
+    assert approved["status"] == "ACTIVITY_STATUS_COMPLETED"
+    address = approved["result"]["createWalletResult"]["addresses"][0]
+    assert sim.approve(waiting["id"], "Bob")["activity"]["result"]["createWalletResult"]["addresses"][0] == address
+
+
 def older_document(document: dict[str, Any], sim: Simulator) -> dict[str, Any]:
     """``document`` as the first wave exported it: activities in full (intent, result, votes as the
     wire shows them) under the store and again under their organization, no mnemonic stream."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from conftest import ETH_ACCOUNT, new_user, ok, result_of
 from lifecycle_helpers import KEYS, ROOT_USER, allow, api_user, sub_org, verification_token
-from test_errors import assert_error
+from support import assert_error
 
 from simulator.testing import ApiKeyStamper, PasskeyStamper, SimulatorClient
 
@@ -61,7 +61,12 @@ def test_update_user_replaces_the_given_fields(client):
     )
     ok(client.submit("update_user", "ACTIVITY_TYPE_UPDATE_USER", {"userId": user_id, "userTagIds": [tag]}))
     assert user(client, user_id)["userTags"] == [tag] and user(client, user_id)["userName"] == "Alicia"
-    assert_error(client.submit("update_user", "ACTIVITY_TYPE_UPDATE_USER", {"userId": "nobody"}), 404, 5, "nobody")
+    assert_error(
+        client.submit("update_user", "ACTIVITY_TYPE_UPDATE_USER", {"userId": "00000000-0000-4000-8000-0000000000d3"}),
+        404,
+        5,
+        "00000000-0000-4000-8000-0000000000d3",
+    )
     assert_error(
         client.submit("update_user", "ACTIVITY_TYPE_UPDATE_USER", {"userId": user_id, "userPhoneNumber": "555"}),
         400,
@@ -326,7 +331,12 @@ def test_update_wallet_and_get_wallet_account(client):
     }
     assert ok(client.query("get_wallet", walletId=wallet_id))["wallet"]["walletName"] == "main"
     assert_error(client.submit(*update, {"walletId": wallet_id, "walletName": "taken"}), 400, 3, "must be unique")
-    assert_error(client.submit(*update, {"walletId": "nope", "walletName": "x"}), 404, 5, "nope")
+    assert_error(
+        client.submit(*update, {"walletId": "00000000-0000-4000-8000-0000000000d4", "walletName": "x"}),
+        404,
+        5,
+        "00000000-0000-4000-8000-0000000000d4",
+    )
     by_address = ok(client.query("get_wallet_account", walletId=wallet_id, address=address))["account"]
     by_path = ok(client.query("get_wallet_account", walletId=wallet_id, path=ETH_ACCOUNT["path"]))["account"]
     assert by_address == by_path and by_address["address"] == address

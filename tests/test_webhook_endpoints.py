@@ -8,7 +8,7 @@ import json
 import pytest
 from conftest import ok, result_of
 from lifecycle_helpers import KEYS, api_user, sub_org, verification_token
-from test_errors import assert_error
+from support import assert_error
 
 from simulator.events import deliveries
 

@@ -186,6 +186,7 @@ class Inliner:
     def __init__(self, definitions: Json) -> None:
         self.definitions = definitions
         self.notes: list[str] = []
+        self.issued_ids = issued_ids(definitions)
 
     def definition(self, name: str) -> Json:
         """The schema of a named definition, fully inlined."""
@@ -210,6 +211,7 @@ class Inliner:
             allow_null(out)
         if node.get("description"):
             out["description"] = node["description"]
+            described_bounds(out, node["description"])
         return out
 
     def resolve(self, node: Json, stack: tuple[str, ...]) -> Json:
@@ -233,11 +235,84 @@ class Inliner:
             out["additionalProperties"] = False
             for name in filter(SECONDS_FIELD.fullmatch, properties):
                 bound_seconds(out["properties"][name])
+            for name in properties:
+                if issued_id_name(name) in self.issued_ids:
+                    mark_issued_id(out["properties"][name])
         elif isinstance(node.get("additionalProperties"), dict) and node["additionalProperties"]:
             out["additionalProperties"] = self.convert(node["additionalProperties"], stack)
         if node.get("required"):
             out["required"] = list(node["required"])
         return out
+
+
+# Bounds the swagger states in prose (it has no maximum/minimum keywords): one rule per phrasing.
+# String-encoded numbers get the custom x-minimum / x-maximum / x-exclusiveMinimum (JSON Schema's
+# own apply to JSON numbers only; simulator/validation.py enforces these).
+NUMBER = r"(\d[\d,]*)"
+BOUND_PHRASES = [
+    (re.compile(rf"[Mm]aximum (?:value )?is {NUMBER}"), ("maximum",)),
+    (re.compile(rf"[Bb]etween {NUMBER} and {NUMBER}"), ("minimum", "maximum")),
+    (re.compile(rf"(?:can't|cannot) exceed [^.(]*\({NUMBER}"), ("maximum",)),
+    (re.compile(rf"greater than '?{NUMBER}'?"), ("exclusiveMinimum",)),
+]
+ARRAY_KEYWORDS = {"minimum": "minItems", "maximum": "maxItems"}
+
+
+def described_bounds(schema: Json, description: str) -> None:
+    """Turn the bounds a field's description states into keywords ("Maximum value is 86400 seconds",
+    "between 1 and 100", "can't exceed 30 days (43200 minutes)", "greater than '20'")."""
+    kind = schema.get("type")
+    found: Json = {}
+    for phrase, names in BOUND_PHRASES:
+        match = phrase.search(description)
+        if match:
+            found.update({n: int(v.replace(",", "")) for n, v in zip(names, match.groups(), strict=True)})
+    for name, value in found.items():
+        if kind == "array" and name in ARRAY_KEYWORDS:
+            schema[ARRAY_KEYWORDS[name]] = value
+        elif kind == "integer":
+            schema[name] = value
+        elif kind == "string" and "enum" not in schema:
+            schema[f"x-{name}"] = value
+
+
+def issued_ids(definitions: Json) -> set[str]:
+    """Names of the UUIDs the service issues: the ``...Id`` / ``...Ids`` fields of its activity results
+    that the swagger somewhere describes as a unique identifier or UUID (not a provider's quote or
+    request handle), and ``<record>Id`` for each record shown with its own ``id`` (v1Activity -> activityId)."""
+    described = {
+        issued_id_name(name)
+        for node in definitions.values()
+        for name, field in (node.get("properties") or {}).items()
+        if re.search(r"(?i)unique identifier|\buuid\b", field.get("description", ""))
+    }
+    in_results = described & {
+        issued_id_name(name)
+        for definition, node in definitions.items()
+        if definition.endswith("Result")
+        for name in node.get("properties") or {}
+        if re.fullmatch(r"[a-z]\w*Ids?", name)
+    }
+    records = {
+        definition[2].lower() + definition[3:] + "Id"
+        for definition, node in definitions.items()
+        if re.fullmatch(r"v1[A-Z]\w*", definition)
+        and (node.get("properties") or {}).get("id", {}).get("type") == "string"
+    }
+    return in_results | records
+
+
+def issued_id_name(name: str) -> str:
+    """'walletIds' -> 'walletId'."""
+    return name[:-1] if name.endswith("Ids") else name
+
+
+def mark_issued_id(schema: Json) -> None:
+    """x-issued-id: the field names a record the service issued (a UUID), so that a value that is not
+    one is "malformed" rather than "not found" (simulator/validation.py, the errors page)."""
+    target = schema.get("items") if schema.get("type") == "array" else schema
+    if isinstance(target, dict) and target.get("type") == "string":
+        target["x-issued-id"] = True
 
 
 def bound_seconds(schema: Json) -> None:
@@ -356,7 +431,7 @@ def envelope_properties(request: Json, types: list[str]) -> Json:
     properties: Json = {
         "type": {"enum": types},
         "timestampMs": {"type": "string", "pattern": "^[0-9]+$"},
-        "organizationId": {"type": "string", "minLength": 1},
+        "organizationId": {"type": "string", "minLength": 1, "x-issued-id": True},
         "parameters": {"type": "object"},
         "generateAppProofs": {"type": "boolean"},
     }

@@ -2,13 +2,17 @@
 
 Codes land in the store's outbox instead of an inbox. Rules as the service documents them:
 length 6 to 9 (default 9), Crockford base32 unless ``alphanumeric: false`` (digits), 5-minute
-expiry (at most 10), 3 attempts per code, at most 3 active codes per contact. The sandbox
-contact user@example.com always gets 000000; scenarios can fix codes per contact.
+expiry (at most 10), 3 attempts per code, at most 3 active codes per contact and, when the
+request names a ``userIdentifier``, at most 3 codes per identifier in 3 minutes (email.mdx, "OTP
+rate limits"). The sandbox contact user@example.com always gets 000000; scenarios can fix codes
+per contact.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from cryptography.exceptions import InvalidSignature, InvalidTag
 from cryptography.hazmat.primitives import hashes
@@ -24,8 +28,26 @@ from simulator.state.records import Otp, User, timestamp
 from simulator.wire import Json
 
 CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-MAX_ACTIVE, MAX_ATTEMPTS = 3, 3
+MAX_ACTIVE, MAX_ATTEMPTS, MAX_PER_IDENTIFIER = 3, 3, 3
 INVALID_CODE = "Invalid OTP code"  # @turnkey/core maps this phrase to INVALID_OTP_CODE
+TOO_MANY = "Max number of OTPs have been initiated please wait and try again"  # @turnkey/core matches it too
+
+
+@dataclass(frozen=True)
+class InitLimit:
+    """At most ``count`` codes for one key while they count: the one rule behind both documented
+    init_otp limits, read from the codes already sent (so snapshots and resets carry it)."""
+
+    key: Callable[[Otp], str | None]  # what the limit counts by (None: the code is not counted)
+    counts: Callable[[Otp, int], bool]  # whether a code still counts at this time (ms)
+    count: int
+
+
+PER_CONTACT = InitLimit(lambda o: o.contact, lambda o, now: not o.used and o.expires_ms > now, MAX_ACTIVE)
+IDENTIFIER_WINDOW_MS = 3 * 60 * 1000  # "3 requests per 3 minutes per unique userIdentifier"
+PER_IDENTIFIER = InitLimit(
+    lambda o: o.user_identifier, lambda o, now: now - o.created_ms < IDENTIFIER_WINDOW_MS, MAX_PER_IDENTIFIER
+)
 
 
 def init_otp(ctx: Context, params: Json) -> Json:
@@ -39,19 +61,26 @@ def init_otp_auth(ctx: Context, params: Json) -> Json:
     return {"otpId": new_otp(ctx, params).otp_id}
 
 
+def check_init_limits(ctx: Context, contact: str, identifier: str | None) -> None:
+    """Refuse a new code past either documented limit (a refused request is not counted)."""
+    for limit, key in ((PER_CONTACT, contact), (PER_IDENTIFIER, identifier)):
+        if key is None:
+            continue
+        counted = sum(1 for o in ctx.store.otps.values() if limit.key(o) == key and limit.counts(o, ctx.now_ms))
+        if counted >= limit.count:
+            raise InvalidArgument(TOO_MANY, error_code="MAX_OTP_INITIATED")
+
+
 def new_otp(ctx: Context, params: Json) -> Otp:
-    contact, now = params["contact"], ctx.now_ms
-    active = [o for o in ctx.store.otps.values() if o.contact == contact and not o.used and o.expires_ms > now]
-    if len(active) >= MAX_ACTIVE:
-        raise InvalidArgument(
-            "Max number of OTPs have been initiated please wait and try again", error_code="MAX_OTP_INITIATED"
-        )
+    contact, now, identifier = params["contact"], ctx.now_ms, params.get("userIdentifier") or None
+    check_init_limits(ctx, contact, identifier)
     ttl = sessions.seconds(params.get("expirationSeconds"), 300)
     if ttl > 600:
         raise InvalidArgument(f"invalid expirationSeconds {ttl}: OTP codes expire within 600 seconds")
     otp = Otp(
         ctx.new_id(), ctx.org.organization_id, params["otpType"], contact, code_for(ctx, params), now, now + ttl * 1000
     )
+    otp.user_identifier = identifier
     ctx.store.otps[otp.otp_id] = otp
     ctx.store.outbox.append(
         {
@@ -132,16 +161,20 @@ def verify_otp(ctx: Context, params: Json) -> Json:
         code, public_key = open_otp_bundle(ctx, params["otpId"], params["encryptedOtpBundle"])
     otp = spend(ctx, params["otpId"], str(code))
     ttl = sessions.seconds(params.get("expirationSeconds"), 3600)
+    enclave = "encryptedOtpBundle" in params
     claims = {
         "contact": otp.contact,
-        "exp": ctx.now_ms // 1000 + ttl,
+        # V2's token comes from the enclave, as the service's: exp a millisecond string, signed by the
+        # TLS-fetcher key (the simulator's "enclave"); V1's legacy token: exp in seconds, its own key.
+        "exp": str(ctx.now_ms + ttl * 1000) if enclave else ctx.now_ms // 1000 + ttl,
         "id": ctx.new_id(),
         "organization_id": otp.organization_id,
         "verification_type": otp.otp_type,
     }
     if public_key:
         claims["public_key"] = public_key
-    return {"verificationToken": tokens.sign(claims, service_keys.private("verification"))}
+    key = service_keys.private("enclave" if enclave else "verification")
+    return {"verificationToken": tokens.sign(claims, key)}
 
 
 def open_otp_bundle(ctx: Context, otp_id: str, bundle: str) -> tuple[str, str | None]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from simulator.activities.context import Context, require_unique
 from simulator.activities.users import check_limit
 from simulator.errors import InvalidArgument
@@ -10,6 +12,7 @@ from simulator.state.records import Policy
 from simulator.wire import Json
 
 MAX_POLICIES = 100
+EXPRESSIONS = ("condition", "consensus")
 
 
 def create_policy(ctx: Context, params: Json) -> Json:
@@ -20,12 +23,14 @@ def create_policies(ctx: Context, params: Json) -> Json:
     return {"policyIds": [p.policy_id for p in add_policies(ctx, params["policies"])]}
 
 
-def add_policies(ctx: Context, specs: list[Json]) -> list[Policy]:
+def add_policies(ctx: Context, specs: list[Json], *, unknown_params_refused: bool = True) -> list[Policy]:
+    """``unknown_params_refused=False`` (scenario files, which warn instead) stores a policy naming an
+    ``activity.params`` field no activity type has; create_policy refuses it, as the service does."""
     check_limit(len(ctx.org.policies), len(specs), MAX_POLICIES, "policies")
     existing = [p.name for p in ctx.org.policies.values()]
     require_unique(existing, [s["policyName"] for s in specs], "policy label")
     for spec in specs:
-        check_expressions(spec)
+        check_expressions(spec, unknown_params_in=EXPRESSIONS if unknown_params_refused else ())
     made = []
     for spec in specs:
         policy = Policy(
@@ -42,16 +47,22 @@ def add_policies(ctx: Context, specs: list[Json]) -> list[Policy]:
     return made
 
 
-def check_expressions(spec: Json) -> None:
-    """Refuse a condition or consensus outside the language subset the simulator evaluates."""
+def check_expressions(spec: Json, *, unknown_params_in: Collection[str] = EXPRESSIONS) -> None:
+    """Refuse a condition or consensus outside the language subset the simulator evaluates, or, for
+    those in ``unknown_params_in``, naming an ``activity.params`` field that no activity type has
+    (the message lists those that exist)."""
     # imported on first use: the policy language's parser and evaluator are not on serve's start path
     from simulator.policy.language import compile_expression
+    from simulator.policy.params import unknown_paths
 
-    for field in ("condition", "consensus"):
+    for field in EXPRESSIONS:
         try:
-            compile_expression(spec.get(field, ""))
+            expression = compile_expression(spec.get(field, ""))
         except PolicySyntaxError as exc:
             raise InvalidArgument(f"invalid policy {field}: {exc}") from None
+        problems = unknown_paths(expression.root) if field in unknown_params_in else []
+        if problems:
+            raise InvalidArgument(f"invalid policy {field}: {'; '.join(problems)}")
 
 
 def delete_policies(ctx: Context, params: Json) -> Json:
@@ -72,7 +83,9 @@ def update_policy(ctx: Context, params: Json) -> Json:
         "condition": params.get("policyCondition", policy.condition),
         "consensus": params.get("policyConsensus", policy.consensus),
     }
-    check_expressions(spec)
+    # only a text being replaced is refused for unknown activity.params fields: a scenario's policy that
+    # loaded with a warning can still be renamed
+    check_expressions(spec, unknown_params_in=[f for f in EXPRESSIONS if f"policy{f.title()}" in params])
     policy.name = name if name is not None else policy.name
     policy.effect = params.get("policyEffect", policy.effect)
     policy.notes = params.get("policyNotes", policy.notes)

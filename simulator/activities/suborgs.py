@@ -10,9 +10,19 @@ from simulator.errors import InvalidArgument
 from simulator.state.store import Organization
 from simulator.wire import Json
 
+# resource-limits: a parent organization may hold any number of sub-organizations, a sub-organization none
+SUB_ORGANIZATIONS_IN_A_SUB_ORGANIZATION = 0
+
 
 def create_sub_organization(ctx: Context, params: Json) -> Json:
     """V7 and V8: rootUsers become the root quorum with rootQuorumThreshold."""
+    if ctx.org.parent_id is not None:  # before anything is drawn: a refusal changes nothing
+        users.check_limit(
+            len(ctx.org.children),
+            1,
+            SUB_ORGANIZATIONS_IN_A_SUB_ORGANIZATION,
+            "sub-organizations (a sub-organization cannot create sub-organizations of its own)",
+        )
     roots = params["rootUsers"]
     threshold = params["rootQuorumThreshold"]
     if not roots:

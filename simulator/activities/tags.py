@@ -1,4 +1,5 @@
-"""What user tags and private-key tags share: renaming, attaching, detaching, deleting."""
+"""What user tags and private-key tags share: the organization's allowance, renaming, attaching,
+detaching, deleting."""
 
 from __future__ import annotations
 
@@ -6,9 +7,23 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from simulator.activities.context import Context, require_unique
+from simulator.errors import ResourceExhausted
 from simulator.state.records import Tag
 
 Holder = TypeVar("Holder", bound=Any)  # a user or a private key: anything with ``tag_ids``
+
+# "Tags: 100 in a parent organization, 10 in a sub-organization" (docs.turnkey.com/reference/resource-limits);
+# user and private-key tags share the allowance
+MAX_TAGS, MAX_SUB_ORGANIZATION_TAGS = 100, 10
+
+
+def check_room(ctx: Context, adding: int = 1) -> None:
+    """Refuse tags past the organization's documented allowance, as the other resource limits are refused."""
+    sub = bool(ctx.org.parent_id)
+    limit = MAX_SUB_ORGANIZATION_TAGS if sub else MAX_TAGS
+    if len(ctx.org.tags) + adding > limit:
+        where = "sub-organization" if sub else "organization"
+        raise ResourceExhausted(f"{where} has reached its limit of {limit} tags")
 
 
 def retag(ctx: Context, tag: Tag, new_name: str | None, adding: Iterable[Holder], removing: Iterable[Holder]) -> None:

@@ -12,7 +12,6 @@ from simulator.state.records import ApiKey, Authenticator, Record, Tag, User, ti
 from simulator.wire import Json
 
 MAX_USERS = 100
-MAX_TAGS = 100
 MAX_INVITATIONS = 100
 
 
@@ -103,7 +102,7 @@ def create_user_tag(ctx: Context, params: Json) -> Json:
 
 
 def new_tag(ctx: Context, name: str, tag_type: str) -> Tag:
-    check_limit(len(ctx.org.tags), 1, MAX_TAGS, "tags")
+    tags.check_room(ctx)
     require_unique([t.name for t in ctx.org.tags.values() if t.tag_type == tag_type], [name], "tag name")
     tag = Tag(ctx.new_id(), name, tag_type, ctx.now_ms)
     ctx.org.tags[tag.tag_id] = tag

@@ -25,10 +25,12 @@ class PreparedWallet:
     mnemonic: str
     seed: bytes
     keys: dict[tuple[str, str], hd.DerivedKey] = field(default_factory=dict)
+    slot: mnemonic_pool.Slot | None = None  # its place in the mnemonic stream, claimed once the wallet is stored
 
 
 def prepare_wallet(source: Source, params: Json) -> PreparedWallet | None:
-    """Draw the mnemonic with its seed (from the pool, computed ahead) and derive the accounts."""
+    """Peek at the next mnemonic with its seed (from the pool, computed ahead) and derive the
+    accounts; the stream moves on only when the wallet is stored (a refusal leaves it)."""
     length = params.get("mnemonicLength", DEFAULT_MNEMONIC_LENGTH)
     if length not in hd.MNEMONIC_LENGTHS:
         return None
@@ -62,10 +64,29 @@ def new_wallet(
         raise InvalidArgument(f"wallet name must be unique: {name!r} already used")
     if prepared is None:
         prepared = PreparedWallet(mnemonic, seed_of(mnemonic)) if mnemonic else new_prepared(ctx, mnemonic_length)
+    else:
+        prepared = still_next(ctx.source, prepared)
     wallet = Wallet(wallet_id or ctx.new_id(), name, prepared.mnemonic, ctx.now_ms, prepared.seed)
     add_accounts(ctx, wallet, accounts, prepared)
+    if prepared.slot is not None:
+        stream_pool(ctx.source).claim(prepared.slot)
     ctx.org.wallets[wallet.wallet_id] = wallet
     return wallet
+
+
+def stream_pool(source: Source) -> mnemonic_pool.MnemonicPool:
+    pool = mnemonic_pool.pool_for(source)
+    assert pool is not None, "a stream slot comes from the source's pool"
+    return pool
+
+
+def still_next(source: Source, prepared: PreparedWallet) -> PreparedWallet:
+    """The preparer's mnemonic if it is still the stream's next, else the next one drawn now
+    (another wallet was stored in between, or the request waited for approvals)."""
+    if prepared.slot is None or stream_pool(source).is_next(prepared.slot):
+        return prepared
+    stream_pool(source).release(prepared.slot)
+    return drawn_wallet(source, len(prepared.mnemonic.split()), reserve=False)
 
 
 def seed_of(mnemonic: str) -> bytes:
@@ -78,19 +99,17 @@ def seed_of(mnemonic: str) -> bytes:
 def new_prepared(ctx: Context, length: int) -> PreparedWallet:
     if length not in hd.MNEMONIC_LENGTHS:
         raise InvalidArgument(f"invalid mnemonic length {length}: accepted values are 12, 15, 18, 21, 24")
-    return drawn_wallet(ctx.source, length)
+    return drawn_wallet(ctx.source, length, reserve=False)
 
 
-def new_mnemonic(ctx: Context, length: int) -> str:
-    return new_prepared(ctx, length).mnemonic
-
-
-def drawn_wallet(source: Source, length: int) -> PreparedWallet:
-    """A new mnemonic and its seed: the simulator's mnemonic stream (a seeded run repeats it), or
-    straight from ``source`` where no pool serves it (a Context built outside a simulator)."""
+def drawn_wallet(source: Source, length: int, *, reserve: bool = True) -> PreparedWallet:
+    """A new mnemonic and its seed: the simulator's mnemonic stream's next entry (a seeded run
+    repeats it; ``new_wallet`` claims it), or straight from ``source`` where no pool serves it (a
+    Context built outside a simulator). ``reserve``: a preparer's, outside the store lock."""
     pool = mnemonic_pool.pool_for(source)
     if pool is not None:
-        return PreparedWallet(*pool.take(length))
+        slot, (mnemonic, seed) = pool.peek(length, reserve=reserve)
+        return PreparedWallet(mnemonic, seed, slot=slot)
     mnemonic = hd.generate_mnemonic(source.bytes(hd.MNEMONIC_LENGTHS[length]))
     return PreparedWallet(mnemonic, hd.mnemonic_to_seed(mnemonic))
 

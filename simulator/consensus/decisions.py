@@ -47,3 +47,4 @@ class Decision:
     governance: Json = field(default_factory=dict)  # by, eligible, threshold, approvers, approvals
     failure: Json | None = None
     wait: Wait | None = None
+    errors: list[Json] = field(default_factory=list)  # policies that errored: policyId, policyName, reason

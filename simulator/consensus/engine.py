@@ -84,24 +84,27 @@ def evaluate_policies(
     outcomes = [(p, o) for p, o, _ in verdicts]
     ran = [{"policyId": p.policy_id, "outcome": o} for p, o in outcomes if o is not None]
     found = {o for _, o in outcomes}
-    errors = "; ".join(f"policy {p.name} errored: {e}" for p, _, e in verdicts if e)
+    errored = [{"policyId": p.policy_id, "policyName": p.name, "reason": e} for p, _, e in verdicts if e]
+    errors = "; ".join(f"policy {e['policyName']} errored: {e['reason']}" for e in errored)
     why = f" ({errors})" if errors else ""
 
     def names(wanted: str) -> str:
         return ", ".join(p.name for p, o in outcomes if o == wanted)
 
     if "OUTCOME_DENY_EXPLICIT" in found:
-        return Decision(DENY, ran, f"denied by policy {names('OUTCOME_DENY_EXPLICIT')}{why}")
+        return Decision(DENY, ran, f"denied by policy {names('OUTCOME_DENY_EXPLICIT')}{why}", errors=errored)
     if "OUTCOME_ALLOW" in found:
-        return Decision(ALLOW, ran, f"allowed by policy {names('OUTCOME_ALLOW')}{why}")
+        return Decision(ALLOW, ran, f"allowed by policy {names('OUTCOME_ALLOW')}{why}", errors=errored)
     if "OUTCOME_REQUIRES_CONSENSUS" in found:
         return Decision(
             CONSENSUS,
             ran,
             f"policy {names('OUTCOME_REQUIRES_CONSENSUS')} needs more approvals{why}",
             {"by": "policy", "eligible": None},
+            errors=errored,
         )
-    return Decision(DENY, ran or [{"outcome": "OUTCOME_DENY_IMPLICIT"}], f"no policy allows it (implicit deny){why}")
+    implicit = ran or [{"outcome": "OUTCOME_DENY_IMPLICIT"}]
+    return Decision(DENY, implicit, f"no policy allows it (implicit deny){why}", errors=errored)
 
 
 def policy_outcome(policy: Policy, context: Json) -> str | None:

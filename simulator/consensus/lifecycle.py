@@ -7,13 +7,14 @@ import time
 from collections.abc import Callable
 
 from simulator import catalogue
-from simulator.activities import envelope, mfa_gate
+from simulator.activities import envelope, mfa_gate, refusals
 from simulator.activities.context import Context
 from simulator.auth import Principal
 from simulator.catalogue import Kind, Operation
 from simulator.clock import Source
 from simulator.consensus import engine
 from simulator.consensus.decisions import Decision, Outcome, VoteSelection
+from simulator.consensus.explain import error_note
 from simulator.errors import ApiError, InvalidArgument, PermissionDenied
 from simulator.state.activity import CONSENSUS_NEEDED, Activity, ActivityStatus, Pending
 from simulator.state.store import Store
@@ -21,6 +22,9 @@ from simulator.wire import Json
 
 COMPLETED, FAILED = ActivityStatus.COMPLETED.value, ActivityStatus.FAILED.value
 REJECTED, AUTHENTICATORS_NEEDED = ActivityStatus.REJECTED.value, ActivityStatus.AUTHENTICATORS_NEEDED.value
+APPROVED = VoteSelection.APPROVE.value
+# activities overview: "approvals expire 24 hours after the first vote if consensus is not reached"
+APPROVAL_WINDOW_MS = 24 * 3600 * 1000
 DENIED_MESSAGE = (
     "You don't have sufficient permissions to take this action. Please add a policy granting this "
     "user permissions. Learn more at https://docs.turnkey.com/concepts/policies/quickstart."
@@ -33,6 +37,8 @@ def begin(ctx: Context, activity: Activity, decision: Decision, pending: Pending
     activity.pending = pending
     pending.governance = {**decision.governance, "proofs": proofs, "credentials": credentials_of(ctx.principal)}
     envelope.record_evaluation(ctx, activity, decision.evaluations)
+    for error in decision.errors:  # why a policy errored, for explain
+        activity.notes.append(error_note(error))
     if decision.outcome is Outcome.DENY:
         deny(ctx, activity, decision)
     if mfa_gate.challenge(ctx.store, activity, ctx.principal):
@@ -131,9 +137,11 @@ def run(ctx: Context, activity: Activity, immediate: bool) -> None:
         pending.prepared,
         memo=ctx.memo,  # what the policy context worked out in this request
     )
+    before = refusals.mark(ctx.store, ctx.source)
     try:
         result = spec_of(pending).run()(handler_ctx, pending.params)
     except ApiError as exc:
+        refusals.undo(ctx.store, ctx.source, before)  # what the refused handler drew goes back
         if immediate:
             raise
         activity.status, activity.pending = FAILED, None
@@ -200,7 +208,7 @@ def vote(ctx: Context, activity: Activity, raw: bytes, selection: VoteSelection)
     if activity.status == AUTHENTICATORS_NEEDED:
         requester_mfa_vote(ctx, activity, principal, selection)
         return
-    check_vote(activity, principal)
+    check_vote(activity, principal, ctx.now_ms)
     if selection is VoteSelection.APPROVE and voter_held_by_mfa(ctx, activity, principal):
         return
     ballot = envelope.vote(ctx, principal, activity, raw, selection.value)
@@ -214,6 +222,9 @@ def vote(ctx: Context, activity: Activity, raw: bytes, selection: VoteSelection)
         activity.notes.append(f"rejected by {principal.user.name} ({principal.user.user_id})")
         apply(ctx, activity, Outcome.REJECT, None, immediate=False)
         return
+    approvals = sum(v["selection"] == APPROVED for v in activity.votes)
+    if approvals > 1 and live_approvals(activity, ctx.now_ms) == [ballot]:
+        activity.notes.append("earlier approvals expired (24 h after the first vote); this approval opens a new window")
     met = consensus_met(ctx, activity)
     record_vote(ctx, activity, ballot, "OUTCOME_ALLOW" if met else "OUTCOME_REQUIRES_CONSENSUS")
     activity.notes.append(f"approved by {principal.user.name} ({principal.user.user_id})")
@@ -244,7 +255,23 @@ def voter_held_by_mfa(ctx: Context, activity: Activity, principal: Principal) ->
     return mfa_gate.challenge(ctx.store, activity, principal)
 
 
-def check_vote(activity: Activity, principal: Principal) -> None:
+def live_approvals(activity: Activity, now_ms: int) -> list[Json]:
+    """The approvals that still count. The first opens a 24-hour window; an approval cast after the
+    window closed finds the earlier ones expired and opens the next (the requester's submission is
+    the first approval). The activity itself never expires: it stays CONSENSUS_NEEDED."""
+    live: list[Json] = []
+    opened: int | None = None
+    for ballot in activity.votes:
+        if ballot["selection"] != APPROVED:
+            continue
+        cast = int(getattr(ballot, "created_ms", now_ms))
+        if opened is None or cast - opened > APPROVAL_WINDOW_MS:
+            opened, live = cast, []
+        live.append(ballot)
+    return [] if opened is None or now_ms - opened > APPROVAL_WINDOW_MS else live
+
+
+def check_vote(activity: Activity, principal: Principal, now_ms: int) -> None:
     user = principal.user
     if activity.organization_id != principal.organization.organization_id:
         raise InvalidArgument(
@@ -257,9 +284,10 @@ def check_vote(activity: Activity, principal: Principal) -> None:
             f"activity {activity.activity_id} is {activity.status}: only an activity awaiting "
             "consensus can be approved or rejected"
         )
-    if any(v["userId"] == user.user_id for v in activity.votes):
+    if any(v["userId"] == user.user_id for v in live_approvals(activity, now_ms)):  # an expired one may be cast again
         raise InvalidArgument(f"user {user.user_id} has already voted on activity {activity.activity_id}")
-    if not activity.can_vote(user.user_id):
+    eligible = activity.pending.governance.get("eligible") if activity.pending else None
+    if eligible is not None and user.user_id not in eligible:  # not can_vote: an expired approval may be cast again
         raise PermissionDenied(
             f"request not authorized: user {user.user_id} is not among the approvers of activity {activity.activity_id}"
         )
@@ -268,11 +296,8 @@ def check_vote(activity: Activity, principal: Principal) -> None:
 def consensus_met(ctx: Context, activity: Activity) -> bool:
     pending = activity.pending
     assert pending is not None
-    approvers = [
-        ctx.org.users[v["userId"]]
-        for v in activity.votes
-        if v["selection"] == "VOTE_SELECTION_APPROVED" and v["userId"] in ctx.org.users
-    ]
+    live = live_approvals(activity, ctx.now_ms)
+    approvers = [ctx.org.users[v["userId"]] for v in live if v["userId"] in ctx.org.users]
     return engine.consensus_met(
         ctx.org,
         pending.governance,

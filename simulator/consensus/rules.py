@@ -31,6 +31,8 @@ def scripted(
 ) -> Decision | None:
     """The decision of the first rule that applies to this request, or None."""
     for rule in rules:
+        if rule["outcome"] == "rateLimited":  # answered earlier, right after authentication (consensus/rate_limits)
+            continue
         if not matches(rule.get("match", {}), org, user, activity_type, params):
             continue
         hits = store.rule_hits[rule["name"]] = store.rule_hits.get(rule["name"], 0) + 1

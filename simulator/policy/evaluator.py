@@ -1,8 +1,9 @@
 """Tree-walking evaluator for the policy language's AST over plain-data contexts.
 
 Values are Python data: str, int, bool, None (a missing member or keyword), lists (or tuples)
-and mappings (structs). None never raises: it compares unequal to everything, orders as false,
-reads as an empty list for the list methods and as false where a bool is needed.
+and mappings (structs; an activity's parameters are a ``Struct``, whose unknown fields raise
+MissingField instead of reading as None). None never raises: it compares unequal to everything,
+orders as false, reads as an empty list for the list methods and as false where a bool is needed.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from simulator.policy.nodes import (
     Predicate,
     Slice,
 )
+from simulator.policy.params import Struct
 
 Scope = Mapping[str, Any]
 LIST_TYPES = (list, tuple)
@@ -137,6 +139,8 @@ def _member(node: Member, scope: Scope) -> Any:
     target = evaluate(node.target, scope)
     if target is None:
         return None
+    if isinstance(target, Struct):
+        return target.field(node.name)
     if isinstance(target, Mapping):
         return target.get(node.name)
     if isinstance(target, LIST_TYPES) and node.name == "count":
@@ -149,6 +153,8 @@ def _index(node: Index, scope: Scope) -> Any:
     target, key = evaluate(node.target, scope), evaluate(node.index, scope)
     if target is None or key is None:
         return None
+    if isinstance(target, Struct) and isinstance(key, str):
+        return target.field(key)
     if isinstance(target, Mapping) and isinstance(key, str):
         return target.get(key)
     if isinstance(target, (str, *LIST_TYPES)) and is_int(key):

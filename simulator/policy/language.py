@@ -55,6 +55,13 @@ that reads a transaction keyword the context lacks (``eth.tx`` on a Solana signa
 the same holds for ``wallet``, ``wallets``, ``private_key`` and ``wallet_account`` (the real
 engine errors on ``private_key.id`` when a wallet signs); without it they read as missing.
 
+An activity's parameters (``activity.params`` as the engine builds it, a
+:class:`simulator.policy.params.Struct`) are read by their snake-case names, the camelCase
+spelling as an alias; a field its activity type does not have raises :class:`FieldUnknown`
+(MissingField), checked before evaluating for the chains the text names (no short-circuit) and
+while evaluating for those reached through a predicate variable. ``Expression.params`` holds
+those chains; :func:`simulator.policy.params.unknown_paths` finds the ones no activity type has.
+
 Missing data otherwise: a member that is absent evaluates to None; None is unequal to
 everything (``==`` is false, ``!=`` true), ordering and ``in`` involving it are false, the list
 methods treat it as an empty list, and where a bool is needed (``!``, ``&&``, ``||``, predicates,
@@ -74,10 +81,12 @@ from simulator.policy.errors import PolicyEvaluationError, PolicyKeywordUnavaila
 from simulator.policy.evaluator import a_type, evaluate
 from simulator.policy.namespaces import UnknownKeyword, keyword_reads, unavailable, unavailable_message, with_ints
 from simulator.policy.nodes import Literal, Node, free_names
+from simulator.policy.params import FieldUnknown, check_paths, param_paths
 from simulator.policy.parser import parse
 
 __all__ = [
     "Expression",
+    "FieldUnknown",
     "PolicyEvaluationError",
     "PolicyKeywordUnavailable",
     "PolicySyntaxError",
@@ -107,6 +116,7 @@ class Expression:
     text: str
     root: Node
     reads: frozenset[str] = frozenset()
+    params: frozenset[tuple[str, ...]] = frozenset()  # the field chains read under activity.params
 
     def evaluate(self, context: Mapping[str, Any], *, strict_targets: bool = False) -> bool:
         """Whether the expression holds for ``context``; a missing (None) result counts as false.
@@ -119,6 +129,10 @@ class Expression:
         missing = unavailable(self.reads, context, strict_targets)
         if missing:
             raise PolicyKeywordUnavailable(unavailable_message(missing, context), tuple(missing))
+        if self.params:
+            activity = context.get("activity")
+            if isinstance(activity, Mapping):
+                check_paths(self.params, str(activity.get("type")), activity.get("params"))
         try:
             value = evaluate(self.root, with_ints(context, self.reads))
         except RecursionError:
@@ -133,6 +147,8 @@ class Expression:
             return Verdict(self.evaluate(context, strict_targets=strict_targets))
         except PolicyKeywordUnavailable as exc:
             return Verdict(False, str(exc), exc.keywords)
+        except FieldUnknown as exc:
+            return Verdict(False, str(exc), (exc.path,))
         except PolicyEvaluationError as exc:
             return Verdict(False, str(exc))
 
@@ -155,7 +171,7 @@ def _compile(text: str) -> Expression:
         return Expression(text, Literal(True))
     try:
         root = parse(text)
-        return Expression(text, root, keyword_reads(root))
+        return Expression(text, root, keyword_reads(root), param_paths(root))
     except UnknownKeyword as exc:  # the parser reports these with a position first; kept as a safety net
         raise PolicySyntaxError(f"unsupported construct: {exc}") from None
     except RecursionError:

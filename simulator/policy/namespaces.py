@@ -38,7 +38,7 @@ def keyword_reads(node: Node, bound: Iterable[str] = ()) -> frozenset[str]:
 
 def _walk(node: Node, bound: frozenset[str], found: set[str]) -> None:
     if isinstance(node, (Name, Member, Index, Slice)):
-        base, steps, inner = _chain(node)
+        base, steps, inner = chain_of(node)
         if isinstance(base, Name):
             if base.name not in bound:
                 _record(base.name, steps, found)
@@ -54,7 +54,7 @@ def _walk(node: Node, bound: frozenset[str], found: set[str]) -> None:
             _walk(child, bound, found)
 
 
-def _chain(node: Node) -> tuple[Node, list[str], list[Node]]:
+def chain_of(node: Node) -> tuple[Node, list[str], list[Node]]:
     """The base of an access chain, its leading field names, and the expressions inside its brackets."""
     steps: list[str | None] = []
     inner: list[Node] = []

@@ -26,6 +26,8 @@ def otp_params(config: Json, body: Json) -> Json:
     customization = body.get("emailCustomization") or config.get("emailCustomization")
     if customization:
         params["emailCustomization"] = customization
+    if body.get("userIdentifier"):  # the per-identifier OTP limit counts by it, as for init_otp itself
+        params["userIdentifier"] = body["userIdentifier"]
     return params
 
 

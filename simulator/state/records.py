@@ -317,6 +317,7 @@ class Otp:
     attempts: int = 0
     used: bool = False
     target_key: str | None = None  # V3: private key (hex) the client encrypts the code to
+    user_identifier: str | None = None  # init_otp's userIdentifier: the per-identifier limit counts by it
 
 
 @dataclass

@@ -35,7 +35,7 @@ async function main() {
                                 organizationId: ready.organizationId, parameters: { walletName: "low", accounts: [] } });
   out.httpPoller = { status: activity.status, walletId: activity.result.createWalletResult.walletId };
   try {
-    await api.deletePolicies({ policyIds: ["missing"] });
+    await api.deletePolicies({ policyIds: ["00000000-0000-4000-8000-0000000000d6"] });  // well formed: "missing" is malformed (400)
     out.error = null;
   } catch (e) {
     out.error = { name: e.constructor.name, message: e.message, code: e.code };
