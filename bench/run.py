@@ -1,8 +1,11 @@
 """Benchmark: the simulator against a bare echo on the same server (and against Prism), in one run.
 
-    python bench/run.py [--requests 300] [--rounds 3] [--server waitress|werkzeug] [--no-prism]
+    python bench/run.py [--requests 300] [--rounds 3] [--server waitress|granian|werkzeug] [--no-prism]
+    python bench/run.py --quick        # the served-at-the-limit table alone, in about a minute
 
-For create_wallet, sign_raw_payload, sign_transaction, get_activity and whoami, at 1 and 8
+First the served-at-the-limit table (bench/served.py): the node load generator (bench/nodeload.js,
+real P-256 stamps made in node) against the simulator, the echo and Prism. Then, for continuity
+with earlier runs, the Python load generator's tables (bench/load.py): for create_wallet, sign_raw_payload, sign_transaction, get_activity and whoami, at 1 and 8
 keep-alive connections: requests/s and p50/p99 latency of the simulator, of a Flask echo of the
 same stamped bodies on the same server, and of Prism mocking the public swagger; the ratios
 with their targets beside them. Then start-up (against a bare Flask app), reset, snapshot restore,
@@ -31,6 +34,8 @@ import floors
 import load
 import prism
 import scale
+import served
+from nodeclient import available as node_available
 from workload import OPERATIONS, Workload, scenario_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -132,6 +137,15 @@ def throughput(args: argparse.Namespace) -> dict[str, floors.Http]:
             theirs, prism_port = prism.start()
         elif not args.no_prism:
             print(f"Prism not measured: {why}")
+        if (no_node := node_available()) is None:
+            prism_pid = theirs.pid if theirs is not None else None
+            lines = served.measure(port, prism_port, args.node_requests, args.node_rounds, server.pid, prism_pid)
+            served.report(lines, args.server, args.node_requests, args.node_rounds)
+        else:
+            print(f"served-at-the-limit table not measured: {no_node}")
+        if args.quick:
+            return at_one
+        print("\nthe Python load generator (bench/load.py), kept for continuity with earlier runs")
         operations = [op for op in OPERATIONS if not (skipped and op == "sign_transaction")]
         warm_up(port, prism_port, work, operations)
         print(f"{args.server} server, {args.requests} requests x {args.rounds} rounds per figure (medians)")
@@ -158,11 +172,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--requests", type=int, default=300, help="requests per figure")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved echo/simulator rounds per figure")
-    parser.add_argument("--server", choices=("waitress", "werkzeug"), default="waitress", help="werkzeug: before")
+    parser.add_argument(
+        "--server",
+        choices=("waitress", "granian", "werkzeug"),
+        default="waitress",
+        help="the transport the bench server uses (waitress: serve's; granian: for comparison; werkzeug: the old one)",
+    )
+    parser.add_argument("--node-requests", type=int, default=400, help="requests per figure, node load generator")
+    parser.add_argument("--node-rounds", type=int, default=3, help="interleaved rounds per figure, node load generator")
+    parser.add_argument("--quick", action="store_true", help="the served-at-the-limit table alone, fewer requests")
     parser.add_argument("--no-prism", action="store_true", help="skip Prism even where node is present")
     parser.add_argument("--export-activities", type=int, default=60_000, help="activities in the exported state")
     parser.add_argument("--only-throughput", action="store_true")
     args = parser.parse_args()
+    if args.quick:
+        args.node_requests, args.node_rounds = min(args.node_requests, 300), min(args.node_rounds, 2)
+        throughput(args)
+        return
     if args.requests * (args.rounds + 1) * len(CONNECTIONS) + 400 > 5800:
         raise SystemExit("at most 5,800 create_wallet requests per run (organization wallet limits)")
     at_one = throughput(args)

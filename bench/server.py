@@ -1,10 +1,11 @@
 """The benchmark's server: the simulator and a bare Flask echo at /echo/ on one server, in its own process.
 
-    python bench/server.py SCENARIO [--server waitress|werkzeug] [--activities N]
+    python bench/server.py SCENARIO [--server waitress|granian|werkzeug] [--activities N]
 
 ``waitress`` is the transport ``serve`` and SimulatorServer use (simulator/wsgi.py, default
-settings); ``werkzeug`` is the threaded development server they used before, kept here so a
-run can show the difference. ``--activities N`` first fills the state with N signing
+settings); ``granian`` (a Rust HTTP server, WSGI interface, one worker process with
+``Config.threads`` blocking threads) is measured beside it; ``werkzeug`` is the threaded
+development server they used before, kept here so a run can show the difference. ``--activities N`` first fills the state with N signing
 activities (authentication off, to build them quickly) for the state-export measurement.
 Prints the URL on stdout when ready; run by bench/run.py so the load generator has its own GIL.
 """
@@ -12,9 +13,16 @@ Prints the URL on stdout when ready; run by bench/run.py so the load generator h
 from __future__ import annotations
 
 import argparse
+import json
 import logging
+import os
+import socket
+import statistics
 import sys
+import threading
+import time
 from pathlib import Path
+from typing import Any
 
 from flask import Flask, Response, request
 from werkzeug.middleware.dispatcher import DispatcherMiddleware
@@ -59,24 +67,170 @@ def fill(sim: Simulator, count: int) -> None:
         sim.submit("sign_raw_payload", signing.body, signing.headers)
 
 
+class Timed:
+    """Wall and CPU time of each call of ``app`` (``BENCH_TIMING=1``), read at /bench/timing/.
+
+    A served request whose application takes longer by the wall clock than by the thread's CPU
+    clock waited (for the GIL, or for a core): what no in-process profile shows."""
+
+    def __init__(self, app: Any, name: str, times: dict[str, list[tuple[float, float]]]) -> None:
+        self.app, self.times = app, times.setdefault(name, [])
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        wall, cpu = time.perf_counter(), time.thread_time()
+        try:
+            return self.app(environ, start_response)
+        finally:
+            self.times.append((time.perf_counter() - wall, time.thread_time() - cpu))
+
+
+SEEDS: list[int] = []  # BIP-39 seeds computed since the last read (BENCH_TIMING=1)
+
+
+def count_seeds() -> None:
+    """Count the mnemonic pool's PBKDF2 runs: each wallet should cost one, never two."""
+    from simulator.activities import mnemonic_pool
+
+    plain = mnemonic_pool.compute
+
+    def counted(key: str, index: int, words: int) -> tuple[str, bytes]:
+        SEEDS.append(SEEDS.pop() + 1 if SEEDS else 1)
+        return plain(key, index, words)
+
+    mnemonic_pool.compute = counted
+
+
+class Profiled:
+    """Each call of ``app`` under one cProfile profile (``BENCH_PROFILE=1``, one connection at a
+    time), its statistics at /bench/profile/: the served request's functions, to set beside
+    ``bench/hotspots.py``'s in-process ones."""
+
+    def __init__(self, app: Any) -> None:
+        import cProfile
+
+        self.app, self.profile, self.calls = app, cProfile.Profile(), 0
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        self.calls += 1
+        self.profile.enable()
+        try:
+            return self.app(environ, start_response)
+        finally:
+            self.profile.disable()
+
+    def report(self) -> Flask:
+        shown = Flask("profile")
+
+        @shown.get("/")
+        def stats() -> Response:
+            import io
+            import pstats
+
+            out = io.StringIO()
+            out.write(f"{self.calls} calls\n")
+            pstats.Stats(self.profile, stream=out).sort_stats("tottime").print_stats(30)
+            pstats.Stats(self.profile, stream=out).sort_stats("cumulative").print_stats(30)
+            return Response(out.getvalue(), mimetype="text/plain")
+
+        return shown
+
+
+def timing_app(times: dict[str, list[tuple[float, float]]]) -> Flask:
+    report = Flask("timing")
+
+    @report.get("/")
+    def medians() -> Response:
+        out: dict[str, Any] = {"seeds_computed": SEEDS.pop() if SEEDS else 0}
+        for name, pairs in times.items():
+            if pairs:
+                out[name] = {
+                    "count": len(pairs),
+                    "wall_us": statistics.median(w for w, _ in pairs) * 1e6,
+                    "cpu_us": statistics.median(c for _, c in pairs) * 1e6,
+                }
+            pairs.clear()
+        return Response(json.dumps(out), mimetype="application/json")
+
+    return report
+
+
+def bench_app(scenario: Path, activities: int) -> tuple[Config, DispatcherMiddleware]:
+    config = Config(
+        seed=1,
+        scenarios=(scenario,),
+        auth="off" if activities else "verify",
+        max_activities=max(activities + 1000, Config.max_activities or 0),
+        threads=int(os.environ.get("BENCH_THREADS", Config.threads)),  # for experiments: Config.threads by default
+    )
+    sim = Simulator(config)
+    if activities:
+        fill(sim, activities)
+    app: Any = create_app(sim)  # refuses over-cap bodies itself (413 in the one error shape)
+    echo: Any = echo_app()
+    mounts: dict[str, Any] = {"/bench/state-stream": stream_app(sim)}
+    if os.environ.get("BENCH_TIMING"):
+        times: dict[str, list[tuple[float, float]]] = {}
+        app, echo = Timed(app, "simulator", times), Timed(echo, "echo", times)
+        mounts["/bench/timing"] = timing_app(times)
+        count_seeds()
+    if os.environ.get("BENCH_PROFILE"):
+        app = Profiled(app)
+        mounts["/bench/profile"] = app.report()
+    return config, DispatcherMiddleware(app, {"/echo": echo, **mounts})
+
+
+def granian_app() -> DispatcherMiddleware:
+    """Granian's factory target: it builds the app in its worker process, from the environment."""
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    scenario = Path(os.environ["BENCH_SCENARIO"])
+    return bench_app(scenario, int(os.environ.get("BENCH_ACTIVITIES", "0")))[1]
+
+
+def serve_granian(scenario: Path, activities: int) -> None:
+    from granian import Granian  # type: ignore[import-not-found]
+    from granian.constants import Interfaces  # type: ignore[import-not-found]
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    os.environ.update(BENCH_SCENARIO=str(scenario.resolve()), BENCH_ACTIVITIES=str(activities))
+
+    def announce() -> None:  # the URL once the worker answers, as the other transports print it when ready
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        print(f"http://127.0.0.1:{port}", flush=True)
+
+    threading.Thread(target=announce, daemon=True).start()
+    Granian(
+        "server:granian_app",
+        address="127.0.0.1",
+        port=port,
+        interface=Interfaces.WSGI,
+        factory=True,
+        workers=1,
+        blocking_threads=Config.threads,
+        log_enabled=False,
+        working_dir=Path(__file__).resolve().parent,
+    ).serve()
+
+
 def main() -> None:
     options = argparse.ArgumentParser()
     options.add_argument("scenario", type=Path)
-    options.add_argument("--server", choices=("waitress", "werkzeug"), default="waitress")
+    options.add_argument("--server", choices=("waitress", "granian", "werkzeug"), default="waitress")
     options.add_argument("--activities", type=int, default=0)
     args = options.parse_args()
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one log line per request would be measured too
-    config = Config(
-        seed=1,
-        scenarios=(args.scenario,),
-        auth="off" if args.activities else "verify",
-        max_activities=max(args.activities + 1000, Config.max_activities or 0),
-    )
-    sim = Simulator(config)
-    if args.activities:
-        fill(sim, args.activities)
-    app = create_app(sim)  # refuses over-cap bodies itself (413 in the one error shape)
-    both = DispatcherMiddleware(app, {"/echo": echo_app(), "/bench/state-stream": stream_app(sim)})
+    if interval := os.environ.get("BENCH_SWITCH_INTERVAL"):  # for experiments: the GIL's switch interval, s
+        sys.setswitchinterval(float(interval))
+    if args.server == "granian":
+        serve_granian(args.scenario, args.activities)
+        return
+    config, both = bench_app(args.scenario, args.activities)
     if args.server == "werkzeug":
         from werkzeug.serving import make_server
 

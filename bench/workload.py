@@ -18,7 +18,7 @@ from load import Request
 from simulator.testing import ApiKeyStamper
 
 KEY = "b0" * 32
-ORGS = 60  # an organization holds at most 100 wallets: 6,000 create_wallet requests in one run
+ORGS = 100  # an organization holds at most 100 wallets: bench-0..58 for the Python client, bench-60.. for node
 ETH = {
     "curve": "CURVE_SECP256K1",
     "pathFormat": "PATH_FORMAT_BIP32",
