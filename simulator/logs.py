@@ -15,7 +15,7 @@ import time
 from datetime import datetime, timezone
 from typing import IO, Any
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, request
 
 log = logging.getLogger("simulator.requests")
 FORMATS = ("text", "json")
@@ -23,15 +23,26 @@ COLOURS = {2: "\x1b[32m", 3: "\x1b[36m", 4: "\x1b[33m", 5: "\x1b[31m"}
 RESET = "\x1b[0m"
 
 
+STARTED = "simulator.log_started"  # the environ key holding the request's start (perf_counter)
+
+
 def install(app: Flask) -> None:
     """Log every request ``app`` answers, once."""
-    app.before_request(_started)
+    app.wsgi_app = StartTime(app.wsgi_app)  # type: ignore[method-assign]
     app.after_request(_answered)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
 
 
-def _started() -> None:
-    g.log_started = time.perf_counter()
+class StartTime:
+    """Notes when a request reached the app, in its environ: one assignment per request, where a
+    Flask ``before_request`` hook costs a hook call (and Flask's coroutine check) on every request."""
+
+    def __init__(self, wsgi_app: Any) -> None:
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        environ[STARTED] = time.perf_counter()
+        return self.wsgi_app(environ, start_response)
 
 
 def _answered(response: Response) -> Response:
@@ -42,7 +53,7 @@ def _answered(response: Response) -> Response:
 
 
 def request_fields(response: Response) -> dict[str, Any]:
-    started = g.get("log_started")
+    started = request.environ.get(STARTED)
     fields: dict[str, Any] = {
         "method": request.method,
         "path": request.path,
