@@ -8,6 +8,18 @@ export interface ReadyLine {
   apiPublicKey: string;
   apiPrivateKey: string;
   seed: number;
+  /** The simulator's export/import bundle signer (uncompressed P-256 hex): @turnkey/crypto's dangerouslyOverrideSignerPublicKey. */
+  signerPublicKey: string;
+  /** The inspector page, or null when it is not served (--no-inspector, --no-control). */
+  inspectorUrl: string | null;
+  /** The auth proxy configuration of organizationId (serve --auth-proxy, the web_app scenario); null when off. */
+  authProxyConfigId?: string | null;
+  /** The simulator's export frame page: react-wallet-kit's exportIframeUrl, sdk-browser's iframeClient iframeUrl. */
+  exportIframeUrl?: string;
+  /** The import frame page: react-wallet-kit's importIframeUrl. */
+  importIframeUrl?: string;
+  /** The auth (credential injection) frame page: sdk-browser's iframeClient iframeUrl for e-mail auth and recovery. */
+  authIframeUrl?: string;
 }
 
 export interface Credentials {
@@ -54,7 +66,7 @@ export declare class ControlClient {
   restore(snapshotId: string): Promise<void>;
   state(): Promise<Json>;
   importState(state: Json): Promise<void>;
-  journal(op?: string): Promise<Json[]>;
+  journal(op?: string): Promise<JournalEntry[]>;
   outbox(contact?: string): Promise<Json[]>;
   explain(activityId: string): Promise<Json>;
   coverage(): Promise<Json>;
@@ -70,7 +82,60 @@ export declare class ControlClient {
   resendWebhook(eventId: string): Promise<Json>;
   webhookChaos(chaos: { drop?: boolean; duplicate?: boolean; delayMs?: number; reorder?: boolean }): Promise<Json>;
   drainWebhooks(timeout?: number): Promise<number>;
+  /** Make `url` the organization's webhook receiver (null removes it); default: the ready line's organization. */
+  setWebhookReceiver(url: string | null, organizationId?: string): Promise<{ organizationId: string; url: string | null }>;
+  /** The code of the first OTP sent to `contact` beyond the `after` already seen, polling the outbox. */
+  waitForOtp(contact: string, options?: { timeoutMs?: number; intervalMs?: number; after?: number }): Promise<string>;
+  /** Journal entries of `op` whose parameters (activities) or body (queries) contain `parameters`. */
+  calls(op: string, parameters?: Json): Promise<JournalEntry[]>;
+  /** Rejects with an AssertionError naming the latest calls of `op` unless it was called as asked. */
+  assertCalled(op: string, parameters?: Json, options?: { times?: number }): Promise<JournalEntry[]>;
+  assertNotCalled(op: string, parameters?: Json): Promise<void>;
 }
+
+export interface JournalEntry {
+  op: string;
+  kind: string;
+  status: number;
+  request: Json;
+  [field: string]: any;
+}
+
+export declare class JournalAssertionError extends Error {}
+
+export interface WebhookRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The exact bytes received: what the signature covers. */
+  rawBody: Buffer;
+  json: any;
+}
+
+export interface WebhookReceiver {
+  url: string;
+  requests: WebhookRequest[];
+  waitFor(count?: number, options?: { timeoutMs?: number }): Promise<WebhookRequest[]>;
+  verify(request: WebhookRequest): boolean;
+  close(): Promise<void>;
+}
+
+export interface Jwks {
+  keys: Array<{ kid: string; kty: string; crv: string; x: string; [field: string]: string }>;
+}
+
+export declare const WEBHOOK_JWKS: Jwks;
+/** Check a delivery's Ed25519 signature over the raw body, with the published keys (default: the simulator's). */
+export declare function verifyWebhook(
+  headers: Record<string, string | string[] | undefined>,
+  rawBody: Buffer | string,
+  jwks?: Jwks,
+): boolean;
+/** Listen on 127.0.0.1 and register as the organization's webhook receiver. */
+export declare function startWebhookReceiver(
+  simulator?: Simulator | ControlClient,
+  options?: { organizationId?: string; path?: string; status?: number },
+): Promise<WebhookReceiver>;
 
 export interface Simulator {
   ready: ReadyLine;

@@ -4,11 +4,29 @@
 // No dependencies: node's child_process and global fetch (node >= 18).
 
 const { spawn } = require("node:child_process");
+const crypto = require("node:crypto");
+const http = require("node:http");
 const readline = require("node:readline");
 
 const READY_ENV = "WALLET_SIMULATOR_READY";
 const COMMAND_ENV = "WALLET_SIMULATOR_COMMAND";
 const SHARED = Symbol.for("wallet-simulator.started");
+// The simulator's published webhook signing keys (GET /public/v1/discovery/webhooks/jwks); a test
+// in tests/test_downstream_js.py keeps this copy equal to the served one.
+const WEBHOOK_JWKS = Object.freeze({
+  keys: [
+    {
+      kty: "OKP",
+      crv: "Ed25519",
+      alg: "EdDSA",
+      use: "sig",
+      kid: "simulator-webhooks-1",
+      x: "R3J5FubqFJaBgbRRHU5sfbRH2SAFTJ4EIUIRRo0InBI",
+      turnkey_signature_algorithm: "ed25519",
+      turnkey_signature_version: "v1",
+    },
+  ],
+});
 
 class ControlError extends Error {
   constructor(message, status, body) {
@@ -85,6 +103,151 @@ class ControlClient {
   resendWebhook(eventId) { return this.call("POST", `/webhooks/${eventId}/resend`, {}); }
   webhookChaos(chaos) { return this.call("POST", "/webhooks/chaos", chaos); }
   async drainWebhooks(timeout = 5) { return (await this.call("POST", "/webhooks/drain", { timeout })).pending; }
+  setWebhookReceiver(url, organizationId) {
+    return this.call("POST", "/webhooks/receiver", { url: url ?? null, organizationId: organizationId ?? null });
+  }
+
+  /**
+   * The code of the first OTP sent to `contact` beyond the `after` already seen (0: the first ever),
+   * polling the outbox every `intervalMs`; as the Python plugin's simulator_outbox.wait_for.
+   */
+  async waitForOtp(contact, { timeoutMs = 5000, intervalMs = 20, after = 0 } = {}) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const sent = await this.outbox(contact);
+      if (sent.length > after) return String(sent[after].code);
+      if (Date.now() >= deadline) throw new Error(`no OTP sent to ${contact} within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    }
+  }
+
+  // The journal, with the pytest plugin's assertions (simulator/journal.py): parameters match as a
+  // subset of an activity's parameters or a query's body.
+  async calls(op, parameters = {}) {
+    return (await this.journal(op)).filter((entry) => contains(fieldsOf(entry), parameters));
+  }
+  async assertCalled(op, parameters = {}, { times } = {}) {
+    const found = await this.calls(op, parameters);
+    if ((times === undefined && found.length) || (times !== undefined && found.length === times)) return found;
+    const expected = times === undefined ? "at least once" : `${times} time(s)`;
+    const nearest = (await this.journal()).filter((e) => e.op === op).slice(-5);
+    const lines = nearest.map((e) => `  ${e.kind}/${e.op} -> ${e.status}: ${JSON.stringify(fieldsOf(e)).slice(0, 300)}`);
+    throw new JournalAssertionError(
+      `expected ${op}(${JSON.stringify(parameters)}) ${expected}, found ${found.length}.\n` +
+        (lines.length ? `Latest calls of ${op}:\n${lines.join("\n")}` : `No calls of ${op} were made.`),
+    );
+  }
+  async assertNotCalled(op, parameters = {}) {
+    await this.assertCalled(op, parameters, { times: 0 });
+  }
+}
+
+class JournalAssertionError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "AssertionError";
+  }
+}
+
+function fieldsOf(entry) {
+  const body = entry.request || {};
+  if (body && typeof body.parameters === "object" && body.parameters !== null) return body.parameters;
+  return typeof body === "object" && body !== null ? body : {};
+}
+
+/** Whether `wanted` is a subset of `actual` (objects by key, everything else by equality). */
+function contains(actual, wanted) {
+  if (wanted && typeof wanted === "object" && !Array.isArray(wanted)) {
+    return (
+      actual !== null && typeof actual === "object" && !Array.isArray(actual) &&
+      Object.entries(wanted).every(([key, value]) => key in actual && contains(actual[key], value))
+    );
+  }
+  return JSON.stringify(actual) === JSON.stringify(wanted);
+}
+
+/**
+ * Check a webhook delivery's signature as a receiver should: the key named by
+ * X-Turnkey-Signature-Key-Id in the JWKS (default: the simulator's published keys), Ed25519 over
+ * `v1.ed25519.<key id>.<timestamp>.<event id>.<raw body>`. `rawBody` is the exact bytes received.
+ */
+function verifyWebhook(headers, rawBody, jwks = WEBHOOK_JWKS) {
+  const lower = {};
+  for (const [name, value] of Object.entries(headers || {})) lower[name.toLowerCase()] = String(value);
+  const keyId = lower["x-turnkey-signature-key-id"] || "";
+  const key = (jwks.keys || []).find((k) => k.kid === keyId);
+  if (!key || lower["x-turnkey-signature-algorithm"] !== "ed25519") return false;
+  const body = Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(String(rawBody));
+  const signed = Buffer.concat([
+    Buffer.from(`v1.ed25519.${keyId}.${lower["x-turnkey-timestamp"] || ""}.${lower["x-turnkey-event-id"] || ""}.`),
+    body,
+  ]);
+  const signature = Buffer.from(lower["x-turnkey-signature"] || "", "hex");
+  try {
+    const publicKey = crypto.createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: key.x }, format: "jwk" });
+    return crypto.verify(null, signed, publicKey, signature);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A local HTTP receiver of the simulator's webhook deliveries (the pytest plugin's webhook_receiver):
+ * it listens on 127.0.0.1, registers itself as the organization's webhook (default: the ready line's
+ * organization) and keeps every request with its raw body. `simulator` is what startSimulator() or
+ * connect() returns, or a ControlClient.
+ */
+async function startWebhookReceiver(simulator = connect(), { organizationId, path = "/hooks", status = 200 } = {}) {
+  const control = simulator instanceof ControlClient ? simulator : simulator.control;
+  const requests = [];
+  const waiters = new Set();
+  const server = http.createServer((request, response) => {
+    const chunks = [];
+    request.on("data", (chunk) => chunks.push(chunk));
+    request.on("end", () => {
+      const rawBody = Buffer.concat(chunks);
+      let json;
+      try {
+        json = JSON.parse(rawBody.toString("utf8"));
+      } catch {
+        json = undefined;
+      }
+      requests.push({ method: request.method, path: request.url, headers: request.headers, rawBody, json });
+      response.writeHead(status, { "Content-Type": "text/plain" }).end("ok");
+      for (const wake of waiters) wake();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${server.address().port}${path}`;
+  await control.setWebhookReceiver(url, organizationId);
+  return {
+    url,
+    requests,
+    /** The first `count` deliveries, waiting up to timeoutMs for them. */
+    waitFor(count = 1, { timeoutMs = 5000 } = {}) {
+      if (requests.length >= count) return Promise.resolve(requests.slice(0, count));
+      return new Promise((resolve, reject) => {
+        const wake = () => {
+          if (requests.length < count) return;
+          clearTimeout(timer);
+          waiters.delete(wake);
+          resolve(requests.slice(0, count));
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(wake);
+          reject(new Error(`${requests.length} of ${count} webhook deliveries arrived within ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiters.add(wake);
+      });
+    },
+    verify: (request) => verifyWebhook(request.headers, request.rawBody),
+    /** Stop listening and unregister (the organization's receiver is removed). */
+    async close() {
+      await control.setWebhookReceiver(null, organizationId).catch(() => undefined);
+      server.closeAllConnections?.();
+      await new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 /** The command that runs the simulator: options.command, else $WALLET_SIMULATOR_COMMAND, else wallet-simulator. */
@@ -204,6 +367,10 @@ function resetBeforeEach(hook = globalThis.beforeEach, simulator = undefined) {
 module.exports = {
   ControlClient,
   ControlError,
+  JournalAssertionError,
+  WEBHOOK_JWKS,
+  startWebhookReceiver,
+  verifyWebhook,
   READY_ENV,
   COMMAND_ENV,
   connect,

@@ -7,20 +7,34 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from simulator.app import create_app
-    from simulator.config import Config
+    from simulator.config import Budget, Config, RateLimits
     from simulator.core import Simulator
     from simulator.errors import ApiError
-    from simulator.scenario import ScenarioError, load_scenario
+    from simulator.scenario import ScenarioError, ScenarioWarning, load_scenario
     from simulator.server import SimulatorServer
 
-__all__ = ["ApiError", "Config", "ScenarioError", "Simulator", "SimulatorServer", "create_app", "load_scenario"]
+__all__ = [
+    "ApiError",
+    "Budget",
+    "Config",
+    "RateLimits",
+    "ScenarioError",
+    "ScenarioWarning",
+    "Simulator",
+    "SimulatorServer",
+    "create_app",
+    "load_scenario",
+]
 
 # Each name's module, imported on first use: `import simulator.cli` (every command, and serve's start-up)
 # would otherwise load the whole simulator through this package's __init__.
 _HOMES = {
     "ApiError": "simulator.errors",
+    "Budget": "simulator.config",
     "Config": "simulator.config",
+    "RateLimits": "simulator.config",
     "ScenarioError": "simulator.scenario",
+    "ScenarioWarning": "simulator.scenario",
     "Simulator": "simulator.core",
     "SimulatorServer": "simulator.server",
     "create_app": "simulator.app",

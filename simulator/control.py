@@ -332,6 +332,21 @@ def chaos_view() -> Response:
     return jsonify(data)
 
 
+@blueprint.post("/webhooks/receiver")
+def receiver_view() -> Response:
+    """What the pytest plugin's webhook_receiver fixture does, for suites in other languages (the
+    JS helper's startWebhookReceiver): the URL becomes the organization's FEATURE_NAME_WEBHOOK."""
+    data = body("webhooks_receiver")
+    sim = simulator()
+    with sim.lock:
+        org = sim.store.org(data.get("organizationId") or sim.default_organization_id() or "")
+        if data.get("url"):
+            org.features["FEATURE_NAME_WEBHOOK"] = data["url"]
+        else:
+            org.features.pop("FEATURE_NAME_WEBHOOK", None)
+        return jsonify({"organizationId": org.organization_id, "url": data.get("url")})
+
+
 @blueprint.post("/webhooks/drain")
 def drain_view() -> Response:
     return jsonify({"pending": simulator().webhooks.drain(body("webhooks_drain").get("timeout", 5))})

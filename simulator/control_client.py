@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -84,6 +85,18 @@ class ControlClient:
     def outbox(self, contact: str | None = None) -> list[Json]:
         return self.call("GET", "/outbox", **({"contact": contact} if contact else {}))["messages"]  # type: ignore[no-any-return]
 
+    def wait_for_otp(self, contact: str, timeout: float = 5.0, after: int = 0) -> str:
+        """The code of the first OTP sent to ``contact`` beyond the ``after`` already seen (the plugin's
+        ``simulator_outbox.wait_for``, over HTTP)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            sent = self.outbox(contact)
+            if len(sent) > after:
+                return str(sent[after]["code"])
+            if time.monotonic() >= deadline:
+                raise TimeoutError(f"no OTP sent to {contact} within {timeout} s")
+            time.sleep(0.02)
+
     def explain(self, activity_id: str) -> Json:
         return self.call("GET", f"/activities/{activity_id}/explain")  # type: ignore[no-any-return]
 
@@ -134,6 +147,10 @@ class ControlClient:
     def webhook_chaos(self, **chaos: Any) -> Json:
         """drop, duplicate, delayMs, reorder: for deliveries from now on."""
         return self.call("POST", "/webhooks/chaos", chaos)  # type: ignore[no-any-return]
+
+    def set_webhook_receiver(self, url: str | None, organization_id: str | None = None) -> Json:
+        """Make ``url`` the organization's webhook receiver (None removes it); default: the default organization."""
+        return self.call("POST", "/webhooks/receiver", {"url": url, "organizationId": organization_id})  # type: ignore[no-any-return]
 
     def drain_webhooks(self, timeout: float = 5) -> Any:
         return self.call("POST", "/webhooks/drain", {"timeout": timeout})["pending"]

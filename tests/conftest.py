@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -107,3 +109,27 @@ def scenario_text(name: str) -> str:
     """A shipped scenario's YAML without its steps, so a test can append to its last organization."""
     text = (SCENARIOS / name).read_text()
     return re.split(r"^(?:# .*\n)?steps:", text, maxsplit=1, flags=re.M)[0]
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory):
+    """The package built from the checkout, as a wheel (once per test process)."""
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(ROOT)],
+        check=True,
+        timeout=300,
+    )
+    return next(out.glob("*.whl"))
+
+
+@pytest.fixture(scope="session")
+def site(wheel, tmp_path_factory):
+    """The wheel installed alone (no dependencies, no checkout) into a folder, once for the tests that run it."""
+    target = tmp_path_factory.mktemp("installed") / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
+        check=True,
+        timeout=300,
+    )
+    return target

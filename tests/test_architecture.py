@@ -64,8 +64,9 @@ def test_there_is_no_import_cycle_inside_simulator():
     assert strongly_connected(without_inits) == []
 
 
-def test_the_readme_operations_table_is_the_catalogue():
-    """The README's table is generated from the catalogue: `python tools/readme_operations.py` refreshes it."""
+def test_the_operations_table_is_the_catalogue():
+    """The docs' operations table (docs/reference/operations.md) is generated from the catalogue:
+    `python tools/readme_operations.py` refreshes it."""
     import importlib.util
     from pathlib import Path
 
@@ -74,8 +75,9 @@ def test_the_readme_operations_table_is_the_catalogue():
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    text = module.README.read_text()
-    assert module.START in text, "README.md lacks the operations table markers"
+    text = module.PAGE.read_text()
+    assert module.START in text, f"{module.PAGE} lacks the operations table markers"
     assert module.refreshed(text) == text, (
-        "README.md's operations table is stale: run python tools/readme_operations.py"
+        "docs/reference/operations.md's operations table is stale: run python tools/readme_operations.py"
     )
+    assert module.main(["--check"]) == 0

@@ -1,4 +1,5 @@
-"""Every fenced block of README.md is executed or checked, so the README cannot drift.
+"""Every fenced block of README.md and of the docs site's pages (docs/**/*.md, but for the pages a
+tool writes whole) is executed or checked, so the documentation cannot drift.
 
 What happens to a block is decided by its info string, and only by it (a block whose info string
 is not in this table fails the test, so a new block must choose a rule):
@@ -18,6 +19,9 @@ info string        what the test does
 ``sh``             parses every ``wallet-simulator ...`` (or ``-m simulator ...``) command with
                    the CLI's own parser; nothing is run (installs, servers, test runs)
 ``json``           parses it; the ready line must have exactly the keys ``serve`` prints
+``js file PATH``   written, with the README's other ``js file`` blocks, into a new project outside
+                   the repository where the packed helper and package are installed; its vitest
+                   and jest suites must pass (tests/test_js_install.py)
 ``yaml scenario``  loads it as a scenario file, with every check ``serve`` makes
 ``yaml fragment``  parses it as YAML (a part of a scenario shown alone)
 ``text``           nothing (sample output)
@@ -43,23 +47,47 @@ from simulator.cli import parser, ready_line
 from simulator.scenario import load_scenario
 
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+# written whole by a tool from other sources (their own tests keep them current); no code blocks
+GENERATED = {DOCS / "fidelity-ledger.md"}
 FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```$", re.M | re.S)
 RULES = {"python", "python pytest", "js", "js check", "sh", "json", "yaml scenario", "yaml fragment", "text"}
 JS = ROOT / "tests" / "js"
 
 
-def blocks() -> list[tuple[str, int, str]]:
-    text = README.read_text()
-    return [(m.group(1).strip(), text[: m.start()].count("\n") + 1, m.group(2)) for m in FENCE.finditer(text)]
+def pages() -> list[Path]:
+    """README.md, then every page of the docs site that is not generated whole."""
+    return [README] + [p for p in sorted(DOCS.rglob("*.md")) if p not in GENERATED]
+
+
+def blocks() -> list[tuple[str, str, int, str]]:
+    """(page, info string, line, code) of every fenced block, the page relative to the checkout."""
+    found = []
+    for page in pages():
+        text = page.read_text()
+        name = page.relative_to(ROOT).as_posix()
+        found += [
+            (name, m.group(1).strip(), text[: m.start()].count("\n") + 1, m.group(2)) for m in FENCE.finditer(text)
+        ]
+    return found
 
 
 def params(*infos: str) -> list:
-    return [pytest.param(code, id=f"line{line}") for info, line, code in blocks() if info in infos]
+    return [pytest.param(code, id=f"{page}:{line}") for page, info, line, code in blocks() if info in infos]
 
 
 def test_every_block_has_a_rule():
-    unknown = [(line, info) for info, line, _ in blocks() if info not in RULES]
-    assert not unknown, f"README blocks without a rule in tests/test_readme.py: {unknown}"
+    unknown = [
+        (f"{page}:{line}", info)
+        for page, info, line, _ in blocks()
+        if info not in RULES and not info.startswith("js file ")
+    ]
+    assert not unknown, f"blocks without a rule in tests/test_readme.py: {unknown}"
+
+
+def test_the_docs_pages_are_found():
+    names = {page for page, *_ in blocks()}
+    assert {"README.md", "docs/tutorials/pytest.md", "docs/tutorials/js-suites.md"} <= names
 
 
 PRELOADED_SCRIPT = "import defer_pydantic_build, runpy, sys; runpy.run_path(sys.argv[1], run_name='__main__')"
@@ -147,7 +175,7 @@ def test_sh_blocks_name_real_commands_and_switches(code):
         try:
             parser().parse_args(words)
         except SystemExit:
-            pytest.fail(f"the README's command `wallet-simulator {command}` does not parse")
+            pytest.fail(f"the documented command `wallet-simulator {command}` does not parse")
 
 
 @pytest.mark.parametrize("code", params("json"))

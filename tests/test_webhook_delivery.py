@@ -209,3 +209,43 @@ def test_a_reset_during_an_attempt_does_not_lose_the_next_event(receivers):
     finally:
         release.set()
         sim.close()
+
+
+def event_ids_over_resets(receivers, resets: int) -> tuple[list[str], set[str]]:
+    """The event ids a seeded run delivers, one wallet per reset, and every id the state holds."""
+    server, url = receiver(receivers, lambda request: Response("ok"))
+    sim = simulator(webhook_backoff_seconds=0.05)
+    ids: list[str] = []
+    resource_ids: set[str] = set()
+    try:
+        for _ in range(resets):
+            sim.store.org(DEFAULTS["organizationId"]).features["FEATURE_NAME_WEBHOOK"] = url
+            client = InProcessClient(
+                create_app(sim), ApiKeyStamper(DEFAULTS["apiPrivateKey"]), DEFAULTS["organizationId"]
+            )
+            made = client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": []})
+            activity = made.body["activity"]
+            resource_ids |= {activity["id"], activity["result"]["createWalletResult"]["walletId"]}
+            wait_until(
+                lambda: sim.webhooks.deliveries() and all(d["state"] == "delivered" for d in sim.webhooks.deliveries())
+            )
+            ids += [d["eventId"] for d in sim.webhooks.deliveries()]
+            resource_ids |= set(json.dumps(sim.export_state()).replace('"', " ").split())
+            sim.reset()
+    finally:
+        sim.close()
+    return ids, resource_ids
+
+
+def test_event_ids_never_repeat_across_resets_and_never_equal_a_resource_id(receivers):
+    """A receiver that keeps its de-duplication store across a suite's tests drops nothing: a reset
+    restores the seeded source (so the same wallet ids come back) but not the event ids."""
+    ids, resource_ids = event_ids_over_resets(receivers, 3)
+    assert len(set(ids)) == len(ids) == 3  # one event per wallet (it completes at once), none twice
+    assert not set(ids) & resource_ids
+
+
+def test_event_ids_are_reproducible_for_a_fresh_process_with_the_same_seed(receivers):
+    first, _ = event_ids_over_resets(receivers, 1)
+    again, _ = event_ids_over_resets(receivers, 1)
+    assert first == again

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Refresh the README's operations table from the operation catalogue (simulator/catalogue.py).
+"""Refresh the operations table (docs/reference/operations.md; it was in the README until the docs
+site) from the operation catalogue (simulator/catalogue.py).
 
 python tools/readme_operations.py          # rewrite the table between its markers
-python tools/readme_operations.py --check  # exit 1 when the README is out of date
+python tools/readme_operations.py --check  # exit 1 when the page is out of date
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from pathlib import Path
 
 from simulator.coverage import markdown
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "reference" / "operations.md"
+README = PAGE  # the old name of the page this tool writes
 START, END = "<!-- operations:start -->", "<!-- operations:end -->"
 
 
@@ -23,14 +25,14 @@ def refreshed(text: str) -> str:
 
 
 def main(argv: list[str]) -> int:
-    text = README.read_text()
+    text = PAGE.read_text()
     if START not in text or END not in text:
-        print(f"README.md has no {START} ... {END} markers", file=sys.stderr)
+        print(f"{PAGE} has no {START} ... {END} markers", file=sys.stderr)
         return 1
     new = refreshed(text)
     if "--check" in argv:
         return 0 if new == text else 1
-    README.write_text(new)
+    PAGE.write_text(new)
     return 0
 
 

@@ -13,11 +13,14 @@ queue and worker, so a slow receiver delays only its own events.
 
 from __future__ import annotations
 
+import hashlib
 import http.client
+import itertools
 import json
 import logging
 import threading
 import time
+import uuid
 from collections import deque
 from typing import Any, Protocol
 from urllib.parse import urlsplit
@@ -47,6 +50,22 @@ class Host(Protocol):
     def store(self) -> Store: ...
 
 
+class EventIds:
+    """Webhook event ids: their own stream, never reset, so a receiver that keeps its de-duplication
+    store across a suite's resets never sees an id twice. Each is a UUID (version 4 bits) made from
+    a hash of the seed, a label and a counter: the same ids in the same order for a fresh process
+    with the same seed, and never one of the resource ids the seeded source draws (those are its
+    random bits, not a hash of this label)."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._count = itertools.count()  # next() on a count is atomic: no lock needed across threads
+
+    def next(self) -> str:
+        digest = hashlib.sha256(f"wallet-simulator webhook event {self.seed} {next(self._count)}".encode()).digest()
+        return str(uuid.UUID(bytes=digest[:16], version=4))
+
+
 class Webhooks:
     """The delivery log and one sending worker per receiver; ``on_event`` is the activity listener."""
 
@@ -58,6 +77,7 @@ class Webhooks:
         self._workers: dict[str, threading.Thread] = {}
         self._wake = threading.Condition()
         self._closed = False
+        self._event_ids = EventIds(sim.source.seed)
 
     @property
     def chaos(self) -> Json:
@@ -91,7 +111,7 @@ class Webhooks:
 
     def enqueue(self, url: str, organization_id: str, body: bytes, reason: str, event_id: str | None = None) -> Json:
         delivery = {
-            "eventId": event_id or self.sim.source.uuid4(),
+            "eventId": event_id or self._event_ids.next(),
             "url": url,
             "organizationId": organization_id,
             "eventType": EVENT_TYPE,

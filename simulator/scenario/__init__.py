@@ -4,7 +4,8 @@ every problem named by file and line; scenarios shipped with the package are fou
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import warnings
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Scenario",
     "ScenarioError",
+    "ScenarioWarning",
     "load_scenario",
     "parse_scenario",
     "resolve_scenario",
@@ -28,11 +30,17 @@ __all__ = [
 ]
 
 
+class ScenarioWarning(FutureWarning):
+    """A file that loads, with something a later release will refuse (shown by default, as
+    FutureWarning is: it is meant for the people who wrote the file)."""
+
+
 @dataclass
 class Scenario:
     path: Path
     data: dict[str, Any]
     text: str
+    warnings: list[str] = field(default_factory=list)  # what later checks found; the file still loads
 
     @cached_property
     def root(self) -> yaml.Node:
@@ -75,9 +83,12 @@ def load_scenario(path: Path | str, *, trusted: bool = False) -> Scenario:
         return scenario
     from simulator.scenario.checks import check
 
-    problems = check(scenario)
-    if problems:
-        raise ScenarioError(f"{len(problems)} problem(s) in scenario {scenario.path}:\n" + "\n".join(problems))
+    problems = check(scenario, warnings=scenario.warnings)
+    if problems:  # refused: its warnings are listed too, so one round of fixes is enough
+        every = problems + scenario.warnings
+        raise ScenarioError(f"{len(problems)} problem(s) in scenario {scenario.path}:\n" + "\n".join(every))
+    for text in scenario.warnings:
+        warnings.warn(text, ScenarioWarning, stacklevel=2)
     return scenario
 
 

@@ -18,12 +18,19 @@ from simulator.scenario.problems import Checker, Known, Where
 from simulator.wire import Json
 
 
-def check(scenario: Scenario, stack: tuple[Path, ...] = (), known: Known | None = None) -> list[str]:
+def check(
+    scenario: Scenario,
+    stack: tuple[Path, ...] = (),
+    known: Known | None = None,
+    warnings: list[str] | None = None,
+) -> list[str]:
     """Every problem of ``scenario`` and of the files it includes, as ``file:line: path: problem``.
 
     ``known`` collects what the file declares, so that a file including it can refer to it.
+    ``warnings`` collects what later checks find in a file that earlier releases loaded
+    (``Checker.warn``): reported, never refused.
     """
-    checker = Checker(scenario, known if known is not None else Known())
+    checker = Checker(scenario, known if known is not None else Known(), warnings)
     for where, message in schema_errors(scenario):
         checker.add(where, message)
     checker.schema_failed = bool(checker.found)
@@ -62,7 +69,7 @@ def includes(checker: Checker, stack: tuple[Path, ...]) -> list[str]:
             checker.add(("include", i), f"includes itself ({cycle})")
             continue
         try:
-            problems += check(parse_scenario(path), stack, checker.known)
+            problems += check(parse_scenario(path), stack, checker.known, checker.warnings)
         except ScenarioError as exc:
             problems.append(str(exc))
     return problems

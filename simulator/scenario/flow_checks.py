@@ -33,6 +33,7 @@ def policies(checker: Checker, where: Where, specs: list[Any]) -> None:
             except PolicySyntaxError as exc:
                 checker.add(at + (part,), f"not a policy expression the simulator evaluates: {exc}")
                 continue
+            unknown_params(checker, at + (part,), expression.root)
             for user_id in approver_ids(expression.root):
                 if not any(u["id"] == user_id for u in checker.known.users):
                     fixed = sorted(u["id"] for u in checker.known.users if u["id"])
@@ -41,6 +42,20 @@ def policies(checker: Checker, where: Where, specs: list[Any]) -> None:
                         f"names user id {user_id!r}, which no user of the scenario has; users with fixed ids: "
                         f"{', '.join(fixed) or 'none (give a user an id: to name it in a policy)'}",
                     )
+
+
+def unknown_params(checker: Checker, where: Where, root: Node) -> None:
+    """``activity.params`` fields no activity type has: create_policy refuses them; a scenario file
+    that loaded before still loads (a new strictness warns before it refuses)."""
+    from simulator.policy.params import unknown_paths
+
+    for problem in unknown_paths(root):
+        checker.warn(
+            where,
+            f"{problem} (the policy is loaded, but every evaluation of it errors with MissingField, and "
+            "create_policy refuses it)",
+            "name a field the activity type has (snake_case, as the service's policy language does)",
+        )
 
 
 def approver_ids(node: Node, bound: frozenset[str] = frozenset()) -> Iterator[str]:
@@ -87,6 +102,29 @@ def rules(checker: Checker) -> None:
         types = rule_types(checker, ("rules", i, "match", "type"), match.get("type"))
         rule_parameters(checker, ("rules", i, "match", "parameters"), types, match.get("parameters"))
         rule_references(checker, ("rules", i), rule, match)
+        rate_limited_fields(checker, ("rules", i), rule, match)
+
+
+def rate_limited_fields(checker: Checker, where: Where, rule: dict[str, Any], match: dict[str, Any]) -> None:
+    """``match.operation`` and ``budget`` belong to ``rateLimited`` rules (consensus/rate_limits), and an
+    operation must be one the public API has."""
+    from simulator import catalogue
+
+    if rule.get("outcome") != "rateLimited":
+        for field, path in (("budget", ("budget",)), ("operation", ("match", "operation"))):
+            if field in (rule if field == "budget" else match):
+                checker.add(where + path, f"{field} applies to outcome rateLimited only, not {rule.get('outcome')!r}")
+        return
+    value = match.get("operation")
+    names = [value] if isinstance(value, str) else [v for v in value or [] if isinstance(v, str)]
+    known = {o.name for kind in (catalogue.Kind.ACTIVITY, catalogue.Kind.QUERY) for o in catalogue.of_kind(kind)}
+    for name in names:
+        if name not in known:
+            close = difflib.get_close_matches(name, sorted(known), n=3)
+            hint = f"; did you mean {' or '.join(close)}?" if close else ""
+            checker.add(
+                where + ("match", "operation"), f"unknown operation {name!r}{hint} (as in the URL: list_wallets)"
+            )
 
 
 def rule_types(checker: Checker, where: Where, value: Any) -> list[str] | None:
@@ -122,24 +160,36 @@ def rule_parameters(checker: Checker, where: Where, types: list[str] | None, wan
 
 
 def rule_references(checker: Checker, where: Where, rule: dict[str, Any], match: dict[str, Any]) -> None:
+    """Names a rule refers to that the scenario does not declare. These checks came after rules
+    shipped, and the README's own examples named users, tags and policies of other files, so they
+    warn: a rule naming no one matches nothing, and an approver is refused when the rule applies."""
     known = checker.known
     users = ", ".join(known.user_names()) or "none"
+    declare = "declare it in this file or one it includes, or remove the reference"
     if isinstance(match.get("user"), str) and known.user(match["user"]) is None:
-        checker.add(where + ("match", "user"), f"no user {match['user']!r} in the scenario; users: {users}")
+        checker.warn(where + ("match", "user"), f"no user {match['user']!r} in the scenario; users: {users}", declare)
     if isinstance(match.get("userTag"), str) and match["userTag"] not in known.tags:
         tags = ", ".join(sorted(known.tags)) or "none"
-        checker.add(where + ("match", "userTag"), f"no user has the tag {match['userTag']!r}; user tags: {tags}")
+        checker.warn(
+            where + ("match", "userTag"), f"no user has the tag {match['userTag']!r}; user tags: {tags}", declare
+        )
     if isinstance(match.get("organization"), str) and match["organization"] not in known.orgs:
         orgs = ", ".join(sorted(known.orgs)) or "none"
-        checker.add(where + ("match", "organization"), f"no organization {match['organization']!r}; known: {orgs}")
+        checker.warn(
+            where + ("match", "organization"), f"no organization {match['organization']!r}; known: {orgs}", declare
+        )
     for j, ref in enumerate(rule.get("approvers") or []):
         if known.user(ref) is None:
-            checker.add(where + ("approvers", j), f"approver {ref!r} is not a user of the scenario; users: {users}")
+            checker.warn(
+                where + ("approvers", j), f"approver {ref!r} is not a user of the scenario; users: {users}", declare
+            )
     deny: dict[str, Any] = rule["deny"] if isinstance(rule.get("deny"), dict) else {}
     for j, name in enumerate(deny.get("policies") or []):
         if name not in known.policies:
             names = ", ".join(sorted(known.policies)) or "none"
-            checker.add(where + ("deny", "policies", j), f"no policy {name!r} in the scenario; policies: {names}")
+            checker.warn(
+                where + ("deny", "policies", j), f"no policy {name!r} in the scenario; policies: {names}", declare
+            )
 
 
 def steps(checker: Checker) -> None:

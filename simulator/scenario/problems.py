@@ -30,13 +30,25 @@ class Known:
 
 
 class Checker:
-    def __init__(self, scenario: Scenario, known: Known) -> None:
+    def __init__(self, scenario: Scenario, known: Known, warnings: list[str] | None = None) -> None:
         self.sc, self.known = scenario, known
         self.found: list[tuple[int, str]] = []
+        self.warnings = warnings if warnings is not None else []
         self.schema_failed = False
 
     def add(self, where: Where, message: str) -> None:
         self.found.append((self.sc.line(*where), self.sc.problem(where, message)))
+
+    def warn(self, where: Where, message: str, update: str) -> None:
+        """A problem that a check added after the format shipped finds: files that loaded before
+        must keep loading, so it is reported, with how to update (``update``), instead of refusing."""
+        self.warnings.append(
+            self.sc.problem(
+                where,
+                f"{message} [warning: the file still loads, but a later "
+                f"release will refuse this; {update}; see docs/changelog.md]",
+            )
+        )
 
     def report(self) -> list[str]:
         return [text for _, text in sorted(self.found, key=lambda item: item[0])]

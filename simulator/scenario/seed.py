@@ -10,6 +10,8 @@ from simulator.activities import chain_standin, credentials, policies
 from simulator.activities.context import Context
 from simulator.auth.stamps import b64url_encode
 from simulator.clock import Source
+from simulator.config import origin_text
+from simulator.consensus import rate_limits
 from simulator.crypto import keys
 from simulator.errors import ApiError
 from simulator.proxy import config as proxy_config
@@ -25,6 +27,7 @@ def apply(scenario: Scenario, store: Store, source: Source, now_ms: int) -> list
     """Create everything the scenario declares; returns the key pairs it reported."""
     made: list[Json] = []
     store.otp_codes.update(scenario.data.get("otpCodes", {}))
+    store.cors_origins.extend(o for o in cors_origins(scenario) if o not in store.cors_origins)
     longtail.apply(scenario, store)
     chain_standin.apply(scenario, store)
     for i, spec in enumerate(scenario.data.get("organizations", [])):
@@ -63,7 +66,11 @@ class Seeder:
             self.guard(path + ("privateKeys", j), lambda k=k: self.private_key(ctx, k))
         self.guard(
             path + ("policies",),
-            lambda: policies.add_policies(ctx, [policy_params(p) for p in spec.get("policies", [])]),
+            lambda: policies.add_policies(
+                ctx,
+                [policy_params(p) for p in spec.get("policies", [])],
+                unknown_params_refused=False,  # a file that loaded before still loads: its check warns
+            ),
         )
         for c in spec.get("oauth2Credentials", []):
             credentials.create_oauth2_credential(ctx, c)
@@ -210,6 +217,18 @@ class Seeder:
         ctx.org.private_keys[key.private_key_id] = key
 
 
+def cors_origins(scenario: Scenario) -> list[str]:
+    """The scenario's ``cors.origins``, written as browsers send them (simulator/cors.py uses them)."""
+    origins = (scenario.data.get("cors") or {}).get("origins", [])
+    found = []
+    for i, origin in enumerate(origins):
+        try:
+            found.append(origin_text(origin))
+        except ValueError as exc:
+            raise scenario.error(("cors", "origins", i), str(exc)) from None
+    return found
+
+
 def rules(scenario: Scenario, existing: list[Json]) -> list[Json]:
     """The scenario's scripted rules, checked: names are unique, approvers are checked when used."""
     names = {r["name"] for r in existing}
@@ -218,7 +237,20 @@ def rules(scenario: Scenario, existing: list[Json]) -> list[Json]:
         if rule["name"] in names:
             raise scenario.error(("rules", i, "name"), f"rule name {rule['name']!r} is used twice")
         names.add(rule["name"])
-    return [dict(r) for r in found]
+    return [dict(r) for r in found] + rate_limit_rules(scenario, names)
+
+
+def rate_limit_rules(scenario: Scenario, names: set[str]) -> list[Json]:
+    """The scenario's ``rateLimits:`` key as the budget rules consensus/rate_limits applies."""
+    try:
+        limits = rate_limits.from_scenario(scenario.data.get("rateLimits"))
+    except ValueError as exc:
+        raise scenario.error(("rateLimits",), str(exc)) from None
+    made = rate_limits.budget_rules(limits) if limits is not None else []
+    for rule in made:
+        if rule["name"] in names:
+            raise scenario.error(("rateLimits",), f"rate limits are set twice (rule {rule['name']!r} exists)")
+    return made
 
 
 def policy_params(spec: Json) -> Json:

@@ -88,6 +88,47 @@ describe("global setup, as jest or vitest runs it", () => {
     assert.equal(token.split(".").length, 3);
     assert.match((await control.keys()).notarizer, /^04[0-9a-f]{128}$/);
   });
+
+  test("a webhook receiver registers itself, gets each event, and verifyWebhook checks it", async () => {
+    const sim = helper.connect();
+    const receiver = await helper.startWebhookReceiver(sim);
+    try {
+      const made = await apiFor(sim).createWallet({ walletName: "hooked", accounts: [] });
+      const [delivery] = await receiver.waitFor(1, { timeoutMs: 5000 });
+      assert.equal(delivery.json.id, made.activity.id);
+      assert.equal(receiver.verify(delivery), true);
+      assert.equal(helper.verifyWebhook(delivery.headers, delivery.rawBody), true);
+      const tampered = Buffer.from(delivery.rawBody.toString().replace("hooked", "hacked"));
+      assert.equal(helper.verifyWebhook(delivery.headers, tampered), false);
+      const served = await (await fetch(`${sim.url}/public/v1/discovery/webhooks/jwks`)).json();
+      assert.deepEqual(served, helper.WEBHOOK_JWKS);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test("waitForOtp returns the code the auth proxy sent", async () => {
+    const { control, credentials } = helper.connect();
+    await assert.rejects(control.waitForOtp("nobody@example.com", { timeoutMs: 50 }), /no OTP sent to nobody@example.com/);
+    const api = apiFor(helper.connect());
+    await api.initOtp({ otpType: "OTP_TYPE_EMAIL", contact: "otp@example.com", appName: "app" });
+    const code = await control.waitForOtp("otp@example.com");
+    assert.equal(code, (await control.outbox("otp@example.com"))[0].code);
+    assert.ok(credentials.organizationId);
+  });
+
+  test("journal assertions name what was called instead", async () => {
+    const sim = helper.connect();
+    await apiFor(sim).createWallet({ walletName: "journaled", accounts: [] });
+    assert.equal((await sim.control.assertCalled("create_wallet", { walletName: "journaled" }, { times: 1 })).length, 1);
+    await sim.control.assertNotCalled("create_wallet", { walletName: "other" });
+    await assert.rejects(sim.control.assertCalled("create_wallet", { walletName: "other" }), (error) => {
+      assert.equal(error.name, "AssertionError");
+      assert.match(error.message, /expected create_wallet\(\{"walletName":"other"\}\) at least once, found 0/);
+      assert.match(error.message, /"walletName":"journaled"/);
+      return true;
+    });
+  });
 });
 
 test("startSimulator says why it could not start", async () => {
