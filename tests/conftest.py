@@ -51,6 +51,9 @@ def pytester(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pyte
 
 
 ROOT = Path(__file__).resolve().parent.parent
+# The tools (tools/*.py) are scripts that import each other by name, as `python tools/x.py` lets them;
+# the tests that load them get the same search path.
+sys.path.insert(0, str(ROOT / "tools"))
 DEFAULTS: dict[str, Any] = json.loads((ROOT / "fixtures" / "default_credentials.json").read_text())
 ETH_ACCOUNT = {
     "curve": "CURVE_SECP256K1",
@@ -133,3 +136,15 @@ def site(wheel, tmp_path_factory):
         timeout=300,
     )
     return target
+
+
+@pytest.fixture
+def frozen_clock(simulator: Any) -> Any:
+    """The simulator's clock held still (moved only by the test), so that a window's edge or an
+    expiry is hit to the millisecond; running again afterwards."""
+    clock = simulator.simulator.clock
+    clock.freeze()
+    try:
+        yield clock
+    finally:
+        clock.unfreeze()

@@ -9,18 +9,15 @@ import re
 import shlex
 import shutil
 import subprocess
-import sys
 
 import pytest
 from conftest import ROOT
+from control_surface import PAGE, TABLE, rendered
 
 from simulator import Config, create_app
 from simulator.cli import parser
 from simulator.cli_commands import CONTROL_ACTIONS
 from simulator.control_client import ControlClient
-
-sys.path.insert(0, str(ROOT / "tools"))
-from control_surface import PAGE, TABLE, rendered
 
 
 def served_routes() -> set[tuple[str, str]]:

@@ -25,17 +25,6 @@ UNKNOWN_UUID = "00000000-0000-4000-8000-000000000000"
 # --- approval expiry: 24 hours after the first vote, on the simulator's clock ---------------------
 
 
-@pytest.fixture
-def frozen_clock(simulator: Any) -> Any:
-    """The simulator's clock held still, so that a boundary is hit to the millisecond."""
-    clock = simulator.simulator.clock
-    clock.freeze()
-    try:
-        yield clock
-    finally:
-        clock.unfreeze()
-
-
 def pending_wallet(simulator_user: Any) -> dict[str, Any]:
     body = {"walletName": "w", "accounts": []}
     activity = ok(simulator_user("Root User").submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", body))["activity"]

@@ -27,17 +27,6 @@ WINDOW_S = 180
 _stamps = itertools.count()
 
 
-@pytest.fixture
-def frozen_clock(simulator: Any) -> Any:
-    """The simulator's clock held still, so that a window's edge is hit to the millisecond."""
-    clock = simulator.simulator.clock
-    clock.freeze()
-    try:
-        yield clock
-    finally:
-        clock.unfreeze()
-
-
 def init_otp(client: SimulatorClient, contact: str, identifier: str | None = None) -> Any:
     params = {"otpType": "OTP_TYPE_EMAIL", "contact": contact, "appName": "Demo"}
     if identifier is not None:

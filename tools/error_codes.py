@@ -15,6 +15,8 @@ import ast
 import sys
 from pathlib import Path
 
+from generated_section import between, write_or_check
+
 from simulator import errors
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,21 +60,11 @@ def markdown() -> str:
 
 
 def refreshed(text: str) -> str:
-    head, _, rest = text.partition(START)
-    _, _, tail = rest.partition(END)
-    return f"{head}{START}\n{markdown()}{END}{tail}"
+    return between(text, START, END, f"\n{markdown()}")
 
 
 def main(argv: list[str]) -> int:
-    text = PAGE.read_text()
-    if START not in text or END not in text:
-        print(f"{PAGE} has no {START} ... {END} markers", file=sys.stderr)
-        return 1
-    new = refreshed(text)
-    if "--check" in argv:
-        return 0 if new == text else 1
-    PAGE.write_text(new)
-    return 0
+    return write_or_check(PAGE, START, END, refreshed, argv)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from generated_section import between, write_or_check
+
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "schemas" / "proxy"
 PAGE = ROOT / "docs" / "reference" / "auth-proxy.md"
@@ -155,21 +157,11 @@ def markdown() -> str:
 
 
 def refreshed(text: str) -> str:
-    head, _, rest = text.partition(START)
-    _, _, tail = rest.partition(END)
-    return f"{head}{START}\n\n{markdown()}\n{END}{tail}"
+    return between(text, START, END, f"\n\n{markdown()}\n")
 
 
 def main(argv: list[str]) -> int:
-    text = PAGE.read_text()
-    if START not in text or END not in text:
-        print(f"{PAGE} has no {START} ... {END} markers", file=sys.stderr)
-        return 1
-    new = refreshed(text)
-    if "--check" in argv:
-        return 0 if new == text else 1
-    PAGE.write_text(new)
-    return 0
+    return write_or_check(PAGE, START, END, refreshed, argv)
 
 
 if __name__ == "__main__":

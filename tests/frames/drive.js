@@ -9,9 +9,7 @@
 const crypto = require("node:crypto");
 const path = require("node:path");
 
-const ROOT = path.resolve(__dirname, "..", "..");
-const MODULES = path.join(ROOT, "tests", "js", "node_modules");
-const { chromium } = require(path.join(MODULES, "playwright-core"));
+const { ROOT, MODULES, runFlows, run } = require(path.join(__dirname, "..", "webapp", "harness.js"));
 const { hashMessage, verifyMessage } = require(path.join(MODULES, "viem"));
 const accounts = require(path.join(MODULES, "viem", "_cjs", "accounts", "index.js"));
 const bs58 = (({ default: d, ...named }) => d || named)(require(path.join(MODULES, "bs58"))); // v5/v6: a default export
@@ -22,8 +20,6 @@ const { waitForOtp } = require(path.join(ROOT, "js", "playwright.js"));
 const input = JSON.parse(process.argv[2]);
 const ready = input.ready;
 const STEP_MS = 15000;
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const ETH = { curve: "CURVE_SECP256K1", pathFormat: "PATH_FORMAT_BIP32", path: "m/44'/60'/0'/0/0", addressFormat: "ADDRESS_FORMAT_ETHEREUM" };
 const SOL = { curve: "CURVE_ED25519", pathFormat: "PATH_FORMAT_BIP32", path: "m/44'/501'/0'/0'", addressFormat: "ADDRESS_FORMAT_SOLANA" };
 
@@ -334,27 +330,4 @@ flows.kit = async function kit(browser) {
   }
 };
 
-async function main() {
-  const browser = await chromium.launch({ executablePath: input.chromium || "/usr/bin/chromium", args: CHROMIUM_ARGS,
-                                          headless: true, timeout: 30000 });
-  const report = {};
-  try {
-    await Promise.all((input.flows || Object.keys(flows)).map(async (name) => {
-      const started = Date.now();
-      try {
-        report[name] = { ok: true, ...(await flows[name](browser)) };
-      } catch (error) {
-        report[name] = { ok: false, error: String(error.stack || error).slice(0, 2000), page: error.page || null };
-      }
-      report[name].ms = Date.now() - started; // for a person reading the report; nothing asserts on it
-    }));
-  } finally {
-    await browser.close();
-  }
-  process.stdout.write(JSON.stringify(report) + "\n");
-}
-
-main().catch((error) => {
-  process.stderr.write(`${error.stack || error}\n`);
-  process.exit(1);
-});
+run(() => runFlows(flows, { chromiumPath: input.chromium, only: input.flows }));

@@ -8,9 +8,7 @@
 const path = require("node:path");
 const crypto = require("node:crypto");
 
-const ROOT = path.resolve(__dirname, "..", "..");
-const MODULES = path.join(ROOT, "tests", "js", "node_modules");
-const { chromium } = require(path.join(MODULES, "playwright-core"));
+const { ROOT, MODULES, runFlows, run } = require("./harness.js");
 const { verifyMessage } = require(path.join(MODULES, "viem"));
 const { mnemonicToAccount } = require(path.join(MODULES, "viem", "_cjs", "accounts", "index.js"));
 const { ControlClient } = require(path.join(ROOT, "js", "index.js"));
@@ -18,8 +16,6 @@ const { addVirtualAuthenticator, waitForOtp } = require(path.join(ROOT, "js", "p
 
 const input = JSON.parse(process.argv[2]);
 const STEP_MS = 15000;
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 function pageUrl(page, sim) {
   const query = new URLSearchParams({ url: sim.url, proxyUrl: sim.proxyUrl, configId: sim.configId,
@@ -208,29 +204,6 @@ async function forgedLogin(tab, authenticator, credential) {
            auth: await tab.getAttribute("#state", "data-auth") };
 }
 
-async function main() {
-  const browser = await chromium.launch({ executablePath: input.chromium || "/usr/bin/chromium", args: CHROMIUM_ARGS,
-                                          headless: true, timeout: 30000 });
-  const report = {};
-  try {
-    // The flows use separate contexts, contacts and users: they run side by side (the kit's OTP
-    // step alone waits 5 s for a captcha token it will not get, see the README).
-    await Promise.all((input.flows || Object.keys(flows)).map(async (name) => {
-      const started = Date.now();
-      try {
-        report[name] = { ok: true, ...(await flows[name](browser)) };
-      } catch (error) {
-        report[name] = { ok: false, error: String(error.stack || error).slice(0, 2000), page: error.page || null };
-      }
-      report[name].ms = Date.now() - started; // for a person reading the report; nothing asserts on it
-    }));
-  } finally {
-    await browser.close();
-  }
-  process.stdout.write(JSON.stringify(report) + "\n");
-}
-
-main().catch((error) => {
-  process.stderr.write(`${error.stack || error}\n`);
-  process.exit(1);
-});
+// The flows use separate contexts, contacts and users: they run side by side (the kit's OTP step
+// alone waits 5 s for a captcha token it will not get, see the docs).
+run(() => runFlows(flows, { chromiumPath: input.chromium, only: input.flows }));
