@@ -96,7 +96,7 @@ class Config:
             raise ValueError(f"auth_proxy_session_seconds must be positive, got {self.auth_proxy_session_seconds!r}")
 
     def auth_proxy_settings(self) -> dict[str, object]:
-        """The auth proxy configuration ``auth_proxy`` enables, in the names of proxy/config.py."""
+        """The auth proxy configuration ``auth_proxy`` enables, in the names of proxy_config/config.py."""
         return {
             "configId": self.auth_proxy_config_id,
             "allowedOrigins": list(self.cors_origins) or ["*"],

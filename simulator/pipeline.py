@@ -17,19 +17,20 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from simulator import auth, catalogue, responses
-from simulator.activities import envelope, ip_allowlist, mfa_gate, refusals, session_profiles
-from simulator.activities.context import Context
+from simulator.activities import ip_allowlist, session_profiles
 from simulator.auth.stamps import Stamp
 from simulator.catalogue import Kind, Operation
 from simulator.clock import Clock, Source
 from simulator.config import Config
-from simulator.consensus import engine, lifecycle, rate_limits, rules
+from simulator.consensus import engine, lifecycle, mfa_gate, rate_limits, rules
 from simulator.consensus.decisions import Decision, Outcome, VoteSelection
 from simulator.errors import ApiError, InvalidArgument, NotFound, PermissionDenied, Unimplemented
+from simulator.handling import envelope, refusals
+from simulator.handling.context import Context
 from simulator.journal import Journal
 from simulator.limits import check_timestamp_ms, parse_body
-from simulator.proxy import captcha
-from simulator.proxy import config as proxy_config
+from simulator.proxy_config import captcha
+from simulator.proxy_config import config as proxy_config
 from simulator.queries import QueryContext
 from simulator.state.activity import Activity, Pending
 from simulator.state.store import Organization, Store

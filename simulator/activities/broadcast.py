@@ -17,8 +17,6 @@ from typing import Any
 
 import coincurve
 
-from simulator.activities import chain_standin
-from simulator.activities.context import Context
 from simulator.activities.signing import ecdsa, signing_key
 from simulator.activities.transactions import nested, signer_context, with_sender_and_call
 from simulator.chains import eth_rlp, ethereum, invalid
@@ -26,7 +24,8 @@ from simulator.chains.eth_rlp import Encodable, RlpFieldError
 from simulator.chains.ethereum import EthereumTransaction
 from simulator.crypto.hashing import keccak256
 from simulator.errors import InvalidArgument
-from simulator.scenario import longtail
+from simulator.handling import chain_standin, longtail
+from simulator.handling.context import Context
 from simulator.state.records import SentTransaction
 from simulator.wire import Json
 

@@ -17,12 +17,12 @@ import binascii
 import base58
 
 from simulator.activities.broadcast import keep, new_sent
-from simulator.activities.context import Context
 from simulator.activities.signing import signing_key
 from simulator.activities.transactions import nested, signer_context
 from simulator.chains import invalid, solana, unsigned_bytes
 from simulator.errors import InvalidArgument
-from simulator.scenario import longtail
+from simulator.handling import longtail
+from simulator.handling.context import Context
 from simulator.wire import Json
 
 LAMPORTS_PER_SIGNATURE = 5_000

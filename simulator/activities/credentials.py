@@ -5,13 +5,12 @@ from __future__ import annotations
 import cbor2
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from simulator.activities.context import Context
 from simulator.auth import passkeys
-from simulator.auth.stamps import b64url_encode
 from simulator.crypto import keys
 from simulator.errors import InvalidArgument, ResourceExhausted
+from simulator.handling.context import Context
 from simulator.state.records import ApiKey, Authenticator, Record, User
-from simulator.wire import Json
+from simulator.wire import Json, b64url_encode
 
 CURVE_TYPES = {
     "API_KEY_CURVE_P256": "CREDENTIAL_TYPE_API_KEY_P256",

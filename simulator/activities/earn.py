@@ -13,9 +13,9 @@ from __future__ import annotations
 import hashlib
 from decimal import Decimal
 
-from simulator.activities.context import Context
 from simulator.errors import InvalidArgument, NotFound
-from simulator.scenario import longtail
+from simulator.handling import longtail
+from simulator.handling.context import Context
 from simulator.state.store import Organization, Store
 from simulator.wire import Json
 

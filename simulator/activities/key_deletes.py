@@ -8,8 +8,8 @@ leaves the tags that listed it (tags keep their name); policies are free text an
 
 from __future__ import annotations
 
-from simulator.activities.context import Context
 from simulator.errors import InvalidArgument, PermissionDenied
+from simulator.handling.context import Context
 from simulator.state.records import Wallet, WalletAccount
 from simulator.wire import Json
 

@@ -14,10 +14,10 @@ import hashlib
 import hmac
 from urllib.parse import urlencode, urlsplit
 
-from simulator.activities.context import Context
 from simulator.crypto import service_keys
 from simulator.errors import InvalidArgument
-from simulator.scenario import longtail
+from simulator.handling import longtail
+from simulator.handling.context import Context
 from simulator.wire import Json
 
 URL_BASE = "https://onramp.simulator.invalid"

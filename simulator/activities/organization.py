@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from urllib.parse import urlparse
 
-from simulator.activities.context import Context
 from simulator.errors import InvalidArgument, NotFound, PermissionDenied
+from simulator.handling.context import Context
 from simulator.state.records import Record
 from simulator.wire import Json
 

@@ -7,8 +7,8 @@ or a parent's credential may have let the request through.
 
 from __future__ import annotations
 
-from simulator.activities.context import Context
 from simulator.errors import InvalidArgument, PermissionDenied
+from simulator.handling.context import Context
 from simulator.wire import Json
 
 

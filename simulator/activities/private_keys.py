@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from simulator.activities import tags
-from simulator.activities.context import Context, require_unique
 from simulator.activities.users import check_limit, new_tag
 from simulator.activities.wallets import address_of
 from simulator.crypto import addresses, keys
+from simulator.handling.context import Context, require_unique
 from simulator.state.records import PrivateKey
 from simulator.wire import Json
 

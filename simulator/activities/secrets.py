@@ -9,11 +9,11 @@ ServerSendMsg (``{encappedPublic, ciphertext, organizationId}``). Batches are al
 
 from __future__ import annotations
 
-from simulator.activities.context import Context, require_unique
 from simulator.activities.key_lifecycle import IMPORT_TARGET_TTL_MS, sealed_for_export
 from simulator.crypto import bundles, keys
 from simulator.errors import InvalidArgument
-from simulator.scenario import longtail
+from simulator.handling import longtail
+from simulator.handling.context import Context, require_unique
 from simulator.state.records import ImportTarget
 from simulator.wire import Json
 

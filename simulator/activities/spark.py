@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import uuid
 
-from simulator.activities.context import Context
 from simulator.errors import InvalidArgument, Unimplemented
-from simulator.scenario import longtail
+from simulator.handling import longtail
+from simulator.handling.context import Context
 from simulator.wire import Json
 
 SPARK_FORMATS = ("ADDRESS_FORMAT_SPARK_MAINNET", "ADDRESS_FORMAT_SPARK_REGTEST")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from simulator.activities import otp, users, wallets
-from simulator.activities.context import Context
 from simulator.errors import InvalidArgument
+from simulator.handling.context import Context
 from simulator.state.store import Organization
 from simulator.wire import Json
 

@@ -1,7 +1,7 @@
 """Swaps: the parent organization's fee configuration, quotes priced from the simulated market, and
 executions that follow a status sequence on the simulator clock.
 
-A quote is priced from the seeded USD prices of its two assets (simulator.scenario.longtail), less
+A quote is priced from the seeded USD prices of its two assets (simulator.handling.longtail), less
 Turnkey's fee and the parent's client fee, with the slippage floor as ``minOutputAmount``. It can be
 executed once, before it expires, with the exact economics it committed to; the swap then moves
 PENDING → COMPLETED (or a scripted sequence) and claim_swap_fees collects the client fees of completed swaps.
@@ -12,9 +12,9 @@ from __future__ import annotations
 from decimal import ROUND_DOWN, Decimal
 
 from simulator.activities import wallets
-from simulator.activities.context import Context
 from simulator.errors import InvalidArgument
-from simulator.scenario import longtail
+from simulator.handling import longtail
+from simulator.handling.context import Context
 from simulator.wire import Json
 
 PROVIDER = "relay"

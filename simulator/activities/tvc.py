@@ -14,10 +14,10 @@ from __future__ import annotations
 import json
 
 from simulator.activities import wallets
-from simulator.activities.context import Context, require_unique
 from simulator.crypto import keys
 from simulator.errors import InvalidArgument
-from simulator.scenario import longtail
+from simulator.handling import longtail
+from simulator.handling.context import Context, require_unique
 from simulator.state.store import Organization
 from simulator.wire import Json
 

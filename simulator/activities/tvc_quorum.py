@@ -11,12 +11,12 @@ import base64
 import hashlib
 import json
 
-from simulator.activities.context import Context
 from simulator.activities.tvc import APPS, DEPLOYMENTS, OPERATORS, QUORUM_KEYS, SETS, find, live_deployment, signing_key
 from simulator.crypto import keys
+from simulator.crypto.attestation import attestation_doc
 from simulator.errors import InvalidArgument, NotFound
-from simulator.queries import boot_proofs
-from simulator.scenario import longtail
+from simulator.handling import longtail
+from simulator.handling.context import Context
 from simulator.wire import Json
 
 
@@ -140,10 +140,10 @@ def same_attestation(given: bytes, issued_b64: str) -> bool:
 
 
 def provisioning(deployment: Json) -> Json:
-    """The provisioning enclave's attestation (simulated, see queries.boot_proofs) and manifest envelope."""
+    """The provisioning enclave's attestation (simulated, see crypto.attestation) and manifest envelope."""
     manifest = deployment["manifest"].encode()
     public = bytes.fromhex(provisioning_public_key(deployment))
-    doc = boot_proofs.attestation_doc(
+    doc = attestation_doc(
         public, hashlib.sha256(manifest).digest(), "simulator-tvc-provisioning", deployment["createdMs"]
     )
     approvals = [{"operatorId": a["operatorId"], "signature": a["signature"]} for a in deployment["approvals"]]

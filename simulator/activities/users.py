@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 
 from simulator.activities import credentials, tags
-from simulator.activities.context import Context, require_unique
-from simulator.auth.stamps import b64url_decode
 from simulator.errors import InvalidArgument, ResourceExhausted
+from simulator.handling.context import Context, require_unique
 from simulator.state.records import ApiKey, Authenticator, Record, Tag, User, timestamp
-from simulator.wire import Json
+from simulator.wire import Json, b64url_decode
 
 MAX_USERS = 100
 MAX_INVITATIONS = 100

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 from simulator.activities import credentials, otp, tags, users
-from simulator.activities.context import Context
 from simulator.errors import InvalidArgument
+from simulator.handling.context import Context
 from simulator.state.records import User
 from simulator.wire import Json
 

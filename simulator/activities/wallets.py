@@ -5,12 +5,12 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass, field
 
-from simulator.activities import mnemonic_pool
-from simulator.activities.context import Context
 from simulator.activities.users import check_limit
 from simulator.clock import Source
 from simulator.crypto import addresses, hd
 from simulator.errors import InvalidArgument, Unimplemented
+from simulator.handling import mnemonic_pool
+from simulator.handling.context import Context
 from simulator.state.records import Wallet, WalletAccount
 from simulator.wire import Json
 

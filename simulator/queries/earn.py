@@ -7,9 +7,9 @@ from decimal import Decimal
 
 from simulator.activities import earn
 from simulator.errors import InvalidArgument, NotFound
+from simulator.handling import longtail
 from simulator.queries.context import QueryContext
 from simulator.queries.pagination import paginate
-from simulator.scenario import longtail
 from simulator.wire import Json
 
 TX_FIELDS = {"deploy": "deployTxHash", "deposit": "depositTxHash", "withdraw": "withdrawTxHash", "claim": "claimTxHash"}

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from simulator.handling import longtail
 from simulator.queries.context import QueryContext
-from simulator.scenario import longtail
 from simulator.wire import Json
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from simulator.handling import longtail
 from simulator.queries.context import QueryContext
 from simulator.queries.pagination import paginate
-from simulator.scenario import longtail
 from simulator.wire import Json
 
 METADATA = ("secretId", "name", "staticProperties", "createdAtUnixMs")

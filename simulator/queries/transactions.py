@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from simulator.activities import chain_standin
 from simulator.errors import InvalidArgument, NotFound
+from simulator.handling import chain_standin, longtail
 from simulator.queries.context import QueryContext
 from simulator.queries.pagination import paginate
-from simulator.scenario import longtail
 from simulator.state.records import SentTransaction
 from simulator.wire import Json
 

@@ -8,8 +8,8 @@ import re
 
 from simulator.activities import tvc, tvc_quorum
 from simulator.errors import InvalidArgument
+from simulator.handling import longtail
 from simulator.queries.context import QueryContext
-from simulator.scenario import longtail
 from simulator.state.records import timestamp
 from simulator.wire import Json
 

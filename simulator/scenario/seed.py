@@ -6,19 +6,19 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from simulator.activities import chain_standin, credentials, policies
-from simulator.activities.context import Context
-from simulator.auth.stamps import b64url_encode
+from simulator.activities import credentials, policies
 from simulator.clock import Source
 from simulator.config import origin_text
 from simulator.consensus import rate_limits
 from simulator.crypto import keys
 from simulator.errors import ApiError
-from simulator.proxy import config as proxy_config
-from simulator.scenario import Scenario, longtail
+from simulator.handling import chain_standin, longtail
+from simulator.handling.context import Context
+from simulator.proxy_config import config as proxy_config
+from simulator.scenario import Scenario
 from simulator.state.records import Tag, User
 from simulator.state.store import Organization, Store
-from simulator.wire import Json
+from simulator.wire import Json, b64url_encode
 
 Path = tuple[str | int, ...]
 

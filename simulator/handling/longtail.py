@@ -33,8 +33,8 @@ import copy
 from typing import Any
 
 from simulator.clock import Source
-from simulator.consensus.rules import matches
 from simulator.errors import InvalidArgument
+from simulator.handling.matching import matches
 from simulator.state.store import Organization, Store
 from simulator.wire import Json
 

@@ -28,9 +28,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from simulator.consensus.rules import matches
 from simulator.crypto.hashing import keccak256
-from simulator.scenario import longtail
+from simulator.handling import longtail
+from simulator.handling.matching import matches
 from simulator.state.records import SentTransaction
 from simulator.state.store import Organization, Store
 from simulator.wire import Json
