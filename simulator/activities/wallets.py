@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from simulator.activities.users import check_limit
 from simulator.clock import Source
 from simulator.crypto import addresses, hd
-from simulator.errors import InvalidArgument, Unimplemented
+from simulator.errors import InvalidArgument
 from simulator.handling import mnemonic_pool
 from simulator.handling.context import Context
 from simulator.state.records import Wallet, WalletAccount
@@ -163,11 +163,9 @@ def derive(seed: bytes, curve: str, path: str) -> hd.DerivedKey:
 
 
 def address_of(address_format: str, curve: str, public_key: bytes) -> str:
-    """The address, or the service's refusal (an unsimulated format is 501, never a fake)."""
+    """The address, or the service's refusal."""
     try:
         return addresses.address_for(address_format, curve, public_key)
-    except addresses.UnsupportedAddressFormat as exc:
-        raise Unimplemented(str(exc)) from None
     except hd.DerivationError as exc:
         raise InvalidArgument(str(exc)) from None
 

@@ -48,43 +48,6 @@ NATIVE = {  # caip2 reference -> (symbol, name); every other EVM chain pays in E
     "143": ("MON", "Monad"),
     "10143": ("MON", "Monad"),
 }
-SCHEMA: Json = {  # what schemas/scenario.json gains under properties.broadcast
-    "type": "object",
-    "additionalProperties": False,
-    "properties": {
-        "nonces": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["address", "caip2"],
-                "additionalProperties": False,
-                "properties": {
-                    "address": {"type": "string"},
-                    "caip2": {"type": "string"},
-                    "nonce": {"type": "integer", "minimum": 0},
-                    "gasStationNonce": {"type": "integer", "minimum": 0},
-                },
-            },
-        },
-        "gasUsage": {"type": "array", "items": {"type": "object", "required": ["organization"]}},
-        "statuses": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["name"],
-                "additionalProperties": False,
-                "properties": {
-                    "name": {"type": "string"},
-                    "match": {"type": "object"},
-                    "times": {"type": "integer", "minimum": 1},
-                    "outcome": {"enum": list(OUTCOMES)},
-                    "error": {"type": "object"},
-                    "sequence": {"type": "array", "minItems": 1, "items": longtail.STEP},
-                },
-            },
-        },
-    },
-}
 
 
 # the scenario's key ---------------------------------------------------------------------------------

@@ -95,42 +95,6 @@ SOLANA_ALIASES = {
     "solana:mainnet": "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
     "solana:devnet": "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
 }
-STEP = {
-    "type": "object",
-    "required": ["status"],
-    "properties": {
-        "status": {"type": "string", "minLength": 1},
-        "after": {
-            "type": "object",
-            "additionalProperties": False,
-            "properties": {"seconds": {"type": "number", "minimum": 0}, "polls": {"type": "integer", "minimum": 0}},
-        },
-    },
-}
-SCHEMA: Json = {  # what schemas/scenario.json gains under properties.longtail
-    "type": "object",
-    "additionalProperties": False,
-    "properties": {
-        "assets": {"type": "array", "items": {"type": "object", "required": ["caip19", "symbol", "decimals"]}},
-        "vaults": {"type": "array", "items": {"type": "object", "required": ["vaultAddress", "provider", "caip19"]}},
-        "tvcImages": {"type": "array", "items": {"type": "object", "required": ["url"]}},
-        "qosVersions": {"type": "object", "required": ["available", "latest"]},
-        "statuses": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["name", "sequence"],
-                "additionalProperties": False,
-                "properties": {
-                    "name": {"type": "string"},
-                    "match": {"type": "object"},
-                    "times": {"type": "integer", "minimum": 1},
-                    "sequence": {"type": "array", "minItems": 1, "items": STEP},
-                },
-            },
-        },
-    },
-}
 
 
 def apply(scenario: Any, store: Store) -> None:
