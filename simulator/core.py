@@ -20,7 +20,6 @@ from simulator.clock import Clock, Source
 from simulator.config import Config
 from simulator.consensus.decisions import VoteSelection
 from simulator.consensus.explain import explain
-from simulator.events.deliveries import Webhooks
 from simulator.handling import mnemonic_pool
 from simulator.handling.context import Context
 from simulator.journal import Journal
@@ -32,6 +31,7 @@ from simulator.state import codec
 from simulator.state.activity import Activity
 from simulator.state.store import MnemonicStream, Store
 from simulator.validation import Schemas
+from simulator.webhooks.deliveries import Webhooks
 from simulator.wire import Json
 
 DEFAULT_SCENARIO = data_dir("scenarios") / "default.yaml"

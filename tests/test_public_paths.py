@@ -34,3 +34,11 @@ def test_base64url_helpers_stay_importable_from_the_stamps_module():
 
     assert b64url_encode is wire.b64url_encode and b64url_decode is wire.b64url_decode
     assert b64url_decode(b64url_encode(b"\xff\x00")) == b"\xff\x00"
+
+
+def test_the_webhook_signatures_old_import_path_is_the_new_module():
+    """docs/how-to/webhooks.md named ``simulator.events.signing``; webhooks/ is its home now."""
+    from simulator.events.signing import verify_delivery
+    from simulator.webhooks import signing
+
+    assert verify_delivery is signing.verify_delivery

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from simulator.coverage import markdown
+from simulator.operation_coverage import markdown
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "reference" / "operations.md"
 README = PAGE  # the old name of the page this tool writes
