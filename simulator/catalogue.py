@@ -133,7 +133,7 @@ OPERATIONS: tuple[Operation, ...] = (
     activity("reject_activity", vote="VOTE_SELECTION_REJECTED"),
     # organizations and sub-organizations
     activity("create_sub_organization", "ORGANIZATION", "CREATE", "suborgs:create_sub_organization"),
-    activity("delete_sub_organization", "ORGANIZATION", "DELETE", "key_deletes:delete_sub_organization"),
+    activity("delete_sub_organization", "ORGANIZATION", "DELETE", "suborgs:delete_sub_organization"),
     activity(
         "update_organization_name", handler="organizations_lifecycle:update_organization_name", root_quorum_only=True
     ),
@@ -210,8 +210,8 @@ OPERATIONS: tuple[Operation, ...] = (
     activity("create_wallet", "WALLET", "CREATE", "wallets:create_wallet", preparer="wallets:prepare_wallet"),
     activity("create_wallet_accounts", "WALLET", "CREATE", "wallets:create_wallet_accounts"),
     activity("update_wallet", "WALLET", "UPDATE", "wallets:update_wallet"),
-    activity("delete_wallets", "WALLET", "DELETE", "key_deletes:delete_wallets"),
-    activity("delete_wallet_accounts", "WALLET", "DELETE", "key_deletes:delete_wallet_accounts"),
+    activity("delete_wallets", "WALLET", "DELETE", "wallets:delete_wallets"),
+    activity("delete_wallet_accounts", "WALLET", "DELETE", "wallets:delete_wallet_accounts"),
     activity(
         "export_wallet",
         "WALLET",
@@ -229,7 +229,7 @@ OPERATIONS: tuple[Operation, ...] = (
     activity("init_import_wallet", "WALLET", "IMPORT", "key_lifecycle:init_import_wallet"),
     activity("import_wallet", "WALLET", "IMPORT", "key_lifecycle:import_wallet"),
     activity("create_private_keys", "PRIVATE_KEY", "CREATE", "private_keys:create_private_keys"),
-    activity("delete_private_keys", "PRIVATE_KEY", "DELETE", "key_deletes:delete_private_keys"),
+    activity("delete_private_keys", "PRIVATE_KEY", "DELETE", "private_keys:delete_private_keys"),
     activity(
         "export_private_key",
         "PRIVATE_KEY",
