@@ -12,7 +12,7 @@ from simulator.config import origin_text
 from simulator.consensus import rate_limits
 from simulator.crypto import keys
 from simulator.errors import ApiError
-from simulator.handling import chain_standin, longtail
+from simulator.handling import chain_standin, provider_standin
 from simulator.handling.context import Context
 from simulator.proxy_config import config as proxy_config
 from simulator.scenario import Scenario
@@ -28,7 +28,7 @@ def apply(scenario: Scenario, store: Store, source: Source, now_ms: int) -> list
     made: list[Json] = []
     store.otp_codes.update(scenario.data.get("otpCodes", {}))
     store.cors_origins.extend(o for o in cors_origins(scenario) if o not in store.cors_origins)
-    longtail.apply(scenario, store)
+    provider_standin.apply(scenario, store)
     chain_standin.apply(scenario, store)
     for i, spec in enumerate(scenario.data.get("organizations", [])):
         Seeder(scenario, store, source, now_ms, made).organization(("organizations", i), spec, None)

@@ -56,7 +56,7 @@ class Organization:
     activities: ActivityTable = field(default_factory=ActivityTable)
     webhook_endpoints: dict[str, WebhookEndpoint] = field(default_factory=dict)
     ip_allowlists: dict[str, IpAllowlist] = field(default_factory=dict)  # "" = the organization's, else by key
-    # swaps, earn, TVC, secrets, on-ramp (simulator.handling.longtail): table name -> record id -> record
+    # swaps, earn, TVC, secrets, on-ramp (simulator.handling.provider_standin): table name -> record id -> record
     longtail: dict[str, dict[str, Json]] = field(default_factory=dict)
     session_profiles: dict[str, SessionProfile] = field(default_factory=dict)
 

@@ -1,4 +1,5 @@
-"""The long tail's scenario key (``longtail``): what the simulated markets, vault catalogue and
+"""The stand-in for the providers behind the long-tail operations (swaps, earn, on-ramp, TVC,
+secrets), and its scenario key (``longtail``): what the simulated markets, vault catalogue and
 container registry hold, and scripted status sequences for the asynchronous operations.
 
 ```yaml
