@@ -18,7 +18,8 @@ An entry says:
 - ``handler`` / ``preparer``: where the behaviour lives, as ``module:function`` relative to the
   kind's package (``wallets:create_wallet`` is ``simulator.activities.wallets.create_wallet``),
   imported on first use so that the catalogue sits below every domain module; ``None`` means the
-  simulator does not serve it (501);
+  simulator does not serve it (501). simulator/handler_index.py, generated from this table by
+  ``python tools/handler_index.py``, lists every one as a typed reference an editor and mypy follow;
 - ``policy_context``: a ``module:function`` taking ``(ctx, params)`` that returns what the
   policy language reads beyond ``activity`` for this request (``eth.tx``, ``wallet``,
   ``private_key``, ...), computed before the decision;
@@ -99,6 +100,11 @@ class Operation:
 
     def describe_for_policies(self) -> Callable[..., Any] | None:
         return resolve(self.kind, self.policy_context) if self.policy_context else None
+
+
+def package_of(kind: Kind) -> str:
+    """The package a ``module:function`` of ``kind`` names a module of (simulator/handler_index.py lists them all)."""
+    return _PACKAGES[kind]
 
 
 @cache
