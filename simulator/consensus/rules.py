@@ -11,7 +11,7 @@ from __future__ import annotations
 from simulator.clock import Source
 from simulator.consensus.decisions import Decision, Outcome, Wait
 from simulator.errors import InvalidArgument
-from simulator.handling.matching import matches
+from simulator.handling.matching import first_script
 from simulator.state.records import User
 from simulator.state.store import Organization, Store
 from simulator.wire import Json
@@ -28,20 +28,14 @@ def scripted(
     rules: list[Json], store: Store, source: Source, org: Organization, user: User, activity_type: str, params: Json
 ) -> Decision | None:
     """The decision of the first rule that applies to this request, or None."""
-    for rule in rules:
-        if rule["outcome"] == "rateLimited":  # answered earlier, right after authentication (consensus/rate_limits)
-            continue
-        if not matches(rule.get("match", {}), org, user, activity_type, params):
-            continue
-        hits = store.rule_hits[rule["name"]] = store.rule_hits.get(rule["name"], 0) + 1
-        if "occurrence" in rule.get("match", {}) and hits != rule["match"]["occurrence"]:
-            continue
-        if "times" in rule and hits > rule["times"]:
-            continue
-        if "probability" in rule and source.randbelow(1_000_000) >= rule["probability"] * 1_000_000:
-            continue
-        return decision(rule, org, user)
-    return None
+    # rateLimited rules are answered earlier, right after authentication (consensus/rate_limits)
+    deciding = (rule for rule in rules if rule["outcome"] != "rateLimited")
+
+    def drawn(rule: Json) -> bool:
+        return "probability" not in rule or source.randbelow(1_000_000) < rule["probability"] * 1_000_000
+
+    rule = first_script(deciding, "", store, org, user, activity_type, params, drawn)
+    return None if rule is None else decision(rule, org, user)
 
 
 def decision(rule: Json, org: Organization, user: User) -> Decision:

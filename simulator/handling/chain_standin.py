@@ -30,7 +30,7 @@ from typing import Any
 
 from simulator.crypto.hashing import keccak256
 from simulator.handling import provider_standin
-from simulator.handling.matching import matches
+from simulator.handling.matching import first_script
 from simulator.state.records import SentTransaction
 from simulator.state.store import Organization, Store
 from simulator.wire import Json
@@ -88,17 +88,12 @@ def use_nonce(store: Store, caip2: str, address: str, nonce: int, station: bool 
 # status sequences -----------------------------------------------------------------------------------
 def new_track(store: Store, org: Organization, user: Any, activity_type: str, params: Json, now_ms: int) -> Json:
     """The status steps a new transaction follows: the first matching script's, else inclusion."""
-    steps = steps_for("included", {})
-    for script in store.broadcast_seed.get("statuses", []):
-        if user is None or not matches(script.get("match", {}), org, user, activity_type, params):
-            continue
-        counter = f"broadcast:{script['name']}"
-        hits = store.rule_hits[counter] = store.rule_hits.get(counter, 0) + 1
-        wanted = script.get("match", {}).get("occurrence")
-        if (wanted is not None and hits != wanted) or ("times" in script and hits > script["times"]):
-            continue
+    scripts = [] if user is None else store.broadcast_seed.get("statuses", [])
+    script = first_script(scripts, "broadcast:", store, org, user, activity_type, params)
+    if script is None:
+        steps = steps_for("included", {})
+    else:
         steps = script.get("sequence") or steps_for(script.get("outcome", "included"), script.get("error", {}))
-        break
     return {"createdMs": now_ms, "polls": 0, "steps": copy.deepcopy(steps)}
 
 

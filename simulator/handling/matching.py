@@ -1,16 +1,18 @@
 """What a scripted ``match`` selects: an activity's type or kind, organization, user, user tag and parameters.
 
 Scenario rules, rate limits, long-tail status scripts and the chain stand-in all match requests
-with this one function.
+with ``matches``; rules and both kinds of status scripts pick the script that answers with
+``first_script`` (first match decides; ``occurrence`` and ``times`` count the script's matches).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from simulator.handling.activity_view import kind_of
 from simulator.state.records import User
-from simulator.state.store import Organization
+from simulator.state.store import Organization, Store
 from simulator.wire import Json
 
 
@@ -36,3 +38,33 @@ def contains(actual: Any, wanted: Any) -> bool:
     if isinstance(wanted, dict):
         return isinstance(actual, dict) and all(k in actual and contains(actual[k], v) for k, v in wanted.items())
     return bool(actual == wanted)
+
+
+def first_script(
+    scripts: Iterable[Json],
+    counter: str,
+    store: Store,
+    org: Organization,
+    user: User,
+    activity_type: str,
+    params: Json,
+    accept: Callable[[Json], bool] | None = None,
+) -> Json | None:
+    """The first script whose ``match`` applies to this request and whose turn it is, or None.
+
+    Each match counts in ``store.rule_hits[counter + name]`` (a reset clears the counts); a script
+    with ``match.occurrence`` answers only its n-th match, one with ``times`` only its first n;
+    ``accept`` (a rule's ``probability``) is asked last.
+    """
+    for script in scripts:
+        if not matches(script.get("match", {}), org, user, activity_type, params):
+            continue
+        key = counter + script["name"]
+        hits = store.rule_hits[key] = store.rule_hits.get(key, 0) + 1
+        wanted = script.get("match", {}).get("occurrence")
+        if (wanted is not None and hits != wanted) or ("times" in script and hits > script["times"]):
+            continue
+        if accept is not None and not accept(script):
+            continue
+        return script
+    return None

@@ -35,7 +35,7 @@ from typing import Any
 
 from simulator.clock import Source
 from simulator.errors import InvalidArgument
-from simulator.handling.matching import matches
+from simulator.handling.matching import first_script
 from simulator.state.store import Organization, Store
 from simulator.wire import Json
 
@@ -151,16 +151,9 @@ def new_track(
     store: Store, org: Organization, user: Any, activity_type: str, params: Json, now_ms: int, default: list[Json]
 ) -> Json:
     """The status sequence a new asynchronous request follows: a matching script's, else ``default``."""
-    steps = default
-    for script in seeded(store, "statuses"):
-        if user is None or not matches(script.get("match", {}), org, user, activity_type, params):
-            continue
-        hits = store.rule_hits[f"status:{script['name']}"] = store.rule_hits.get(f"status:{script['name']}", 0) + 1
-        wanted = script.get("match", {}).get("occurrence")
-        if (wanted is not None and hits != wanted) or ("times" in script and hits > script["times"]):
-            continue
-        steps = script["sequence"]
-        break
+    scripts = [] if user is None else seeded(store, "statuses")
+    script = first_script(scripts, "status:", store, org, user, activity_type, params)
+    steps = default if script is None else script["sequence"]
     return {"createdMs": now_ms, "polls": 0, "steps": copy.deepcopy(steps)}
 
 
