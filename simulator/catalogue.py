@@ -158,7 +158,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "delete_smart_contract_interface",
         "SMART_CONTRACT_INTERFACE",
         "DELETE",
-        "organizations_lifecycle:delete_smart_contract_interface",
+        "organization:delete_smart_contract_interface",
     ),
     # users, tags and invitations
     activity("create_users", "USER", "CREATE", "users:create_users"),
@@ -170,14 +170,14 @@ OPERATIONS: tuple[Operation, ...] = (
     activity("delete_users", "USER", "DELETE", "users_lifecycle:delete_users"),
     activity("create_user_tag", "USER", "CREATE", "users:create_user_tag"),
     activity("update_user_tag", "USER", "UPDATE", "users:update_user_tag"),
-    activity("delete_user_tags", "USER", "DELETE", "users_lifecycle:delete_user_tags"),
+    activity("delete_user_tags", "USER", "DELETE", "users:delete_user_tags"),
     activity("create_invitations", "INVITATION", "CREATE", "users:create_invitations"),
-    activity("delete_invitation", "INVITATION", "DELETE", "organizations_lifecycle:delete_invitation"),
+    activity("delete_invitation", "INVITATION", "DELETE", "users:delete_invitation"),
     # credentials
     activity("create_api_keys", "CREDENTIAL", "CREATE", "credentials:create_api_keys", own_credentials=True),
     activity("delete_api_keys", "CREDENTIAL", "DELETE", "credentials:delete_api_keys", own_credentials=True),
     activity(
-        "create_authenticators", "CREDENTIAL", "CREATE", "users_lifecycle:create_authenticators", own_credentials=True
+        "create_authenticators", "CREDENTIAL", "CREATE", "credentials:create_authenticators", own_credentials=True
     ),
     activity(
         "delete_authenticators", "CREDENTIAL", "DELETE", "credentials:delete_authenticators", own_credentials=True

@@ -1,4 +1,4 @@
-"""API keys, authenticators, OAuth 2.0 and fiat on-ramp credentials."""
+"""API keys, authenticators (created, deleted), OAuth 2.0 and fiat on-ramp credentials."""
 
 from __future__ import annotations
 
@@ -240,3 +240,19 @@ def delete_fiat_on_ramp_credential(ctx: Context, params: Json) -> Json:
     fiat_credential(ctx, cred_id)
     del ctx.org.fiat_credentials[cred_id]
     return {"fiatOnRampCredentialId": cred_id}
+
+
+def create_authenticators(ctx: Context, params: Json) -> Json:
+    user = ctx.user(params["userId"])
+    made = []
+    for spec in params["authenticators"]:
+        made.append(new_authenticator(ctx, spec, challenge_must_match=True))
+    taken = [a.credential_id for a in made if ctx.store.credential_refs(a.credential_id)]
+    ids = [a.credential_id for a in made]
+    if taken or len(set(ids)) != len(ids):
+        raise InvalidArgument(
+            f"authenticator with credential id {', '.join(taken) or 'repeated in the request'} already exists",
+            error_code="CREDENTIAL_CONFLICT",
+        )
+    add_authenticators(ctx, user, made)
+    return {"authenticatorIds": [a.authenticator_id for a in made]}

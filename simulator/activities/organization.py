@@ -1,4 +1,4 @@
-"""Organization features and smart contract interfaces."""
+"""Organization features and smart contract interfaces (created, deleted)."""
 
 from __future__ import annotations
 
@@ -54,4 +54,11 @@ def create_smart_contract_interface(ctx: Context, params: Json) -> Json:
     sci_id = ctx.new_id()
     fields = {"smartContractInterfaceId": sci_id, "organizationId": ctx.org.organization_id, **params}
     ctx.org.smart_contract_interfaces[sci_id] = Record(sci_id, fields, ctx.now_ms)
+    return {"smartContractInterfaceId": sci_id}
+
+
+def delete_smart_contract_interface(ctx: Context, params: Json) -> Json:
+    sci_id = params["smartContractInterfaceId"]
+    ctx.org.find(ctx.org.smart_contract_interfaces, sci_id, "smart contract interface")
+    del ctx.org.smart_contract_interfaces[sci_id]
     return {"smartContractInterfaceId": sci_id}
