@@ -122,7 +122,7 @@ def startup() -> None:
 def reset_and_restore() -> None:
     from simulator import Simulator
     from simulator.activities import wallets
-    from simulator.activities.context import Context
+    from simulator.handling.context import Context
     from simulator.state.store import Organization
 
     sim = Simulator()

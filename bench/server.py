@@ -89,7 +89,7 @@ SEEDS: list[int] = []  # BIP-39 seeds computed since the last read (BENCH_TIMING
 
 def count_seeds() -> None:
     """Count the mnemonic pool's PBKDF2 runs: each wallet should cost one, never two."""
-    from simulator.activities import mnemonic_pool
+    from simulator.handling import mnemonic_pool
 
     plain = mnemonic_pool.compute
 

@@ -17,8 +17,8 @@ from simulator.catalogue import Kind
 from simulator.config import Config
 from simulator.core import Simulator
 from simulator.errors import ApiError, InvalidArgument, MethodNotAllowed, NotFound, PayloadTooLarge
-from simulator.events import signing
 from simulator.scenario import ScenarioError
+from simulator.webhooks import signing
 from simulator.wire import Json
 
 log = logging.getLogger("simulator")

@@ -18,7 +18,8 @@ An entry says:
 - ``handler`` / ``preparer``: where the behaviour lives, as ``module:function`` relative to the
   kind's package (``wallets:create_wallet`` is ``simulator.activities.wallets.create_wallet``),
   imported on first use so that the catalogue sits below every domain module; ``None`` means the
-  simulator does not serve it (501);
+  simulator does not serve it (501). simulator/handler_index.py, generated from this table by
+  ``python tools/handler_index.py``, lists every one as a typed reference an editor and mypy follow;
 - ``policy_context``: a ``module:function`` taking ``(ctx, params)`` that returns what the
   policy language reads beyond ``activity`` for this request (``eth.tx``, ``wallet``,
   ``private_key``, ...), computed before the decision;
@@ -101,6 +102,11 @@ class Operation:
         return resolve(self.kind, self.policy_context) if self.policy_context else None
 
 
+def package_of(kind: Kind) -> str:
+    """The package a ``module:function`` of ``kind`` names a module of (simulator/handler_index.py lists them all)."""
+    return _PACKAGES[kind]
+
+
 @cache
 def resolve(kind: Kind, spec: str) -> Callable[..., Any]:
     module, _, function = spec.partition(":")
@@ -133,7 +139,7 @@ OPERATIONS: tuple[Operation, ...] = (
     activity("reject_activity", vote="VOTE_SELECTION_REJECTED"),
     # organizations and sub-organizations
     activity("create_sub_organization", "ORGANIZATION", "CREATE", "suborgs:create_sub_organization"),
-    activity("delete_sub_organization", "ORGANIZATION", "DELETE", "key_deletes:delete_sub_organization"),
+    activity("delete_sub_organization", "ORGANIZATION", "DELETE", "suborgs:delete_sub_organization"),
     activity(
         "update_organization_name", handler="organizations_lifecycle:update_organization_name", root_quorum_only=True
     ),
@@ -152,7 +158,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "delete_smart_contract_interface",
         "SMART_CONTRACT_INTERFACE",
         "DELETE",
-        "organizations_lifecycle:delete_smart_contract_interface",
+        "organization:delete_smart_contract_interface",
     ),
     # users, tags and invitations
     activity("create_users", "USER", "CREATE", "users:create_users"),
@@ -164,14 +170,14 @@ OPERATIONS: tuple[Operation, ...] = (
     activity("delete_users", "USER", "DELETE", "users_lifecycle:delete_users"),
     activity("create_user_tag", "USER", "CREATE", "users:create_user_tag"),
     activity("update_user_tag", "USER", "UPDATE", "users:update_user_tag"),
-    activity("delete_user_tags", "USER", "DELETE", "users_lifecycle:delete_user_tags"),
+    activity("delete_user_tags", "USER", "DELETE", "users:delete_user_tags"),
     activity("create_invitations", "INVITATION", "CREATE", "users:create_invitations"),
-    activity("delete_invitation", "INVITATION", "DELETE", "organizations_lifecycle:delete_invitation"),
+    activity("delete_invitation", "INVITATION", "DELETE", "users:delete_invitation"),
     # credentials
     activity("create_api_keys", "CREDENTIAL", "CREATE", "credentials:create_api_keys", own_credentials=True),
     activity("delete_api_keys", "CREDENTIAL", "DELETE", "credentials:delete_api_keys", own_credentials=True),
     activity(
-        "create_authenticators", "CREDENTIAL", "CREATE", "users_lifecycle:create_authenticators", own_credentials=True
+        "create_authenticators", "CREDENTIAL", "CREATE", "credentials:create_authenticators", own_credentials=True
     ),
     activity(
         "delete_authenticators", "CREDENTIAL", "DELETE", "credentials:delete_authenticators", own_credentials=True
@@ -210,8 +216,8 @@ OPERATIONS: tuple[Operation, ...] = (
     activity("create_wallet", "WALLET", "CREATE", "wallets:create_wallet", preparer="wallets:prepare_wallet"),
     activity("create_wallet_accounts", "WALLET", "CREATE", "wallets:create_wallet_accounts"),
     activity("update_wallet", "WALLET", "UPDATE", "wallets:update_wallet"),
-    activity("delete_wallets", "WALLET", "DELETE", "key_deletes:delete_wallets"),
-    activity("delete_wallet_accounts", "WALLET", "DELETE", "key_deletes:delete_wallet_accounts"),
+    activity("delete_wallets", "WALLET", "DELETE", "wallets:delete_wallets"),
+    activity("delete_wallet_accounts", "WALLET", "DELETE", "wallets:delete_wallet_accounts"),
     activity(
         "export_wallet",
         "WALLET",
@@ -229,7 +235,7 @@ OPERATIONS: tuple[Operation, ...] = (
     activity("init_import_wallet", "WALLET", "IMPORT", "key_lifecycle:init_import_wallet"),
     activity("import_wallet", "WALLET", "IMPORT", "key_lifecycle:import_wallet"),
     activity("create_private_keys", "PRIVATE_KEY", "CREATE", "private_keys:create_private_keys"),
-    activity("delete_private_keys", "PRIVATE_KEY", "DELETE", "key_deletes:delete_private_keys"),
+    activity("delete_private_keys", "PRIVATE_KEY", "DELETE", "private_keys:delete_private_keys"),
     activity(
         "export_private_key",
         "PRIVATE_KEY",

@@ -22,7 +22,7 @@ from simulator.cli_commands import (
     replay_command,
     webhooks_command,
 )
-from simulator.cli_switches import (
+from simulator.cli_options import (
     control_switches,
     control_token_option,
     rate_limit_switch,

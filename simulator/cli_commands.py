@@ -93,7 +93,7 @@ def webhooks_command(args: argparse.Namespace) -> int:
 
 
 def coverage_command(args: argparse.Namespace) -> int:
-    from simulator.coverage import coverage, summary
+    from simulator.operation_coverage import coverage, summary
     from simulator.validation import Schemas
 
     rows = coverage(Schemas())

@@ -52,7 +52,7 @@ class Config:
     max_connections: int = 256  # open connections per port; more wait in the listen backlog
     header_timeout_seconds: float = 10.0  # a request's line and headers must arrive within this of its first byte
     read_timeout_seconds: float = 30.0  # for its body after the headers, and the longest a connection may idle
-    # every 200 answer checked against the public swagger's response schema (simulator/responses.py): a mismatch
+    # every 200 answer checked against the public swagger's response schema (simulator/response_check.py): a mismatch
     # answers 500 and is kept in crashes (the pytest plugin fails the test); test suites turn it on by environment
     strict_responses: bool = field(default_factory=lambda: os.environ.get(STRICT_RESPONSES_ENV) == "1")
     # browser origins the main interface answers (CORS, simulator/cors.py); empty: every origin, as the service
@@ -96,7 +96,7 @@ class Config:
             raise ValueError(f"auth_proxy_session_seconds must be positive, got {self.auth_proxy_session_seconds!r}")
 
     def auth_proxy_settings(self) -> dict[str, object]:
-        """The auth proxy configuration ``auth_proxy`` enables, in the names of proxy/config.py."""
+        """The auth proxy configuration ``auth_proxy`` enables, in the names of proxy_config/config.py."""
         return {
             "configId": self.auth_proxy_config_id,
             "allowedOrigins": list(self.cors_origins) or ["*"],

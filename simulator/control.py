@@ -235,10 +235,10 @@ def journal_view() -> Response:
 @blueprint.get("/coverage")
 def coverage_view() -> Response:
     # imported on first use: keeps serve's start-up short
-    from simulator import coverage
+    from simulator import operation_coverage
 
-    rows = coverage.coverage(simulator().schemas)
-    return jsonify({"summary": coverage.summary(rows), "operations": rows})
+    rows = operation_coverage.coverage(simulator().schemas)
+    return jsonify({"summary": operation_coverage.summary(rows), "operations": rows})
 
 
 @blueprint.post("/snapshots")

@@ -15,23 +15,23 @@ from pathlib import Path
 from typing import Any
 
 from simulator import auth, pipeline
-from simulator.activities import mnemonic_pool
-from simulator.activities.context import Context
 from simulator.auth.stamps import Stamp
 from simulator.clock import Clock, Source
 from simulator.config import Config
 from simulator.consensus.decisions import VoteSelection
 from simulator.consensus.explain import explain
-from simulator.events.deliveries import Webhooks
+from simulator.handling import mnemonic_pool
+from simulator.handling.context import Context
 from simulator.journal import Journal
 from simulator.paths import data_dir
-from simulator.proxy import config as proxy_config
+from simulator.proxy_config import config as proxy_config
 from simulator.recording import Recorder
 from simulator.scenario import load_scenario, seed
 from simulator.state import codec
 from simulator.state.activity import Activity
 from simulator.state.store import MnemonicStream, Store
 from simulator.validation import Schemas
+from simulator.webhooks.deliveries import Webhooks
 from simulator.wire import Json
 
 DEFAULT_SCENARIO = data_dir("scenarios") / "default.yaml"

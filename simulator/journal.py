@@ -9,7 +9,7 @@ import threading
 from collections import deque
 from typing import Any
 
-from simulator.consensus.rules import contains
+from simulator.handling.matching import contains
 from simulator.wire import Json
 
 

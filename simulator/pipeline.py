@@ -16,21 +16,22 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, Protocol
 
-from simulator import auth, catalogue, responses
-from simulator.activities import envelope, ip_allowlist, mfa_gate, refusals, session_profiles
-from simulator.activities.context import Context
+from simulator import auth, catalogue, response_check
+from simulator.activities import ip_allowlist, session_profiles
 from simulator.auth.stamps import Stamp
 from simulator.catalogue import Kind, Operation
 from simulator.clock import Clock, Source
 from simulator.config import Config
-from simulator.consensus import engine, lifecycle, rate_limits, rules
+from simulator.consensus import engine, lifecycle, mfa_gate, rate_limits, rules
 from simulator.consensus.decisions import Decision, Outcome, VoteSelection
 from simulator.errors import ApiError, InvalidArgument, NotFound, PermissionDenied, Unimplemented
+from simulator.handling import envelope, refusals
+from simulator.handling.context import Context
 from simulator.journal import Journal
-from simulator.limits import check_timestamp_ms, parse_body
-from simulator.proxy import captcha
-from simulator.proxy import config as proxy_config
+from simulator.proxy_config import captcha
+from simulator.proxy_config import config as proxy_config
 from simulator.queries import QueryContext
+from simulator.request_body import check_timestamp_ms, parse_body
 from simulator.state.activity import Activity, Pending
 from simulator.state.store import Organization, Store
 from simulator.validation import Schemas
@@ -125,7 +126,7 @@ def submit(host: Host, op: str, raw: bytes, headers: Mapping[str, str], content_
 
     def answer() -> Json:
         try:
-            return responses.checked(host, Kind.ACTIVITY, op, _submit(host, op, raw, headers, content_type, seen))
+            return response_check.checked(host, Kind.ACTIVITY, op, _submit(host, op, raw, headers, content_type, seen))
         except NotFound as error:  # a lookup that failed on an id that is not a UUID: malformed (errors page)
             raise host.schemas.not_found_or_malformed("submit", op, seen, error) from None
 
@@ -288,7 +289,7 @@ def query(host: Host, op: str, raw: bytes, headers: Mapping[str, str], content_t
 
     def answer() -> Json:
         try:
-            return responses.checked(host, Kind.QUERY, op, _query(host, op, raw, headers, content_type, seen))
+            return response_check.checked(host, Kind.QUERY, op, _query(host, op, raw, headers, content_type, seen))
         except NotFound as error:  # a lookup that failed on an id that is not a UUID: malformed (errors page)
             raise host.schemas.not_found_or_malformed("query", op, seen, error) from None
 

@@ -203,7 +203,7 @@ class WebhookReceiver:
     @staticmethod
     def verify(request: Any) -> bool:
         """Check a delivery's signature with the published keys, as a receiver should."""
-        from simulator.events.signing import verify_delivery
+        from simulator.webhooks.signing import verify_delivery
 
         return verify_delivery(dict(request.headers), request.get_data())
 

@@ -16,10 +16,10 @@ from simulator.app import create_app
 from simulator.clock import Clock
 from simulator.config import Config
 from simulator.core import Simulator
-from simulator.events.deliveries import Webhooks
 from simulator.journal import Journal
 from simulator.proxy.routes import create_proxy_app
 from simulator.state.store import Store
+from simulator.webhooks.deliveries import Webhooks
 from simulator.wire import Json
 from simulator.wsgi import PortServer, check_transport_settings, worker_pool
 

@@ -3,6 +3,7 @@ and the one encoder of answers."""
 
 from __future__ import annotations
 
+import base64
 import functools
 import json
 from collections.abc import Callable
@@ -58,3 +59,11 @@ def drop_nulls(value: Any) -> Any:
     if isinstance(value, list):
         return [drop_nulls(v) for v in value]
     return value
+
+
+def b64url_decode(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def b64url_encode(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")

@@ -81,3 +81,18 @@ def test_the_operations_table_is_the_catalogue():
         "docs/reference/operations.md's operations table is stale: run python tools/readme_operations.py"
     )
     assert module.main(["--check"]) == 0
+
+
+def test_no_two_folders_import_each_other():
+    """Folder by folder (``simulator/activities``, ``simulator/consensus``, ... and each top-level
+    module on its own) the imports form no cycle; pyproject.toml's acyclic_siblings contract says
+    the same to lint-imports."""
+    graph = module_graph()
+
+    def folder(module: str) -> str:
+        return ".".join(module.split(".")[:2])
+
+    folders: dict[str, set[str]] = {}
+    for module, deps in graph.items():
+        folders.setdefault(folder(module), set()).update(folder(d) for d in deps if folder(d) != folder(module))
+    assert strongly_connected(folders) == []

@@ -10,8 +10,8 @@ from conftest import DEFAULTS, ok, result_of
 from werkzeug.wrappers import Response
 
 from simulator.control_client import ControlClient
-from simulator.events.signing import verify_delivery
 from simulator.pytest_plugin import http_receiver
+from simulator.webhooks.signing import verify_delivery
 
 WEBHOOK = "FEATURE_NAME_WEBHOOK"
 

@@ -25,10 +25,10 @@ from support import (
 )
 
 from simulator import Config, SimulatorServer
-from simulator.events import signing
 from simulator.pytest_plugin import http_receiver
 from simulator.scenario import resolve_scenario
 from simulator.testing import ApiKeyStamper, SimulatorClient
+from simulator.webhooks import signing
 
 pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason=NO_CHROMIUM)
 TOKEN = "inspector-test-token"

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from simulator import responses
-from simulator.responses import ResponseSchemas
+from simulator import response_check as responses
+from simulator.response_check import ResponseSchemas
 
 ROOT = Path(__file__).resolve().parent.parent / "schemas" / "responses"
 GOOD = {"organizationId": "o", "organizationName": "n", "userId": "u", "username": "name"}

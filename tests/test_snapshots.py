@@ -17,8 +17,8 @@ from conftest import DEFAULTS, ETH_ACCOUNT, ROOT
 from support import eth_address_of
 
 from simulator import Config, Simulator, create_app
-from simulator.activities import mnemonic_pool
 from simulator.errors import InvalidArgument
+from simulator.handling import mnemonic_pool
 from simulator.queries.pagination import paginate
 from simulator.testing import ApiKeyStamper
 

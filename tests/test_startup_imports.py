@@ -32,7 +32,7 @@ LAZY = (
     "simulator.activities.private_keys",
     "simulator.policy.language",
     "simulator.oauth_provider",
-    "simulator.coverage",
+    "simulator.operation_coverage",
     "simulator.inspector.activities",
     "simulator.inspector.organizations",
     "simulator.inspector.webhooks",

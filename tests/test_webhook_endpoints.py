@@ -10,7 +10,7 @@ from conftest import ok, result_of
 from lifecycle_helpers import KEYS, api_user, sub_org, verification_token
 from support import assert_error
 
-from simulator.events import deliveries
+from simulator.webhooks import deliveries
 
 T = pytest.importorskip("turnkey_sdk_types")
 CREATE = ("create_webhook_endpoint", "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from generated_section import between, write_or_check
 
-from simulator.coverage import markdown
+from simulator.operation_coverage import markdown
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "reference" / "operations.md"
 README = PAGE  # the old name of the page this tool writes

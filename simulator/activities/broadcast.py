@@ -17,8 +17,6 @@ from typing import Any
 
 import coincurve
 
-from simulator.activities import chain_standin
-from simulator.activities.context import Context
 from simulator.activities.signing import ecdsa, signing_key
 from simulator.activities.transactions import nested, signer_context, with_sender_and_call
 from simulator.chains import eth_rlp, ethereum, invalid
@@ -26,7 +24,8 @@ from simulator.chains.eth_rlp import Encodable, RlpFieldError
 from simulator.chains.ethereum import EthereumTransaction
 from simulator.crypto.hashing import keccak256
 from simulator.errors import InvalidArgument
-from simulator.scenario import longtail
+from simulator.handling import chain_standin, provider_standin
+from simulator.handling.context import Context
 from simulator.state.records import SentTransaction
 from simulator.wire import Json
 
@@ -109,7 +108,7 @@ def relayed(ctx: Context, params: Json, sender: str, calls: list[Json]) -> str:
         nonce = chain_standin.next_nonce(ctx.store, caip2, sender) if nonce is None else nonce
         chain_standin.use_nonce(ctx.store, caip2, sender, nonce)
     chain_standin.use_nonce(ctx.store, caip2, sender, station, station=True)
-    sent = new_sent(ctx, params, sender, longtail.tx_hash(ctx.source, caip2), nonce=nonce)
+    sent = new_sent(ctx, params, sender, provider_standin.tx_hash(ctx.source, caip2), nonce=nonce)
     sent.sponsored, sent.details["gasStationNonce"] = sponsored, station
     sent.to = calls[0]["to"] if len(calls) == 1 else sender.lower()
     sent.value = sum(c["value"] for c in calls)
@@ -240,7 +239,7 @@ def new_sent(ctx: Context, params: Json, sender: str, chain_hash: str, **extra: 
         status_id=ctx.new_id(),
         organization_id=ctx.org.organization_id,
         activity_type=ctx.activity_type,
-        caip2=longtail.canonical_caip2(params["caip2"]),
+        caip2=provider_standin.canonical_caip2(params["caip2"]),
         sender=sender.lower() if sender.startswith("0x") else sender,
         chain_id=chain_hash,
         submitted_ms=ctx.now_ms,
@@ -256,7 +255,7 @@ def keep(ctx: Context, sent: SentTransaction) -> str:
 
 
 def evm_sender(ctx: Context, params: Json) -> str:
-    longtail.signer_on(ctx.org, params["from"], params["caip2"], "from")
+    provider_standin.signer_on(ctx.org, params["from"], params["caip2"], "from")
     return str(params["from"])
 
 

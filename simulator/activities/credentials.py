@@ -1,17 +1,16 @@
-"""API keys, authenticators, OAuth 2.0 and fiat on-ramp credentials."""
+"""API keys, authenticators (created, deleted), OAuth 2.0 and fiat on-ramp credentials."""
 
 from __future__ import annotations
 
 import cbor2
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from simulator.activities.context import Context
 from simulator.auth import passkeys
-from simulator.auth.stamps import b64url_encode
 from simulator.crypto import keys
 from simulator.errors import InvalidArgument, ResourceExhausted
+from simulator.handling.context import Context
 from simulator.state.records import ApiKey, Authenticator, Record, User
-from simulator.wire import Json
+from simulator.wire import Json, b64url_encode
 
 CURVE_TYPES = {
     "API_KEY_CURVE_P256": "CREDENTIAL_TYPE_API_KEY_P256",
@@ -241,3 +240,19 @@ def delete_fiat_on_ramp_credential(ctx: Context, params: Json) -> Json:
     fiat_credential(ctx, cred_id)
     del ctx.org.fiat_credentials[cred_id]
     return {"fiatOnRampCredentialId": cred_id}
+
+
+def create_authenticators(ctx: Context, params: Json) -> Json:
+    user = ctx.user(params["userId"])
+    made = []
+    for spec in params["authenticators"]:
+        made.append(new_authenticator(ctx, spec, challenge_must_match=True))
+    taken = [a.credential_id for a in made if ctx.store.credential_refs(a.credential_id)]
+    ids = [a.credential_id for a in made]
+    if taken or len(set(ids)) != len(ids):
+        raise InvalidArgument(
+            f"authenticator with credential id {', '.join(taken) or 'repeated in the request'} already exists",
+            error_code="CREDENTIAL_CONFLICT",
+        )
+    add_authenticators(ctx, user, made)
+    return {"authenticatorIds": [a.authenticator_id for a in made]}

@@ -13,9 +13,9 @@ from __future__ import annotations
 import hashlib
 from decimal import Decimal
 
-from simulator.activities.context import Context
 from simulator.errors import InvalidArgument, NotFound
-from simulator.scenario import longtail
+from simulator.handling import provider_standin
+from simulator.handling.context import Context
 from simulator.state.store import Organization, Store
 from simulator.wire import Json
 
@@ -29,16 +29,16 @@ WRAPPERS, REQUESTS = "earnWrappers", "earnRequests"
 # activities ---------------------------------------------------------------------------------------
 def earn_deploy_wrapper(ctx: Context, params: Json) -> Json:
     vault = catalogue_vault(ctx.store, params["vaultAddress"], params["chainCaip2"])
-    fee = longtail.bps(params["clientFeeBps"], "clientFeeBps", MAX_CLIENT_FEE_BPS)
-    longtail.signer_on(ctx.org, params["clientFeeWallet"], params["chainCaip2"], "clientFeeWallet")
-    root = longtail.root_of(ctx.store, ctx.org)
+    fee = provider_standin.bps(params["clientFeeBps"], "clientFeeBps", MAX_CLIENT_FEE_BPS)
+    provider_standin.signer_on(ctx.org, params["clientFeeWallet"], params["chainCaip2"], "clientFeeWallet")
+    root = provider_standin.root_of(ctx.store, ctx.org)
     seed = f"{root.organization_id}/{vault['vaultAddress'].lower()}/{fee}/{params['clientFeeWallet'].lower()}"
     wrapper_address = evm_address(seed + "/wrapper")
-    existing = longtail.table(root, WRAPPERS).get(wrapper_address.lower())
+    existing = provider_standin.table(root, WRAPPERS).get(wrapper_address.lower())
     if existing is not None:  # identical parameters re-derive the same wrapper: nothing is redeployed
         return {k: existing[k] for k in ("wrapperAddress", "splitterAddress", "deployRequestId")}
     request = new_request(ctx, "deploy", params, {"wrapperAddress": wrapper_address})
-    longtail.table(root, WRAPPERS)[wrapper_address.lower()] = {
+    provider_standin.table(root, WRAPPERS)[wrapper_address.lower()] = {
         "wrapperAddress": wrapper_address,
         "splitterAddress": evm_address(seed + "/splitter"),
         "deployRequestId": request["id"],
@@ -60,18 +60,18 @@ def earn_deposit(ctx: Context, params: Json) -> Json:
     wrapper = live_wrapper(ctx, params["wrapperAddress"], params["chainCaip2"])
     if wrapper["depositsDisabled"]:
         raise InvalidArgument(f"deposits to wrapper {wrapper['wrapperAddress']} are disabled (earn_set_wrapper_state)")
-    longtail.signer_on(ctx.org, params["signWith"], params["chainCaip2"])
-    amount = longtail.amount(params["assets"], "assets")
+    provider_standin.signer_on(ctx.org, params["signWith"], params["chainCaip2"])
+    amount = provider_standin.amount(params["assets"], "assets")
     request = new_request(ctx, "deposit", params, {"amount": amount, "wrapper": wrapper["wrapperAddress"]})
     return {"depositRequestId": request["id"]}
 
 
 def earn_withdraw(ctx: Context, params: Json) -> Json:
     wrapper = live_wrapper(ctx, params["wrapperAddress"], params["chainCaip2"])
-    longtail.signer_on(ctx.org, params["signWith"], params["chainCaip2"])
+    provider_standin.signer_on(ctx.org, params["signWith"], params["chainCaip2"])
     value = position(ctx.store, ctx.org, wrapper, params["signWith"], ctx.now_ms)["currentValue"]
     raw = params["amountValue"]
-    amount = value if raw == "MAX" else longtail.amount(raw, "amountValue")
+    amount = value if raw == "MAX" else provider_standin.amount(raw, "amountValue")
     if amount <= 0 or amount > value:
         raise InvalidArgument(f"amountValue {raw} exceeds the position's current value {value} in this wrapper")
     request = new_request(
@@ -100,17 +100,17 @@ def claim_earn_fees(ctx: Context, params: Json) -> Json:
 def new_request(ctx: Context, kind: str, params: Json, fields: Json) -> Json:
     done = {"status": "COMPLETED", "after": {"seconds": CONFIRM_SECONDS[kind]}}
     user = ctx.principal.user if ctx.principal else None
-    track = longtail.new_track(
+    track = provider_standin.new_track(
         ctx.store, ctx.org, user, ctx.activity_type, params, ctx.now_ms, [{"status": "PENDING"}, done]
     )
     request = {"id": ctx.new_id(), "kind": kind, "signWith": params.get("signWith", ""), "track": track, **fields}
-    request["txHash"] = longtail.tx_hash(ctx.source, params.get("chainCaip2", "eip155:8453"))
-    longtail.table(ctx.org, REQUESTS)[request["id"]] = request
+    request["txHash"] = provider_standin.tx_hash(ctx.source, params.get("chainCaip2", "eip155:8453"))
+    provider_standin.table(ctx.org, REQUESTS)[request["id"]] = request
     return request
 
 
 def catalogue_vault(store: Store, address: str, caip2: str) -> Json:
-    for vault in longtail.seeded(store, "vaults"):
+    for vault in provider_standin.seeded(store, "vaults"):
         if vault["vaultAddress"].lower() == address.lower():
             if vault["caip19"].split("/", 1)[0] != caip2:
                 raise InvalidArgument(f"vault {address} lives on {vault['caip19'].split('/', 1)[0]}, not {caip2}")
@@ -119,7 +119,7 @@ def catalogue_vault(store: Store, address: str, caip2: str) -> Json:
 
 
 def find_wrapper(store: Store, org: Organization, address: str) -> Json:
-    found = longtail.table(longtail.root_of(store, org), WRAPPERS).get(address.lower())
+    found = provider_standin.table(provider_standin.root_of(store, org), WRAPPERS).get(address.lower())
     if found is None:
         raise NotFound(
             f"no Earn wrapper {address} is deployed for organization {org.organization_id}",
@@ -133,7 +133,7 @@ def live_wrapper(ctx: Context, address: str, caip2: str) -> Json:
     if wrapper["vault"]["caip19"].split("/", 1)[0] != caip2:
         raise InvalidArgument(f"wrapper {address} lives on {wrapper['vault']['caip19'].split('/', 1)[0]}, not {caip2}")
     deploy = find_request(ctx.store, ctx.org, wrapper["deployRequestId"])
-    if deploy is None or longtail.current(deploy["track"], ctx.now_ms)["status"] != "COMPLETED":
+    if deploy is None or provider_standin.current(deploy["track"], ctx.now_ms)["status"] != "COMPLETED":
         raise InvalidArgument(
             f"wrapper {address} is not deployed yet: poll get_earn_deploy_status until COMPLETED",
             error_code="EARN_SETUP_REQUIRED",
@@ -146,13 +146,13 @@ def evm_address(seed: str) -> str:
 
 
 def tree(store: Store, org: Organization) -> list[Organization]:
-    root = longtail.root_of(store, org)
+    root = provider_standin.root_of(store, org)
     return [root, *store.descendants(root.organization_id)]
 
 
 def find_request(store: Store, org: Organization, request_id: str) -> Json | None:
     for member in tree(store, org):
-        found = longtail.table(member, REQUESTS).get(request_id)
+        found = provider_standin.table(member, REQUESTS).get(request_id)
         if found is not None:
             return found
     return None
@@ -163,10 +163,10 @@ def completed(store: Store, org: Organization, wrapper: Json, now_ms: int) -> li
     """(completion time, request) of every completed deposit and withdrawal into ``wrapper``, in time order."""
     done = []
     for member in tree(store, org):
-        for request in longtail.table(member, REQUESTS).values():
+        for request in provider_standin.table(member, REQUESTS).values():
             if request.get("wrapper") != wrapper["wrapperAddress"] or request["kind"] not in ("deposit", "withdraw"):
                 continue
-            step = longtail.current(request["track"], now_ms)
+            step = provider_standin.current(request["track"], now_ms)
             if step["status"] == "COMPLETED":
                 done.append((int(step["reachedMs"]), request))
     return sorted(done, key=lambda pair: pair[0])

@@ -12,9 +12,9 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Mapping
 
-from simulator.activities.context import Context
 from simulator.auth import Principal
 from simulator.errors import InvalidArgument, NotFound, PermissionDenied
+from simulator.handling.context import Context
 from simulator.state.records import IpAllowlist
 from simulator.state.store import Organization
 from simulator.wire import Json

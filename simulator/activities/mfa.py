@@ -1,7 +1,7 @@
 """MFA policies: per user, ordered, each naming the authentication steps an activity needs.
 
 ``applicable`` picks the policy the service enforces for an activity (the first by ``order``
-whose condition holds); ``simulator.activities.mfa_gate`` holds the activity in
+whose condition holds); ``simulator.consensus.mfa_gate`` holds the activity in
 ACTIVITY_STATUS_AUTHENTICATORS_NEEDED until approvals prove every step. A policy the user could
 never satisfy is refused at creation (docs ``features/authentication/mfa/overview.mdx``).
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 
 from simulator.activities import session_profiles
-from simulator.activities.context import Context
 from simulator.clock import Source
 from simulator.errors import InvalidArgument, NotFound
+from simulator.handling.context import Context
 from simulator.policy.errors import PolicyEvaluationError, PolicySyntaxError
 from simulator.state.records import MfaPolicy, User
 from simulator.wire import Json

@@ -14,10 +14,10 @@ import hashlib
 import hmac
 from urllib.parse import urlencode, urlsplit
 
-from simulator.activities.context import Context
 from simulator.crypto import service_keys
 from simulator.errors import InvalidArgument
-from simulator.scenario import longtail
+from simulator.handling import provider_standin
+from simulator.handling.context import Context
 from simulator.wire import Json
 
 URL_BASE = "https://onramp.simulator.invalid"
@@ -38,7 +38,7 @@ CURRENCIES = {
 
 def init_fiat_on_ramp(ctx: Context, params: Json) -> Json:
     network, crypto = params["network"], params["cryptoCurrencyCode"].rsplit("_", 1)[-1]
-    found = longtail.address_format(ctx.org, params["walletAddress"], "walletAddress")
+    found = provider_standin.address_format(ctx.org, params["walletAddress"], "walletAddress")
     if not found.startswith(NETWORK_FORMATS[network]):
         raise InvalidArgument(f"walletAddress {params['walletAddress']} ({found}) is not an address on {network}")
     if crypto not in CURRENCIES[network]:
@@ -47,10 +47,10 @@ def init_fiat_on_ramp(ctx: Context, params: Json) -> Json:
     transaction_id = ctx.new_id()
     done = {"status": "COMPLETED", "after": {"seconds": COMPLETES_AFTER_SECONDS}}
     user = ctx.principal.user if ctx.principal else None
-    track = longtail.new_track(
+    track = provider_standin.new_track(
         ctx.store, ctx.org, user, ctx.activity_type, params, ctx.now_ms, [{"status": "PENDING"}, done]
     )
-    longtail.table(ctx.org, "onrampTransactions")[transaction_id] = {"params": params, "track": track}
+    provider_standin.table(ctx.org, "onrampTransactions")[transaction_id] = {"params": params, "track": track}
     query = {"transactionId": transaction_id, "walletAddress": params["walletAddress"], "currencyCode": crypto}
     if params.get("fiatCurrencyAmount"):
         query["baseCurrencyAmount"] = params["fiatCurrencyAmount"]

@@ -1,11 +1,11 @@
-"""Organization features and smart contract interfaces."""
+"""Organization features and smart contract interfaces (created, deleted)."""
 
 from __future__ import annotations
 
 from urllib.parse import urlparse
 
-from simulator.activities.context import Context
 from simulator.errors import InvalidArgument, NotFound, PermissionDenied
+from simulator.handling.context import Context
 from simulator.state.records import Record
 from simulator.wire import Json
 
@@ -54,4 +54,11 @@ def create_smart_contract_interface(ctx: Context, params: Json) -> Json:
     sci_id = ctx.new_id()
     fields = {"smartContractInterfaceId": sci_id, "organizationId": ctx.org.organization_id, **params}
     ctx.org.smart_contract_interfaces[sci_id] = Record(sci_id, fields, ctx.now_ms)
+    return {"smartContractInterfaceId": sci_id}
+
+
+def delete_smart_contract_interface(ctx: Context, params: Json) -> Json:
+    sci_id = params["smartContractInterfaceId"]
+    ctx.org.find(ctx.org.smart_contract_interfaces, sci_id, "smart contract interface")
+    del ctx.org.smart_contract_interfaces[sci_id]
     return {"smartContractInterfaceId": sci_id}

@@ -1,4 +1,4 @@
-"""The organization itself: its name, its root quorum, and deleting invitations and contract interfaces.
+"""The organization itself: its name and its root quorum.
 
 Root-quorum-only activities (update_organization_name, update_root_quorum) are refused by the
 consensus engine to anyone outside the quorum; the handlers check again because a scripted rule
@@ -7,8 +7,8 @@ or a parent's credential may have let the request through.
 
 from __future__ import annotations
 
-from simulator.activities.context import Context
 from simulator.errors import InvalidArgument, PermissionDenied
+from simulator.handling.context import Context
 from simulator.wire import Json
 
 
@@ -54,17 +54,3 @@ def update_root_quorum(ctx: Context, params: Json) -> Json:
     ctx.org.root_user_ids = user_ids
     ctx.org.root_threshold = threshold
     return {}
-
-
-def delete_invitation(ctx: Context, params: Json) -> Json:
-    invitation_id = params["invitationId"]
-    ctx.existing(ctx.org.invitations, [invitation_id], "invitation")
-    del ctx.org.invitations[invitation_id]
-    return {"invitationId": invitation_id}
-
-
-def delete_smart_contract_interface(ctx: Context, params: Json) -> Json:
-    sci_id = params["smartContractInterfaceId"]
-    ctx.org.find(ctx.org.smart_contract_interfaces, sci_id, "smart contract interface")
-    del ctx.org.smart_contract_interfaces[sci_id]
-    return {"smartContractInterfaceId": sci_id}

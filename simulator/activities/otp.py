@@ -20,10 +20,10 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
 from simulator.activities import sessions
-from simulator.activities.context import Context
 from simulator.auth import attested
 from simulator.crypto import hpke, keys, service_keys, tokens
 from simulator.errors import InvalidArgument, NotFound
+from simulator.handling.context import Context
 from simulator.state.records import Otp, User, timestamp
 from simulator.wire import Json
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from simulator.activities import tags
-from simulator.activities.context import Context, require_unique
 from simulator.activities.users import check_limit, new_tag
-from simulator.activities.wallets import address_of
+from simulator.activities.wallets import address_of, distinct, refuse_unexported
 from simulator.crypto import addresses, keys
+from simulator.handling.context import Context, require_unique
 from simulator.state.records import PrivateKey
 from simulator.wire import Json
 
@@ -78,3 +78,13 @@ def delete_private_key_tags(ctx: Context, params: Json) -> Json:
     ctx.tags(ids, "TAG_TYPE_PRIVATE_KEY", "private key tags")
     detached = tags.delete_tags(ctx, ids, ctx.org.private_keys.values(), lambda key: key.private_key_id)
     return {"privateKeyTagIds": ids, "privateKeyIds": detached}
+
+
+def delete_private_keys(ctx: Context, params: Json) -> Json:
+    ids = distinct(params["privateKeyIds"])
+    found = ctx.existing(ctx.org.private_keys, ids, "private keys")
+    if not params.get("deleteWithoutExport"):
+        refuse_unexported("private key", [k.private_key_id for k in found if not k.exported])
+    for key_id in ids:
+        del ctx.org.private_keys[key_id]
+    return {"privateKeyIds": ids}

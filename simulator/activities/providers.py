@@ -8,10 +8,10 @@ simulator trusts whose ``email`` is the user's marks that email verified (social
 from __future__ import annotations
 
 from simulator.activities import users
-from simulator.activities.context import Context
 from simulator.auth.attested import ISSUER_KEYS
 from simulator.crypto import service_keys, tokens
 from simulator.errors import InvalidArgument, ResourceExhausted
+from simulator.handling.context import Context
 from simulator.state.records import User
 from simulator.wire import Json
 

@@ -9,8 +9,8 @@ it by that user, registers a new passkey and spends the recovery key.
 from __future__ import annotations
 
 from simulator.activities import credentials, sessions
-from simulator.activities.context import Context
 from simulator.errors import InvalidArgument, PermissionDenied
+from simulator.handling.context import Context
 from simulator.state.records import User, timestamp
 from simulator.wire import Json
 

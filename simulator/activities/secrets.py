@@ -9,11 +9,11 @@ ServerSendMsg (``{encappedPublic, ciphertext, organizationId}``). Batches are al
 
 from __future__ import annotations
 
-from simulator.activities.context import Context, require_unique
 from simulator.activities.key_lifecycle import IMPORT_TARGET_TTL_MS, sealed_for_export
 from simulator.crypto import bundles, keys
 from simulator.errors import InvalidArgument
-from simulator.scenario import longtail
+from simulator.handling import provider_standin
+from simulator.handling.context import Context, require_unique
 from simulator.state.records import ImportTarget
 from simulator.wire import Json
 
@@ -46,13 +46,15 @@ def init_import_secrets(ctx: Context, params: Json) -> Json:
 def import_secrets(ctx: Context, params: Json) -> Json:
     items = params["secrets"]
     names = [s["name"] for s in items if s.get("name")]
-    require_unique([s.get("name", "") for s in longtail.table(ctx.org, "secrets").values()], names, "secret name")
+    require_unique(
+        [s.get("name", "") for s in provider_standin.table(ctx.org, "secrets").values()], names, "secret name"
+    )
     opened = [open_ingress(ctx, i, item) for i, item in enumerate(items)]
     ids = []
     for item, (target, plaintext) in zip(items, opened):
         target.state = "used"
         secret_id = ctx.new_id()
-        longtail.table(ctx.org, "secrets")[secret_id] = {
+        provider_standin.table(ctx.org, "secrets")[secret_id] = {
             "secretId": secret_id,
             "name": item.get("name", ""),
             "staticProperties": [
@@ -96,7 +98,7 @@ def ingress_target(ctx: Context, public_hex: str, where: str) -> ImportTarget:
 
 
 def export_secrets(ctx: Context, params: Json) -> Json:
-    stored = longtail.table(ctx.org, "secrets")
+    stored = provider_standin.table(ctx.org, "secrets")
     found = ctx.existing(stored, [s["secretId"] for s in params["secrets"]], "secrets")
     payloads = [
         sealed_for_export(ctx, bytes.fromhex(secret["plaintext"]), item["targetPublicKey"])

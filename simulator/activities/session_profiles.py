@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from simulator.activities.context import Context
 from simulator.catalogue import Operation
-from simulator.consensus.kinds import policy_view
 from simulator.errors import InvalidArgument, NotFound, PermissionDenied
+from simulator.handling.activity_view import policy_view
+from simulator.handling.context import Context
 from simulator.state.records import SessionProfile
 from simulator.state.store import Organization, Store
 from simulator.wire import Json

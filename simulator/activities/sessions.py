@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from simulator.activities import credentials, session_profiles
-from simulator.activities.context import Context
 from simulator.auth.stamps import ATTESTED_TOKEN
 from simulator.crypto import hpke, keys, service_keys, tokens
 from simulator.errors import InvalidArgument, NotFound
+from simulator.handling.context import Context
 from simulator.state.records import ApiKey, SessionProfile, User
 from simulator.wire import Json
 

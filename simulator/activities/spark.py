@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import uuid
 
-from simulator.activities.context import Context
 from simulator.errors import InvalidArgument, Unimplemented
-from simulator.scenario import longtail
+from simulator.handling import provider_standin
+from simulator.handling.context import Context
 from simulator.wire import Json
 
 SPARK_FORMATS = ("ADDRESS_FORMAT_SPARK_MAINNET", "ADDRESS_FORMAT_SPARK_REGTEST")
@@ -68,7 +68,7 @@ def spark_prepare_lightning_receive(ctx: Context, params: Json) -> Json:
 
 
 def refuse(ctx: Context, sign_with: str, what: str) -> Json:
-    found = longtail.address_format(ctx.org, sign_with, "signWith")
+    found = provider_standin.address_format(ctx.org, sign_with, "signWith")
     if found not in SPARK_FORMATS:
         raise InvalidArgument(f"invalid signWith {sign_with}: a {found} address, not a Spark wallet account")
     raise Unimplemented(f"Spark {what} are not simulated yet")  # unreachable until Spark accounts exist

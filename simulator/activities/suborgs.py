@@ -1,12 +1,13 @@
-"""create_sub_organization: a child organization with its root users and, optionally, a wallet."""
+"""Sub-organizations: create_sub_organization (a child organization with its root users and, optionally,
+a wallet) and delete_sub_organization (run inside the child, once its key material is exported)."""
 
 from __future__ import annotations
 
 import json
 
 from simulator.activities import otp, users, wallets
-from simulator.activities.context import Context
-from simulator.errors import InvalidArgument
+from simulator.errors import InvalidArgument, PermissionDenied
+from simulator.handling.context import Context
 from simulator.state.store import Organization
 from simulator.wire import Json
 
@@ -69,3 +70,29 @@ def check_signup(ctx: Context, params: Json) -> None:
     if message.get("tokenId") != claims["id"] or message.get("type") != "USAGE_TYPE_SIGNUP":
         raise InvalidArgument("invalid client signature: the message must name the token id and USAGE_TYPE_SIGNUP")
     otp.verify_client_signature(signature, claims)
+
+
+def delete_sub_organization(ctx: Context, params: Json) -> Json:
+    """Run inside the sub-organization, by one of its root users (a parent cannot do it alone)."""
+    org = ctx.org
+    if org.parent_id is None:
+        raise InvalidArgument(
+            f"organization {org.organization_id} is not a sub-organization: delete_sub_organization runs in the "
+            "sub-organization to delete"
+        )
+    if ctx.principal is None or ctx.principal.user.user_id not in org.root_user_ids:
+        raise PermissionDenied(
+            "request not authorized: a sub-organization is deleted by one of its own root users",
+            error_code="INVALID_ACTIVITY_CALLER",
+        )
+    if org.children:
+        raise InvalidArgument(
+            f"organization {org.organization_id} has sub-organizations of its own ({', '.join(org.children)}); "
+            "delete them first"
+        )
+    if not params.get("deleteWithoutExport"):
+        unexported = [f"wallet {w.wallet_id}" for w in org.wallets.values() if not w.exported]
+        unexported += [f"private key {k.private_key_id}" for k in org.private_keys.values() if not k.exported]
+        wallets.refuse_unexported("sub-organization key material", unexported)
+    ctx.store.detach_organization(org)
+    return {"subOrganizationUuid": org.organization_id}

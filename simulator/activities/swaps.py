@@ -1,7 +1,7 @@
 """Swaps: the parent organization's fee configuration, quotes priced from the simulated market, and
 executions that follow a status sequence on the simulator clock.
 
-A quote is priced from the seeded USD prices of its two assets (simulator.scenario.longtail), less
+A quote is priced from the seeded USD prices of its two assets (simulator.handling.provider_standin), less
 Turnkey's fee and the parent's client fee, with the slippage floor as ``minOutputAmount``. It can be
 executed once, before it expires, with the exact economics it committed to; the swap then moves
 PENDING → COMPLETED (or a scripted sequence) and claim_swap_fees collects the client fees of completed swaps.
@@ -12,9 +12,9 @@ from __future__ import annotations
 from decimal import ROUND_DOWN, Decimal
 
 from simulator.activities import wallets
-from simulator.activities.context import Context
 from simulator.errors import InvalidArgument
-from simulator.scenario import longtail
+from simulator.handling import provider_standin
+from simulator.handling.context import Context
 from simulator.wire import Json
 
 PROVIDER = "relay"
@@ -37,18 +37,18 @@ def upsert_swap_config(ctx: Context, params: Json) -> Json:
         raise InvalidArgument(
             "swaps are configured on the parent organization; sub-organizations use its configuration"
         )
-    fee = longtail.bps(params.get("feeBps"), "feeBps", MAX_CLIENT_FEE_BPS)
+    fee = provider_standin.bps(params.get("feeBps"), "feeBps", MAX_CLIENT_FEE_BPS)
     stable = params.get("stableFeeBps")
-    longtail.bps(stable, "stableFeeBps", MAX_CLIENT_FEE_BPS)
+    provider_standin.bps(stable, "stableFeeBps", MAX_CLIENT_FEE_BPS)
     receiver = params.get("feeReceiverWalletAddress") or ""
     if receiver:
-        longtail.signer_on(ctx.org, receiver, "eip155:8453", "feeReceiverWalletAddress")
+        provider_standin.signer_on(ctx.org, receiver, "eip155:8453", "feeReceiverWalletAddress")
     elif fee:
         receiver = auto_fee_receiver(ctx)
     config = {"feeReceiverWalletAddress": receiver, "feeBps": str(fee)}
     if stable not in (None, ""):
         config["stableFeeBps"] = str(int(str(stable)))
-    longtail.table(ctx.org, "swapConfig")["config"] = config
+    provider_standin.table(ctx.org, "swapConfig")["config"] = config
     return dict(config)
 
 
@@ -59,14 +59,14 @@ def auto_fee_receiver(ctx: Context) -> str:
 
 
 def claim_swap_fees(ctx: Context, params: Json) -> Json:
-    config = longtail.table(ctx.org, "swapConfig").get("config")
+    config = provider_standin.table(ctx.org, "swapConfig").get("config")
     if config is None:
         raise InvalidArgument("swaps are not configured for this organization: run upsert_swap_config first")
     unclaimed = [
         swap
         for org in (ctx.org, *ctx.store.descendants(ctx.org.organization_id))
-        for swap in longtail.table(org, "swaps").values()
-        if not swap["claimed"] and longtail.current(swap["track"], ctx.now_ms)["status"] == "COMPLETED"
+        for swap in provider_standin.table(org, "swaps").values()
+        if not swap["claimed"] and provider_standin.current(swap["track"], ctx.now_ms)["status"] == "COMPLETED"
     ]
     if sum(Decimal(s["quote"]["feeUsd"]) for s in unclaimed) <= 0:
         raise InvalidArgument("no swap fees have accrued to claim (no completed swap carried a client fee)")
@@ -78,12 +78,12 @@ def claim_swap_fees(ctx: Context, params: Json) -> Json:
 # quotes -------------------------------------------------------------------------------------------
 def create_swap_quote(ctx: Context, params: Json) -> Json:
     store = ctx.store
-    given = longtail.amount(params["inputAmount"], "inputAmount")
-    sold = longtail.asset(store, params["inputToken"], "inputToken")
-    bought = longtail.asset(store, params["outputToken"], "outputToken")
+    given = provider_standin.amount(params["inputAmount"], "inputAmount")
+    sold = provider_standin.asset(store, params["inputToken"], "inputToken")
+    bought = provider_standin.asset(store, params["outputToken"], "outputToken")
     origin = sold["caip19"].split("/", 1)[0]
-    longtail.signer_on(ctx.org, params["signWith"], origin)
-    slippage = longtail.bps(params.get("slippageBps"), "slippageBps", 10_000, DEFAULT_SLIPPAGE_BPS)
+    provider_standin.signer_on(ctx.org, params["signWith"], origin)
+    slippage = provider_standin.bps(params.get("slippageBps"), "slippageBps", 10_000, DEFAULT_SLIPPAGE_BPS)
     client_fee = client_fee_bps(ctx, sold, bought)
     output = priced(given, sold, bought, TURNKEY_FEE_BPS + client_fee)
     if output <= 0:
@@ -99,7 +99,7 @@ def create_swap_quote(ctx: Context, params: Json) -> Json:
         "clientFeeBps": str(client_fee),
         "estimatedTimeSeconds": str(CROSS_CHAIN_SECONDS if cross else SAME_CHAIN_SECONDS),
     }
-    longtail.table(ctx.org, "swapQuotes")[quote["quoteId"]] = {
+    provider_standin.table(ctx.org, "swapQuotes")[quote["quoteId"]] = {
         **quote,
         "signWith": params["signWith"],
         "inputToken": sold["caip19"],
@@ -112,7 +112,7 @@ def create_swap_quote(ctx: Context, params: Json) -> Json:
 
 
 def client_fee_bps(ctx: Context, sold: Json, bought: Json) -> int:
-    config = longtail.table(longtail.root_of(ctx.store, ctx.org), "swapConfig").get("config", {})
+    config = provider_standin.table(provider_standin.root_of(ctx.store, ctx.org), "swapConfig").get("config", {})
     if sold.get("stable") and bought.get("stable") and config.get("stableFeeBps"):
         return int(config["stableFeeBps"])
     return int(config.get("feeBps", "0"))
@@ -152,14 +152,14 @@ def execute_swap(ctx: Context, params: Json) -> Json:
     cross = quote["inputToken"].split("/", 1)[0] != quote["outputToken"].split("/", 1)[0]
     done = {"status": "COMPLETED", "after": {"seconds": int(quote["estimatedTimeSeconds"])}}
     user = ctx.principal.user if ctx.principal else None
-    track = longtail.new_track(
+    track = provider_standin.new_track(
         ctx.store, ctx.org, user, ctx.activity_type, params, ctx.now_ms, [{"status": "PENDING"}, done]
     )
-    longtail.table(ctx.org, "swaps")[swap_id] = {
+    provider_standin.table(ctx.org, "swaps")[swap_id] = {
         "quote": quote,
         "swapKind": "CROSS_CHAIN" if cross else "SAME_CHAIN",
-        "originTxHash": longtail.tx_hash(ctx.source, quote["inputToken"]),
-        "destinationTxHash": longtail.tx_hash(ctx.source, quote["outputToken"]),
+        "originTxHash": provider_standin.tx_hash(ctx.source, quote["inputToken"]),
+        "destinationTxHash": provider_standin.tx_hash(ctx.source, quote["outputToken"]),
         "track": track,
         "claimed": False,
     }
@@ -167,7 +167,7 @@ def execute_swap(ctx: Context, params: Json) -> Json:
 
 
 def usable_quote(ctx: Context, quote_id: str) -> Json:
-    quote = ctx.org.find(longtail.table(ctx.org, "swapQuotes"), quote_id, "swap quote")
+    quote = ctx.org.find(provider_standin.table(ctx.org, "swapQuotes"), quote_id, "swap quote")
     if quote["used"]:
         raise InvalidArgument(f"swap quote {quote_id} was already executed", error_code="SWAP_QUOTE_ALREADY_USED")
     if int(quote["expiresAt"]) <= ctx.now_ms:

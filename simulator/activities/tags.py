@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from simulator.activities.context import Context, require_unique
 from simulator.errors import ResourceExhausted
+from simulator.handling.context import Context, require_unique
 from simulator.state.records import Tag
 
 Holder = TypeVar("Holder", bound=Any)  # a user or a private key: anything with ``tag_ids``

@@ -11,11 +11,11 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from simulator.activities.context import Context
 from simulator.activities.signing import payload_view, signing_key
 from simulator.chains import ParsedTransaction
 from simulator.chains.ethereum import EthereumTransaction
 from simulator.errors import InvalidArgument
+from simulator.handling.context import Context
 from simulator.wire import Json
 
 CHAINS = {

@@ -14,10 +14,10 @@ from __future__ import annotations
 import json
 
 from simulator.activities import wallets
-from simulator.activities.context import Context, require_unique
 from simulator.crypto import keys
 from simulator.errors import InvalidArgument
-from simulator.scenario import longtail
+from simulator.handling import provider_standin
+from simulator.handling.context import Context, require_unique
 from simulator.state.store import Organization
 from simulator.wire import Json
 
@@ -32,7 +32,7 @@ READY_AFTER_SECONDS = 30  # not public; the simulator's choice
 
 
 def find(org: Organization, name: str, item_id: str, what: str) -> Json:
-    return org.find(longtail.table(org, name), item_id, what)
+    return org.find(provider_standin.table(org, name), item_id, what)
 
 
 # operators and sets -------------------------------------------------------------------------------
@@ -66,7 +66,7 @@ def create_tvc_operator(ctx: Context, params: Json) -> Json:
 def new_operator(ctx: Context, name: str, public_key: str) -> Json:
     signing_key(public_key, f"operator {name!r}")
     operator: Json = {"id": ctx.new_id(), "name": name, "publicKey": public_key, "createdMs": ctx.now_ms}
-    longtail.table(ctx.org, OPERATORS)[operator["id"]] = operator
+    provider_standin.table(ctx.org, OPERATORS)[operator["id"]] = operator
     return operator
 
 
@@ -89,13 +89,15 @@ def operator_set(ctx: Context, set_id: str | None, spec: Json | None, role: str)
         "threshold": threshold,
         "createdMs": ctx.now_ms,
     }
-    longtail.table(ctx.org, SETS)[found["id"]] = found
+    provider_standin.table(ctx.org, SETS)[found["id"]] = found
     return found
 
 
 # apps ---------------------------------------------------------------------------------------------
 def create_tvc_app(ctx: Context, params: Json) -> Json:
-    require_unique([a["name"] for a in longtail.table(ctx.org, APPS).values()], [params["name"]], "TVC app name")
+    require_unique(
+        [a["name"] for a in provider_standin.table(ctx.org, APPS).values()], [params["name"]], "TVC app name"
+    )
     signing_key(params["quorumPublicKey"], "quorumPublicKey")
     manifest = operator_set(ctx, params.get("manifestSetId"), params.get("manifestSetParams"), "manifest")
     share = operator_set(ctx, params.get("shareSetId"), params.get("shareSetParams"), "share")
@@ -111,7 +113,7 @@ def create_tvc_app(ctx: Context, params: Json) -> Json:
         "createdMs": ctx.now_ms,
         "updatedMs": ctx.now_ms,
     }
-    longtail.table(ctx.org, APPS)[app["id"]] = app
+    provider_standin.table(ctx.org, APPS)[app["id"]] = app
     return {
         "appId": app["id"],
         "manifestSetId": manifest["id"],
@@ -125,17 +127,17 @@ def create_tvc_app(ctx: Context, params: Json) -> Json:
 
 def delete_tvc_app_and_deployments(ctx: Context, params: Json) -> Json:
     app = find(ctx.org, APPS, params["appId"], "TVC app")
-    deployments = longtail.table(ctx.org, DEPLOYMENTS)
+    deployments = provider_standin.table(ctx.org, DEPLOYMENTS)
     for deployment_id in [d["id"] for d in deployments.values() if d["appId"] == app["id"]]:
         del deployments[deployment_id]
-    del longtail.table(ctx.org, APPS)[app["id"]]
+    del provider_standin.table(ctx.org, APPS)[app["id"]]
     return {"appId": app["id"]}
 
 
 # deployments --------------------------------------------------------------------------------------
 def create_tvc_deployment(ctx: Context, params: Json) -> Json:
     app = find(ctx.org, APPS, params["appId"], "TVC app")
-    qos = longtail.seeded(ctx.store, "qosVersions")
+    qos = provider_standin.seeded(ctx.store, "qosVersions")
     if params["qosVersion"] not in qos["available"]:
         raise InvalidArgument(
             f"unsupported qosVersion {params['qosVersion']}; available: {', '.join(qos['available'])}"
@@ -152,10 +154,10 @@ def create_tvc_deployment(ctx: Context, params: Json) -> Json:
     manifest = manifest_of(ctx, app, params, deployment_id)
     user = ctx.principal.user if ctx.principal else None
     ready = {"status": "READY", "after": {"seconds": READY_AFTER_SECONDS}}
-    track = longtail.new_track(
+    track = provider_standin.new_track(
         ctx.store, ctx.org, user, ctx.activity_type, params, ctx.now_ms, [{"status": "PENDING"}, ready]
     )
-    longtail.table(ctx.org, DEPLOYMENTS)[deployment_id] = {
+    provider_standin.table(ctx.org, DEPLOYMENTS)[deployment_id] = {
         "id": deployment_id,
         "appId": app["id"],
         "manifestId": manifest_id,
@@ -176,12 +178,13 @@ def create_tvc_deployment(ctx: Context, params: Json) -> Json:
 
 
 def manifest_of(ctx: Context, app: Json, params: Json, deployment_id: str) -> str:
-    sets = longtail.table(ctx.org, SETS)
+    sets = provider_standin.table(ctx.org, SETS)
     members = {
         role: {
             "threshold": sets[app[f"{role}SetId"]]["threshold"],
             "members": [
-                longtail.table(ctx.org, OPERATORS)[i]["publicKey"] for i in sets[app[f"{role}SetId"]]["operatorIds"]
+                provider_standin.table(ctx.org, OPERATORS)[i]["publicKey"]
+                for i in sets[app[f"{role}SetId"]]["operatorIds"]
             ],
         }
         for role in ("manifest", "share")
@@ -211,7 +214,7 @@ def live_deployment(ctx: Context, deployment_id: str) -> Json:
 def delete_tvc_deployment(ctx: Context, params: Json) -> Json:
     deployment = live_deployment(ctx, params["deploymentId"])
     deployment.update(deleted=True, updatedMs=ctx.now_ms)
-    app = longtail.table(ctx.org, APPS)[deployment["appId"]]
+    app = provider_standin.table(ctx.org, APPS)[deployment["appId"]]
     if app["liveDeploymentId"] == deployment["id"]:
         app.update(liveDeploymentId=None, updatedMs=ctx.now_ms)
     return {"deploymentId": deployment["id"]}
@@ -227,7 +230,7 @@ def restore_tvc_deployment(ctx: Context, params: Json) -> Json:
 
 def set_tvc_app_live_deployment(ctx: Context, params: Json) -> Json:
     deployment = live_deployment(ctx, params["deploymentId"])
-    app = longtail.table(ctx.org, APPS)[deployment["appId"]]
+    app = provider_standin.table(ctx.org, APPS)[deployment["appId"]]
     app.update(liveDeploymentId=deployment["id"], updatedMs=ctx.now_ms)
     return {}
 

@@ -11,20 +11,20 @@ import base64
 import hashlib
 import json
 
-from simulator.activities.context import Context
 from simulator.activities.tvc import APPS, DEPLOYMENTS, OPERATORS, QUORUM_KEYS, SETS, find, live_deployment, signing_key
 from simulator.crypto import keys
+from simulator.crypto.attestation import attestation_doc
 from simulator.errors import InvalidArgument, NotFound
-from simulator.queries import boot_proofs
-from simulator.scenario import longtail
+from simulator.handling import provider_standin
+from simulator.handling.context import Context
 from simulator.wire import Json
 
 
 # approvals and quorum key shares ------------------------------------------------------------------
 def create_tvc_manifest_approvals(ctx: Context, params: Json) -> Json:
     deployment = by_manifest(ctx, params["manifestId"])
-    app = longtail.table(ctx.org, APPS)[deployment["appId"]]
-    members = longtail.table(ctx.org, SETS)[app["manifestSetId"]]["operatorIds"]
+    app = provider_standin.table(ctx.org, APPS)[deployment["appId"]]
+    members = provider_standin.table(ctx.org, SETS)[app["manifestSetId"]]["operatorIds"]
     made = []
     for approval in params["approvals"]:
         operator = member(ctx, approval["operatorId"], members, "manifest")
@@ -43,7 +43,7 @@ def create_tvc_manifest_approvals(ctx: Context, params: Json) -> Json:
 
 
 def by_manifest(ctx: Context, manifest_id: str) -> Json:
-    for deployment in longtail.table(ctx.org, DEPLOYMENTS).values():
+    for deployment in provider_standin.table(ctx.org, DEPLOYMENTS).values():
         if deployment["manifestId"] in (manifest_id,) or deployment["id"] == manifest_id:
             return deployment
     raise NotFound(
@@ -64,9 +64,9 @@ def post_tvc_quorum_key_share(ctx: Context, params: Json) -> Json:
             "ephemeralPublicKeyHex is not this deployment's provisioning key (see its provisioning details)"
         )
     bundle = params["shareApprovalBundle"]
-    app = longtail.table(ctx.org, APPS)[deployment["appId"]]
+    app = provider_standin.table(ctx.org, APPS)[deployment["appId"]]
     operator = member(
-        ctx, bundle["operatorId"], longtail.table(ctx.org, SETS)[app["shareSetId"]]["operatorIds"], "share"
+        ctx, bundle["operatorId"], provider_standin.table(ctx.org, SETS)[app["shareSetId"]]["operatorIds"], "share"
     )
     check_signature(operator["publicKey"], bundle["signature"], deployment["manifest"], operator["id"])
     return {"provisioningShareId": add_share(ctx, deployment, operator["id"])}
@@ -92,7 +92,7 @@ def create_tvc_quorum_key(ctx: Context, params: Json) -> Json:
     shares = {k.lower(): ctx.new_id() for k in operators}  # one hosted share per operator key
     record: Json = {"id": ctx.new_id(), "publicKey": keys.uncompressed(quorum_key).hex(), "threshold": threshold}
     record["operators"] = shares
-    longtail.table(ctx.org, QUORUM_KEYS)[record["id"]] = record
+    provider_standin.table(ctx.org, QUORUM_KEYS)[record["id"]] = record
     return {
         "quorumKeyId": record["id"],
         "quorumPublicKey": record["publicKey"],
@@ -104,9 +104,11 @@ def re_encrypt_tvc_quorum_key_share(ctx: Context, params: Json) -> Json:
     import binascii
 
     deployment = live_deployment(ctx, params["deploymentId"])
-    app = longtail.table(ctx.org, APPS)[deployment["appId"]]
+    app = provider_standin.table(ctx.org, APPS)[deployment["appId"]]
     hosted = [
-        q for q in longtail.table(ctx.org, QUORUM_KEYS).values() if q["publicKey"] == params["appQuorumKey"].lower()
+        q
+        for q in provider_standin.table(ctx.org, QUORUM_KEYS).values()
+        if q["publicKey"] == params["appQuorumKey"].lower()
     ]
     if app["quorumPublicKey"].lower() != params["appQuorumKey"].lower() or not hosted:
         raise InvalidArgument("appQuorumKey is not this deployment's app quorum key as hosted by create_tvc_quorum_key")
@@ -140,10 +142,10 @@ def same_attestation(given: bytes, issued_b64: str) -> bool:
 
 
 def provisioning(deployment: Json) -> Json:
-    """The provisioning enclave's attestation (simulated, see queries.boot_proofs) and manifest envelope."""
+    """The provisioning enclave's attestation (simulated, see crypto.attestation) and manifest envelope."""
     manifest = deployment["manifest"].encode()
     public = bytes.fromhex(provisioning_public_key(deployment))
-    doc = boot_proofs.attestation_doc(
+    doc = attestation_doc(
         public, hashlib.sha256(manifest).digest(), "simulator-tvc-provisioning", deployment["createdMs"]
     )
     approvals = [{"operatorId": a["operatorId"], "signature": a["signature"]} for a in deployment["approvals"]]
@@ -155,8 +157,8 @@ def provisioning(deployment: Json) -> Json:
 
 def maybe_start(ctx: Context, deployment: Json) -> None:
     """Once approvals and shares meet their thresholds the enclave boots: the status sequence starts."""
-    app = longtail.table(ctx.org, APPS)[deployment["appId"]]
-    sets = longtail.table(ctx.org, SETS)
+    app = provider_standin.table(ctx.org, APPS)[deployment["appId"]]
+    sets = provider_standin.table(ctx.org, SETS)
     approved = len({a["operatorId"] for a in deployment["approvals"]}) >= sets[app["manifestSetId"]]["threshold"]
     shared = len(deployment["shares"]) >= sets[app["shareSetId"]]["threshold"]
     if approved and shared and deployment["startedMs"] is None:

@@ -1,15 +1,14 @@
-"""Users, user tags and invitations."""
+"""Users, user tags and invitations (created, changed, deleted)."""
 
 from __future__ import annotations
 
 import json
 
 from simulator.activities import credentials, tags
-from simulator.activities.context import Context, require_unique
-from simulator.auth.stamps import b64url_decode
 from simulator.errors import InvalidArgument, ResourceExhausted
+from simulator.handling.context import Context, require_unique
 from simulator.state.records import ApiKey, Authenticator, Record, Tag, User, timestamp
-from simulator.wire import Json
+from simulator.wire import Json, b64url_decode
 
 MAX_USERS = 100
 MAX_INVITATIONS = 100
@@ -130,3 +129,17 @@ def create_invitations(ctx: Context, params: Json) -> Json:
         ctx.org.invitations[inv_id] = Record(inv_id, fields, ctx.now_ms)
         ids.append(inv_id)
     return {"invitationIds": ids}
+
+
+def delete_user_tags(ctx: Context, params: Json) -> Json:
+    ids = list(dict.fromkeys(params["userTagIds"]))
+    user_tags(ctx, ids)
+    detached = tags.delete_tags(ctx, ids, ctx.org.users.values(), lambda user: user.user_id)
+    return {"userTagIds": ids, "userIds": detached}
+
+
+def delete_invitation(ctx: Context, params: Json) -> Json:
+    invitation_id = params["invitationId"]
+    ctx.existing(ctx.org.invitations, [invitation_id], "invitation")
+    del ctx.org.invitations[invitation_id]
+    return {"invitationId": invitation_id}

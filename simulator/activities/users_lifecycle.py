@@ -1,13 +1,12 @@
-"""Users after creation: API-only users, renames, contacts (with verification tokens), deletion,
-passkeys, and deleting user tags."""
+"""Users after creation: API-only users, renames, contacts (with verification tokens) and deletion."""
 
 from __future__ import annotations
 
 import re
 
-from simulator.activities import credentials, otp, tags, users
-from simulator.activities.context import Context
+from simulator.activities import otp, users
 from simulator.errors import InvalidArgument
+from simulator.handling.context import Context
 from simulator.state.records import User
 from simulator.wire import Json
 
@@ -132,26 +131,3 @@ def delete_users(ctx: Context, params: Json) -> Json:
         ctx.store.remove_user_credentials(user)
         del ctx.org.users[user.user_id]
     return {"userIds": ids}
-
-
-def create_authenticators(ctx: Context, params: Json) -> Json:
-    user = ctx.user(params["userId"])
-    made = []
-    for spec in params["authenticators"]:
-        made.append(credentials.new_authenticator(ctx, spec, challenge_must_match=True))
-    taken = [a.credential_id for a in made if ctx.store.credential_refs(a.credential_id)]
-    ids = [a.credential_id for a in made]
-    if taken or len(set(ids)) != len(ids):
-        raise InvalidArgument(
-            f"authenticator with credential id {', '.join(taken) or 'repeated in the request'} already exists",
-            error_code="CREDENTIAL_CONFLICT",
-        )
-    credentials.add_authenticators(ctx, user, made)
-    return {"authenticatorIds": [a.authenticator_id for a in made]}
-
-
-def delete_user_tags(ctx: Context, params: Json) -> Json:
-    ids = list(dict.fromkeys(params["userTagIds"]))
-    users.user_tags(ctx, ids)
-    detached = tags.delete_tags(ctx, ids, ctx.org.users.values(), lambda user: user.user_id)
-    return {"userTagIds": ids, "userIds": detached}

@@ -1,16 +1,23 @@
-"""HD wallets and their accounts, derived for real from a BIP-39 mnemonic."""
+"""HD wallets and their accounts, derived for real from a BIP-39 mnemonic, and their deletion.
+
+The service's rule for deletes: key material that was never exported is not deleted unless the
+request sets ``deleteWithoutExport`` (ignored for what was exported). The refusal is InvalidArgument
+with ``WALLET_ACCOUNT_NOT_EXPORTED``, the one code the service documents for it (private keys and
+sub-organizations use the same refusal). A deleted private key leaves the tags that listed it (tags
+keep their name); policies are free text and stay as written.
+"""
 
 from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass, field
 
-from simulator.activities import mnemonic_pool
-from simulator.activities.context import Context
 from simulator.activities.users import check_limit
 from simulator.clock import Source
 from simulator.crypto import addresses, hd
-from simulator.errors import InvalidArgument, Unimplemented
+from simulator.errors import InvalidArgument
+from simulator.handling import mnemonic_pool
+from simulator.handling.context import Context
 from simulator.state.records import Wallet, WalletAccount
 from simulator.wire import Json
 
@@ -163,11 +170,9 @@ def derive(seed: bytes, curve: str, path: str) -> hd.DerivedKey:
 
 
 def address_of(address_format: str, curve: str, public_key: bytes) -> str:
-    """The address, or the service's refusal (an unsimulated format is 501, never a fake)."""
+    """The address, or the service's refusal."""
     try:
         return addresses.address_for(address_format, curve, public_key)
-    except addresses.UnsupportedAddressFormat as exc:
-        raise Unimplemented(str(exc)) from None
     except hd.DerivationError as exc:
         raise InvalidArgument(str(exc)) from None
 
@@ -183,3 +188,43 @@ def update_wallet(ctx: Context, params: Json) -> Json:
             raise InvalidArgument(f"wallet name must be unique: {name!r} already used")
         wallet.name = name
     return {"walletId": wallet.wallet_id}
+
+
+# deleting: key material that was never exported stays unless deleteWithoutExport is set
+NOT_EXPORTED = "WALLET_ACCOUNT_NOT_EXPORTED"  # the one code the service documents for the refusal
+
+
+def delete_wallets(ctx: Context, params: Json) -> Json:
+    ids = distinct(params["walletIds"])
+    found = ctx.existing(ctx.org.wallets, ids, "wallets")
+    if not params.get("deleteWithoutExport"):
+        refuse_unexported("wallet", [w.wallet_id for w in found if not w.exported])
+    for wallet_id in ids:
+        del ctx.org.wallets[wallet_id]
+    return {"walletIds": ids}
+
+
+def delete_wallet_accounts(ctx: Context, params: Json) -> Json:
+    """An account counts as exported when it or its whole wallet was exported."""
+    ids = distinct(params["walletAccountIds"])
+    accounts: dict[str, tuple[Wallet, WalletAccount]] = {
+        a.account_id: (w, a) for w in ctx.org.wallets.values() for a in w.accounts
+    }
+    found = ctx.existing(accounts, ids, "wallet accounts")
+    if not params.get("deleteWithoutExport"):
+        refuse_unexported("wallet account", [a.account_id for w, a in found if not (a.exported or w.exported)])
+    ctx.store.remove_wallet_accounts(ctx.org, set(ids))
+    return {"walletAccountIds": ids}
+
+
+def refuse_unexported(what: str, ids: list[str]) -> None:
+    if ids:
+        raise InvalidArgument(
+            f"{what} has not been exported: {', '.join(ids)}; export it first, or set deleteWithoutExport: true "
+            "to delete it anyway",
+            error_code=NOT_EXPORTED,
+        )
+
+
+def distinct(ids: list[str]) -> list[str]:
+    return list(dict.fromkeys(ids))

@@ -10,8 +10,8 @@ from __future__ import annotations
 import ipaddress
 from urllib.parse import urlsplit
 
-from simulator.activities.context import Context
 from simulator.errors import InvalidArgument, PermissionDenied
+from simulator.handling.context import Context
 from simulator.state.records import WebhookEndpoint
 from simulator.wire import Json
 

@@ -35,9 +35,9 @@ import cbor2
 from cryptography import x509
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from simulator.auth.stamps import b64url_decode, b64url_encode
 from simulator.errors import InvalidArgument, Unauthenticated
 from simulator.state.store import Organization, Store
+from simulator.wire import b64url_decode, b64url_encode
 
 log = logging.getLogger("simulator")
 

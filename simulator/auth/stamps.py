@@ -9,7 +9,6 @@ signature, the token that vouches for the key (an OTP verification token or an O
 
 from __future__ import annotations
 
-import base64
 import binascii
 import hashlib
 import json
@@ -24,6 +23,8 @@ from cryptography.hazmat.primitives.asymmetric import ec, ed25519
 from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, encode_dss_signature
 
 from simulator.errors import Unauthenticated
+from simulator.wire import b64url_decode as b64url_decode  # kept here too: the stampers import it from here
+from simulator.wire import b64url_encode as b64url_encode
 
 P256 = "SIGNATURE_SCHEME_TK_API_P256"
 SECP256K1 = "SIGNATURE_SCHEME_TK_API_SECP256K1"
@@ -54,14 +55,6 @@ class Stamp:
     webauthn: dict[str, str] | None = None
     attestation: str | None = None  # X-Stamp-Attested: the verification or OIDC token vouching for the key
     session: str | None = None  # X-Session: a read-only session token (handle and signature unused)
-
-
-def b64url_decode(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-def b64url_encode(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).decode().rstrip("=")
 
 
 def read_stamp(headers: Mapping[str, str]) -> Stamp:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from simulator.catalogue import Operation
 from simulator.consensus.decisions import Decision, Outcome
-from simulator.consensus.kinds import policy_view
+from simulator.handling.activity_view import policy_view
 from simulator.state.records import Policy, User
 from simulator.state.store import Organization
 from simulator.wire import Json

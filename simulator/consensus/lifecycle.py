@@ -7,15 +7,15 @@ import time
 from collections.abc import Callable
 
 from simulator import catalogue
-from simulator.activities import envelope, mfa_gate, refusals
-from simulator.activities.context import Context
 from simulator.auth import Principal
 from simulator.catalogue import Kind, Operation
 from simulator.clock import Source
-from simulator.consensus import engine
+from simulator.consensus import engine, mfa_gate
 from simulator.consensus.decisions import Decision, Outcome, VoteSelection
 from simulator.consensus.explain import error_note
 from simulator.errors import ApiError, InvalidArgument, PermissionDenied
+from simulator.handling import envelope, refusals
+from simulator.handling.context import Context
 from simulator.state.activity import CONSENSUS_NEEDED, Activity, ActivityStatus, Pending
 from simulator.state.store import Store
 from simulator.wire import Json

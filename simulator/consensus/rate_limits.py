@@ -26,8 +26,8 @@ from typing import Any
 
 from simulator.clock import Source
 from simulator.config import LIMITED_ENDPOINTS, Budget, RateLimits
-from simulator.consensus.rules import matches
 from simulator.errors import ResourceExhausted
+from simulator.handling.matching import matches
 from simulator.state.records import User
 from simulator.state.store import Organization, Store
 from simulator.wire import Json

@@ -8,12 +8,10 @@ starts them again.
 
 from __future__ import annotations
 
-from typing import Any
-
 from simulator.clock import Source
 from simulator.consensus.decisions import Decision, Outcome, Wait
-from simulator.consensus.kinds import kind_of
 from simulator.errors import InvalidArgument
+from simulator.handling.matching import first_script
 from simulator.state.records import User
 from simulator.state.store import Organization, Store
 from simulator.wire import Json
@@ -30,44 +28,14 @@ def scripted(
     rules: list[Json], store: Store, source: Source, org: Organization, user: User, activity_type: str, params: Json
 ) -> Decision | None:
     """The decision of the first rule that applies to this request, or None."""
-    for rule in rules:
-        if rule["outcome"] == "rateLimited":  # answered earlier, right after authentication (consensus/rate_limits)
-            continue
-        if not matches(rule.get("match", {}), org, user, activity_type, params):
-            continue
-        hits = store.rule_hits[rule["name"]] = store.rule_hits.get(rule["name"], 0) + 1
-        if "occurrence" in rule.get("match", {}) and hits != rule["match"]["occurrence"]:
-            continue
-        if "times" in rule and hits > rule["times"]:
-            continue
-        if "probability" in rule and source.randbelow(1_000_000) >= rule["probability"] * 1_000_000:
-            continue
-        return decision(rule, org, user)
-    return None
+    # rateLimited rules are answered earlier, right after authentication (consensus/rate_limits)
+    deciding = (rule for rule in rules if rule["outcome"] != "rateLimited")
 
+    def drawn(rule: Json) -> bool:
+        return "probability" not in rule or source.randbelow(1_000_000) < rule["probability"] * 1_000_000
 
-def matches(match: Json, org: Organization, user: User, activity_type: str, params: Json) -> bool:
-    types = match.get("type")
-    if types is not None:
-        wanted = [types] if isinstance(types, str) else types
-        if activity_type not in wanted and kind_of(activity_type) not in wanted:
-            return False
-    if "organization" in match and match["organization"] not in (org.organization_id, org.name):
-        return False
-    if "user" in match and match["user"] not in (user.user_id, user.name):
-        return False
-    if "userTag" in match:
-        names = {org.tags[t].name for t in user.tag_ids if t in org.tags} | set(user.tag_ids)
-        if match["userTag"] not in names:
-            return False
-    return contains(params, match.get("parameters", {}))
-
-
-def contains(actual: Any, wanted: Any) -> bool:
-    """Whether ``wanted`` is a subset of ``actual`` (objects by key, everything else by equality)."""
-    if isinstance(wanted, dict):
-        return isinstance(actual, dict) and all(k in actual and contains(actual[k], v) for k, v in wanted.items())
-    return bool(actual == wanted)
+    rule = first_script(deciding, "", store, org, user, activity_type, params, drawn)
+    return None if rule is None else decision(rule, org, user)
 
 
 def decision(rule: Json, org: Organization, user: User) -> Decision:

@@ -56,13 +56,6 @@ class DerivedKey:
     chain_code: bytes
     curve: str
 
-    def uncompressed_public_key(self) -> bytes:
-        _, curve_cls, _ = _CURVES[self.curve]
-        if curve_cls is None:
-            raise InvalidCurve("invalid curve: Ed25519 keys have no uncompressed form")
-        point = ec.EllipticCurvePublicKey.from_encoded_point(curve_cls(), self.public_key)
-        return point.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
-
 
 def generate_mnemonic(entropy: bytes) -> str:
     """BIP-39 English words for the given entropy (16 to 32 bytes, a multiple of 4)."""

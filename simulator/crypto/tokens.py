@@ -17,8 +17,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
 
-from simulator.auth.stamps import b64url_decode, b64url_encode
-from simulator.wire import Json
+from simulator.wire import Json, b64url_decode, b64url_encode
 
 HEADER = {"alg": "ES256", "typ": "JWT"}
 

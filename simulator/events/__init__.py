@@ -1,1 +1,2 @@
-"""Activity events for receivers: webhook deliveries and their signatures."""
+"""Old name of :mod:`simulator.webhooks`, kept so that imports written against earlier releases
+(``simulator.events.signing.verify_delivery``, as the webhooks how-to named it) keep working."""

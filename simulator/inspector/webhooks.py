@@ -7,7 +7,7 @@ Ed25519 signatures are deterministic, so they are the headers that attempt sent.
 
 from __future__ import annotations
 
-from simulator.events import signing
+from simulator.webhooks import signing
 from simulator.wire import Json
 
 

@@ -10,13 +10,13 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from simulator import pipeline
 from simulator.activities.users import token_claims
-from simulator.auth.stamps import P256, b64url_encode
+from simulator.auth.stamps import P256
 from simulator.crypto import keys
 from simulator.errors import ApiError, InvalidArgument
 from simulator.pipeline import Host, client_time_ms
-from simulator.proxy import config as proxy_config
+from simulator.proxy_config import config as proxy_config
 from simulator.state.store import Organization
-from simulator.wire import Json
+from simulator.wire import Json, b64url_encode
 
 CLAIMS = ("iss", "sub", "aud")
 

@@ -7,9 +7,9 @@ from decimal import Decimal
 
 from simulator.activities import earn
 from simulator.errors import InvalidArgument, NotFound
+from simulator.handling import provider_standin
 from simulator.queries.context import QueryContext
 from simulator.queries.pagination import paginate
-from simulator.scenario import longtail
 from simulator.wire import Json
 
 TX_FIELDS = {"deploy": "deployTxHash", "deposit": "depositTxHash", "withdraw": "withdrawTxHash", "claim": "claimTxHash"}
@@ -32,13 +32,13 @@ def get_claim_earn_fees_status(q: QueryContext, body: Json) -> Json:
 
 
 def status_of(q: QueryContext, request_id: str, kind: str) -> Json:
-    request = longtail.table(q.org, earn.REQUESTS).get(request_id)
+    request = provider_standin.table(q.org, earn.REQUESTS).get(request_id)
     if request is None or request["kind"] != kind:
         raise NotFound(
             f"{kind} request {request_id} not found in organization {q.org.organization_id}",
             error_code="REQUEST_INVALID",
         )
-    step = longtail.current(request["track"], q.now_ms, poll=True)
+    step = provider_standin.current(request["track"], q.now_ms, poll=True)
     out: Json = {"status": step["status"]}
     if step["status"] == "COMPLETED":
         out[TX_FIELDS[kind]] = request["txHash"]
@@ -52,7 +52,7 @@ def list_earn_vaults(q: QueryContext, body: Json) -> Json:
     enabled = {w["vault"]["vaultAddress"].lower() for w in wrappers(q)}
     vaults = [
         v
-        for v in longtail.seeded(q.store, "vaults")
+        for v in provider_standin.seeded(q.store, "vaults")
         if v["caip19"].lower() == wanted and body.get("provider") in (None, "", v["provider"])
     ]
     vaults.sort(key=lambda v: usd(q, v["caip19"], int(v.get("tvl", "0"))), reverse=True)
@@ -146,12 +146,12 @@ def list_earn_positions(q: QueryContext, body: Json) -> Json:
 
 
 def wrappers(q: QueryContext) -> list[Json]:
-    return list(longtail.table(longtail.root_of(q.store, q.org), earn.WRAPPERS).values())
+    return list(provider_standin.table(provider_standin.root_of(q.store, q.org), earn.WRAPPERS).values())
 
 
 def usd(q: QueryContext, caip19: str, raw: int) -> Decimal:
     try:
-        entry = longtail.asset(q.store, caip19, "caip19")
+        entry = provider_standin.asset(q.store, caip19, "caip19")
         return Decimal(raw) / (Decimal(10) ** int(entry["decimals"])) * Decimal(str(entry.get("usd", "0")))
     except (InvalidArgument, ArithmeticError):  # an asset the market does not price shows no USD value
         return Decimal(0)
@@ -159,7 +159,7 @@ def usd(q: QueryContext, caip19: str, raw: int) -> Decimal:
 
 def display(q: QueryContext, caip19: str, raw: int) -> Json:
     try:
-        decimals = int(longtail.asset(q.store, caip19, "caip19")["decimals"])
+        decimals = int(provider_standin.asset(q.store, caip19, "caip19")["decimals"])
     except InvalidArgument:  # unknown asset: the raw amount is all there is
         decimals = 0
     return {"usd": f"{usd(q, caip19, raw):.2f}", "crypto": str(Decimal(raw) / (Decimal(10) ** decimals))}

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from simulator.handling import provider_standin
 from simulator.queries.context import QueryContext
-from simulator.scenario import longtail
 from simulator.wire import Json
 
 
 def get_onramp_transaction_status(q: QueryContext, body: Json) -> Json:
-    transaction = q.find(longtail.table(q.org, "onrampTransactions"), body["transactionId"], "on-ramp transaction")
-    return {"transactionStatus": longtail.current(transaction["track"], q.now_ms, poll=True)["status"]}
+    transaction = q.find(
+        provider_standin.table(q.org, "onrampTransactions"), body["transactionId"], "on-ramp transaction"
+    )
+    return {"transactionStatus": provider_standin.current(transaction["track"], q.now_ms, poll=True)["status"]}

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from simulator.handling import provider_standin
 from simulator.queries.context import QueryContext
-from simulator.scenario import longtail
 from simulator.wire import Json
 
 DEFAULT_ERRORS = {
@@ -13,8 +13,8 @@ DEFAULT_ERRORS = {
 
 
 def get_swap_status(q: QueryContext, body: Json) -> Json:
-    swap = q.find(longtail.table(q.org, "swaps"), body["swapRequestId"], "swap request")
-    step = longtail.current(swap["track"], q.now_ms, poll=True)
+    swap = q.find(provider_standin.table(q.org, "swaps"), body["swapRequestId"], "swap request")
+    step = provider_standin.current(swap["track"], q.now_ms, poll=True)
     quote, status = swap["quote"], step["status"]
     out: Json = {
         "status": status,
@@ -35,11 +35,11 @@ def get_swap_status(q: QueryContext, body: Json) -> Json:
         if cross and out["error"].get("reason") == "PROVIDER_FILL_FAILED":
             out.update(originTxHash=swap["originTxHash"])
             out["refund"] = step.get("refund") or {"asset": quote["inputToken"], "amount": quote["inputAmount"]}
-    out.update({k: v for k, v in longtail.step_fields(step).items() if k not in ("error", "refund")})
+    out.update({k: v for k, v in provider_standin.step_fields(step).items() if k not in ("error", "refund")})
     return out
 
 
 def list_supported_assets(q: QueryContext, body: Json) -> Json:
     shown = ("caip19", "symbol", "decimals", "logoUrl", "name", "stable")
-    assets = [{k: a[k] for k in shown if k in a} for a in longtail.assets_on(q.store, body["caip2"])]
+    assets = [{k: a[k] for k in shown if k in a} for a in provider_standin.assets_on(q.store, body["caip2"])]
     return {"assets": [{**a, "stable": bool(a.get("stable", False))} for a in assets]}

@@ -8,8 +8,8 @@ import re
 
 from simulator.activities import tvc, tvc_quorum
 from simulator.errors import InvalidArgument
+from simulator.handling import provider_standin
 from simulator.queries.context import QueryContext
-from simulator.scenario import longtail
 from simulator.state.records import timestamp
 from simulator.wire import Json
 
@@ -17,33 +17,33 @@ DIGEST_REF = re.compile(r"@(sha256:[0-9a-f]{64})$")
 
 
 def get_tvc_app(q: QueryContext, body: Json) -> Json:
-    return {"tvcApp": app_view(q, q.find(longtail.table(q.org, tvc.APPS), body["tvcAppId"], "TVC app"))}
+    return {"tvcApp": app_view(q, q.find(provider_standin.table(q.org, tvc.APPS), body["tvcAppId"], "TVC app"))}
 
 
 def list_tvc_apps(q: QueryContext, body: Json) -> Json:
-    return {"tvcApps": [app_view(q, a) for a in longtail.table(q.org, tvc.APPS).values()]}
+    return {"tvcApps": [app_view(q, a) for a in provider_standin.table(q.org, tvc.APPS).values()]}
 
 
 def get_tvc_deployment(q: QueryContext, body: Json) -> Json:
-    found = q.find(longtail.table(q.org, tvc.DEPLOYMENTS), body["deploymentId"], "TVC deployment")
+    found = q.find(provider_standin.table(q.org, tvc.DEPLOYMENTS), body["deploymentId"], "TVC deployment")
     return {"tvcDeployment": deployment_view(q, found)}
 
 
 def list_tvc_app_deployments(q: QueryContext, body: Json) -> Json:
-    app = q.find(longtail.table(q.org, tvc.APPS), body["appId"], "TVC app")
-    found = [d for d in longtail.table(q.org, tvc.DEPLOYMENTS).values() if d["appId"] == app["id"]]
+    app = q.find(provider_standin.table(q.org, tvc.APPS), body["appId"], "TVC app")
+    found = [d for d in provider_standin.table(q.org, tvc.DEPLOYMENTS).values() if d["appId"] == app["id"]]
     return {"tvcDeployments": [deployment_view(q, d) for d in found]}
 
 
 def get_app_status(q: QueryContext, body: Json) -> Json:
-    app = q.find(longtail.table(q.org, tvc.APPS), body["appId"], "TVC app")
+    app = q.find(provider_standin.table(q.org, tvc.APPS), body["appId"], "TVC app")
     statuses = []
-    for deployment in longtail.table(q.org, tvc.DEPLOYMENTS).values():
+    for deployment in provider_standin.table(q.org, tvc.DEPLOYMENTS).values():
         if deployment["appId"] != app["id"] or deployment["deleted"]:
             continue
         ready, updated = 0, deployment["updatedMs"]
         if deployment["startedMs"] is not None:
-            step = longtail.current(deployment["track"], q.now_ms, poll=True)
+            step = provider_standin.current(deployment["track"], q.now_ms, poll=True)
             ready = deployment["replicas"] if step["status"] == "READY" else 0
             updated = max(updated, step["reachedMs"])
         statuses.append(
@@ -64,7 +64,7 @@ def get_app_status(q: QueryContext, body: Json) -> Json:
 
 
 def get_tvc_deployment_debug_logs(q: QueryContext, body: Json) -> Json:
-    deployment = q.find(longtail.table(q.org, tvc.DEPLOYMENTS), body["deploymentId"], "TVC deployment")
+    deployment = q.find(provider_standin.table(q.org, tvc.DEPLOYMENTS), body["deploymentId"], "TVC deployment")
     if not deployment["params"].get("debugMode"):
         raise InvalidArgument(f"TVC deployment {deployment['id']} is not running in debug mode")
     if deployment["startedMs"] is None:
@@ -88,12 +88,12 @@ def get_tvc_deployment_debug_logs(q: QueryContext, body: Json) -> Json:
 
 
 def get_tvc_deployment_provisioning_details(q: QueryContext, body: Json) -> Json:
-    deployment = q.find(longtail.table(q.org, tvc.DEPLOYMENTS), body["deploymentId"], "TVC deployment")
+    deployment = q.find(provider_standin.table(q.org, tvc.DEPLOYMENTS), body["deploymentId"], "TVC deployment")
     return tvc_quorum.provisioning(deployment)
 
 
 def get_tvc_qos_versions(q: QueryContext, body: Json) -> Json:
-    versions = longtail.seeded(q.store, "qosVersions")
+    versions = provider_standin.seeded(q.store, "qosVersions")
     return {"availableVersions": list(versions["available"]), "latestVersion": versions["latest"]}
 
 
@@ -119,7 +119,7 @@ def validate_tvc_image(q: QueryContext, body: Json) -> Json:
 
 
 def seeded_image(q: QueryContext, url: str) -> Json:
-    return next((dict(i) for i in longtail.seeded(q.store, "tvcImages") if i["url"] == url), {})
+    return next((dict(i) for i in provider_standin.seeded(q.store, "tvcImages") if i["url"] == url), {})
 
 
 # views --------------------------------------------------------------------------------------------
@@ -135,8 +135,8 @@ def operator_view(q: QueryContext, operator: Json) -> Json:
 
 
 def set_view(q: QueryContext, set_id: str) -> Json:
-    found = longtail.table(q.org, tvc.SETS)[set_id]
-    operators = longtail.table(q.org, tvc.OPERATORS)
+    found = provider_standin.table(q.org, tvc.SETS)[set_id]
+    operators = provider_standin.table(q.org, tvc.OPERATORS)
     stamp = timestamp(found["createdMs"])
     return {
         "id": found["id"],
@@ -169,8 +169,8 @@ def app_view(q: QueryContext, app: Json) -> Json:
 
 
 def deployment_view(q: QueryContext, deployment: Json) -> Json:
-    app = longtail.table(q.org, tvc.APPS)[deployment["appId"]]
-    params, operators = deployment["params"], longtail.table(q.org, tvc.OPERATORS)
+    app = provider_standin.table(q.org, tvc.APPS)[deployment["appId"]]
+    params, operators = deployment["params"], provider_standin.table(q.org, tvc.OPERATORS)
     created, updated = timestamp(deployment["createdMs"]), timestamp(deployment["updatedMs"])
     approvals = [
         {

@@ -6,19 +6,19 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from simulator.activities import chain_standin, credentials, policies
-from simulator.activities.context import Context
-from simulator.auth.stamps import b64url_encode
+from simulator.activities import credentials, policies
 from simulator.clock import Source
 from simulator.config import origin_text
 from simulator.consensus import rate_limits
 from simulator.crypto import keys
 from simulator.errors import ApiError
-from simulator.proxy import config as proxy_config
-from simulator.scenario import Scenario, longtail
+from simulator.handling import chain_standin, provider_standin
+from simulator.handling.context import Context
+from simulator.proxy_config import config as proxy_config
+from simulator.scenario import Scenario
 from simulator.state.records import Tag, User
 from simulator.state.store import Organization, Store
-from simulator.wire import Json
+from simulator.wire import Json, b64url_encode
 
 Path = tuple[str | int, ...]
 
@@ -28,7 +28,7 @@ def apply(scenario: Scenario, store: Store, source: Source, now_ms: int) -> list
     made: list[Json] = []
     store.otp_codes.update(scenario.data.get("otpCodes", {}))
     store.cors_origins.extend(o for o in cors_origins(scenario) if o not in store.cors_origins)
-    longtail.apply(scenario, store)
+    provider_standin.apply(scenario, store)
     chain_standin.apply(scenario, store)
     for i, spec in enumerate(scenario.data.get("organizations", [])):
         Seeder(scenario, store, source, now_ms, made).organization(("organizations", i), spec, None)

@@ -5,7 +5,7 @@ vote whose message is its activity's request leaves the message out; both are re
 way back in. Documents of older versions (activities in full under their organizations, intents
 and results as values) are read too.
 
-``iter_json`` writes a document in pieces, giving the interpreter up between them, so that a
+``iter_document`` writes a document in pieces, giving the interpreter up between them, so that a
 large export (run outside the store lock) never holds up the requests served meanwhile.
 """
 
@@ -145,12 +145,6 @@ def resolve_activities(made: store.Store) -> None:
 
 
 # writing a large document in pieces --------------------------------------------------------------
-def iter_json(value: Any) -> Iterator[str]:
-    """``value`` encoded (as ``encode``) and written as compact JSON, in pieces: the text equals
-    ``json.dumps(encode(value), separators=(",", ":"))``."""
-    return _paced(_pieces(value))
-
-
 def iter_document(members: list[tuple[str, Any, bool]]) -> Iterator[str]:
     """A JSON object of ``(name, value, through the codec)`` members, in pieces, ending in a newline:
     the text the control API's ``jsonify`` makes of the same document, written a piece at a time."""

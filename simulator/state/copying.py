@@ -28,11 +28,6 @@ _SHARED: set[type] = {str, bytes, int, float, bool, type(None), frozenset, Vote,
 _CHANGING = -1  # memo key of the activities still changing, when copy_store knows them
 
 
-def structural_copy(value: T) -> T:
-    """A copy of ``value`` (any part of the state) that shares every immutable part."""
-    return _copy(value, {})  # type: ignore[no-any-return]
-
-
 def copy_store(store: Any, changing: list[Activity]) -> Any:
     """A copy of the store, knowing that every activity not in ``changing`` is final (never
     written again): those are shared, and the activity tables copy as a whole."""

@@ -56,7 +56,7 @@ class Organization:
     activities: ActivityTable = field(default_factory=ActivityTable)
     webhook_endpoints: dict[str, WebhookEndpoint] = field(default_factory=dict)
     ip_allowlists: dict[str, IpAllowlist] = field(default_factory=dict)  # "" = the organization's, else by key
-    # swaps, earn, TVC, secrets, on-ramp (simulator.scenario.longtail): table name -> record id -> record
+    # swaps, earn, TVC, secrets, on-ramp (simulator.handling.provider_standin): table name -> record id -> record
     longtail: dict[str, dict[str, Json]] = field(default_factory=dict)
     session_profiles: dict[str, SessionProfile] = field(default_factory=dict)
 
@@ -119,7 +119,7 @@ class Store:
         self.import_targets: dict[str, ImportTarget] = {}  # init_import_* target keys by target id
         self.mfa_statuses: dict[str, list[Json]] = {}  # get_mfa_status by activity id, written by MFA enforcement
         self.longtail_seed: Json = {}  # a scenario's `longtail` key: assets, vaults, TVC images, status scripts
-        # the broadcast stand-in (simulator.activities.chain_standin): sent transactions by status id, next
+        # the broadcast stand-in (simulator.handling.chain_standin): sent transactions by status id, next
         # nonces by "caip2 address", and the scenario's `broadcast` key (starting nonces, gas usage, status scripts)
         self.sent_transactions: dict[str, SentTransaction] = {}
         self.chain_nonces: dict[str, int] = {}

@@ -1,4 +1,5 @@
-"""The long tail's scenario key (``longtail``): what the simulated markets, vault catalogue and
+"""The stand-in for the providers behind the long-tail operations (swaps, earn, on-ramp, TVC,
+secrets), and its scenario key (``longtail``): what the simulated markets, vault catalogue and
 container registry hold, and scripted status sequences for the asynchronous operations.
 
 ```yaml
@@ -33,8 +34,8 @@ import copy
 from typing import Any
 
 from simulator.clock import Source
-from simulator.consensus.rules import matches
 from simulator.errors import InvalidArgument
+from simulator.handling.matching import first_script
 from simulator.state.store import Organization, Store
 from simulator.wire import Json
 
@@ -95,42 +96,6 @@ SOLANA_ALIASES = {
     "solana:mainnet": "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp",
     "solana:devnet": "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
 }
-STEP = {
-    "type": "object",
-    "required": ["status"],
-    "properties": {
-        "status": {"type": "string", "minLength": 1},
-        "after": {
-            "type": "object",
-            "additionalProperties": False,
-            "properties": {"seconds": {"type": "number", "minimum": 0}, "polls": {"type": "integer", "minimum": 0}},
-        },
-    },
-}
-SCHEMA: Json = {  # what schemas/scenario.json gains under properties.longtail
-    "type": "object",
-    "additionalProperties": False,
-    "properties": {
-        "assets": {"type": "array", "items": {"type": "object", "required": ["caip19", "symbol", "decimals"]}},
-        "vaults": {"type": "array", "items": {"type": "object", "required": ["vaultAddress", "provider", "caip19"]}},
-        "tvcImages": {"type": "array", "items": {"type": "object", "required": ["url"]}},
-        "qosVersions": {"type": "object", "required": ["available", "latest"]},
-        "statuses": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["name", "sequence"],
-                "additionalProperties": False,
-                "properties": {
-                    "name": {"type": "string"},
-                    "match": {"type": "object"},
-                    "times": {"type": "integer", "minimum": 1},
-                    "sequence": {"type": "array", "minItems": 1, "items": STEP},
-                },
-            },
-        },
-    },
-}
 
 
 def apply(scenario: Any, store: Store) -> None:
@@ -186,16 +151,9 @@ def new_track(
     store: Store, org: Organization, user: Any, activity_type: str, params: Json, now_ms: int, default: list[Json]
 ) -> Json:
     """The status sequence a new asynchronous request follows: a matching script's, else ``default``."""
-    steps = default
-    for script in seeded(store, "statuses"):
-        if user is None or not matches(script.get("match", {}), org, user, activity_type, params):
-            continue
-        hits = store.rule_hits[f"status:{script['name']}"] = store.rule_hits.get(f"status:{script['name']}", 0) + 1
-        wanted = script.get("match", {}).get("occurrence")
-        if (wanted is not None and hits != wanted) or ("times" in script and hits > script["times"]):
-            continue
-        steps = script["sequence"]
-        break
+    scripts = [] if user is None else seeded(store, "statuses")
+    script = first_script(scripts, "status:", store, org, user, activity_type, params)
+    steps = default if script is None else script["sequence"]
     return {"createdMs": now_ms, "polls": 0, "steps": copy.deepcopy(steps)}
 
 

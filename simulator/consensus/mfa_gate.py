@@ -26,9 +26,9 @@ from simulator.auth.attested import audience
 from simulator.auth.stamps import ATTESTED_TOKEN, Stamp
 from simulator.catalogue import Kind
 from simulator.consensus.decisions import Decision, Outcome, Wait
-from simulator.consensus.kinds import policy_view
 from simulator.crypto import tokens
 from simulator.errors import PermissionDenied
+from simulator.handling.activity_view import policy_view
 from simulator.state.activity import CONSENSUS_NEEDED, Activity, ActivityStatus
 from simulator.state.records import User
 from simulator.state.store import Store

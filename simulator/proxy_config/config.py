@@ -10,9 +10,9 @@ import base58
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from simulator.activities import credentials, policies
-from simulator.activities.context import Context
 from simulator.crypto import hpke, keys, service_keys
 from simulator.errors import NotFound, PermissionDenied
+from simulator.handling.context import Context
 from simulator.state.records import User
 from simulator.state.store import Store
 from simulator.wire import Json

@@ -27,9 +27,9 @@ from urllib.parse import urlsplit
 
 from simulator.clock import Clock, Source
 from simulator.config import Config
-from simulator.events import signing
 from simulator.state.activity import Activity
 from simulator.state.store import Store
+from simulator.webhooks import signing
 from simulator.wire import Json
 
 EVENT_TYPE = "ACTIVITY_UPDATES"

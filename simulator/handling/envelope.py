@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from simulator.activities.context import Context
 from simulator.clock import Source
 from simulator.crypto import keys
+from simulator.handling.context import Context
 from simulator.state.activity import Activity
 from simulator.state.records import User
 from simulator.state.votes import Evaluation, Vote

@@ -28,9 +28,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from simulator.consensus.rules import matches
 from simulator.crypto.hashing import keccak256
-from simulator.scenario import longtail
+from simulator.handling import provider_standin
+from simulator.handling.matching import first_script
 from simulator.state.records import SentTransaction
 from simulator.state.store import Organization, Store
 from simulator.wire import Json
@@ -47,43 +47,6 @@ NATIVE = {  # caip2 reference -> (symbol, name); every other EVM chain pays in E
     "97": ("BNB", "BNB"),
     "143": ("MON", "Monad"),
     "10143": ("MON", "Monad"),
-}
-SCHEMA: Json = {  # what schemas/scenario.json gains under properties.broadcast
-    "type": "object",
-    "additionalProperties": False,
-    "properties": {
-        "nonces": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["address", "caip2"],
-                "additionalProperties": False,
-                "properties": {
-                    "address": {"type": "string"},
-                    "caip2": {"type": "string"},
-                    "nonce": {"type": "integer", "minimum": 0},
-                    "gasStationNonce": {"type": "integer", "minimum": 0},
-                },
-            },
-        },
-        "gasUsage": {"type": "array", "items": {"type": "object", "required": ["organization"]}},
-        "statuses": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["name"],
-                "additionalProperties": False,
-                "properties": {
-                    "name": {"type": "string"},
-                    "match": {"type": "object"},
-                    "times": {"type": "integer", "minimum": 1},
-                    "outcome": {"enum": list(OUTCOMES)},
-                    "error": {"type": "object"},
-                    "sequence": {"type": "array", "minItems": 1, "items": longtail.STEP},
-                },
-            },
-        },
-    },
 }
 
 
@@ -109,7 +72,7 @@ def apply_section(store: Store, section: Json) -> None:
 # nonces ---------------------------------------------------------------------------------------------
 def nonce_key(caip2: str, address: str, prefix: str = "") -> str:
     folded = address.lower() if address.startswith("0x") else address
-    return f"{prefix}{longtail.canonical_caip2(caip2)} {folded}"
+    return f"{prefix}{provider_standin.canonical_caip2(caip2)} {folded}"
 
 
 def next_nonce(store: Store, caip2: str, address: str, station: bool = False) -> int:
@@ -125,17 +88,12 @@ def use_nonce(store: Store, caip2: str, address: str, nonce: int, station: bool 
 # status sequences -----------------------------------------------------------------------------------
 def new_track(store: Store, org: Organization, user: Any, activity_type: str, params: Json, now_ms: int) -> Json:
     """The status steps a new transaction follows: the first matching script's, else inclusion."""
-    steps = steps_for("included", {})
-    for script in store.broadcast_seed.get("statuses", []):
-        if user is None or not matches(script.get("match", {}), org, user, activity_type, params):
-            continue
-        counter = f"broadcast:{script['name']}"
-        hits = store.rule_hits[counter] = store.rule_hits.get(counter, 0) + 1
-        wanted = script.get("match", {}).get("occurrence")
-        if (wanted is not None and hits != wanted) or ("times" in script and hits > script["times"]):
-            continue
+    scripts = [] if user is None else store.broadcast_seed.get("statuses", [])
+    script = first_script(scripts, "broadcast:", store, org, user, activity_type, params)
+    if script is None:
+        steps = steps_for("included", {})
+    else:
         steps = script.get("sequence") or steps_for(script.get("outcome", "included"), script.get("error", {}))
-        break
     return {"createdMs": now_ms, "polls": 0, "steps": copy.deepcopy(steps)}
 
 
@@ -152,7 +110,7 @@ def steps_for(outcome: str, error: Json) -> list[Json]:
 
 
 def status_of(sent: SentTransaction, now_ms: int, poll: bool = False) -> Json:
-    return longtail.current(sent.track, now_ms, poll)
+    return provider_standin.current(sent.track, now_ms, poll)
 
 
 def on_chain(sent: SentTransaction, now_ms: int) -> Json | None:
@@ -163,7 +121,7 @@ def on_chain(sent: SentTransaction, now_ms: int) -> Json | None:
 
 # what the chain shows ---------------------------------------------------------------------------------
 def native_asset(caip2: str) -> Json:
-    canonical = longtail.canonical_caip2(caip2)
+    canonical = provider_standin.canonical_caip2(caip2)
     if canonical.startswith("solana:"):
         return {"caip19": f"{canonical}/slip44:501", "symbol": "SOL", "name": "Solana", "decimals": 9}
     symbol, name = NATIVE.get(canonical.split(":", 1)[1], ("ETH", "Ether"))
@@ -174,7 +132,7 @@ def block_of(caip2: str, included_ms: int) -> Json:
     """A block (or slot) number counted from the epoch at the chain's pace, and a hash derived from it."""
     solana = caip2.startswith("solana:")
     number = included_ms // (SOL_SLOT_MS if solana else ETH_BLOCK_MS)
-    digest = keccak256(f"{longtail.canonical_caip2(caip2)}/{number}".encode())
+    digest = keccak256(f"{provider_standin.canonical_caip2(caip2)}/{number}".encode())
     if solana:
         import base58
 
@@ -191,7 +149,7 @@ def finality(caip2: str, included_ms: int, now_ms: int) -> str:
 def usd_of(store: Store, caip2: str, amount: int) -> float:
     """What ``amount`` base units of the chain's native asset are worth at the simulated market's price."""
     asset = native_asset(caip2)
-    for entry in longtail.seeded(store, "assets"):
+    for entry in provider_standin.seeded(store, "assets"):
         if entry["symbol"] == asset["symbol"] and "usd" in entry:
             return float(amount / 10 ** int(asset["decimals"]) * float(entry["usd"]))
     return 0.0

@@ -1,0 +1,1 @@
+"""Activity events for receivers: webhook deliveries and their signatures."""
