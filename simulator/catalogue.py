@@ -123,8 +123,8 @@ def proxy(name: str, handler: str | None = None) -> Operation:
 
 
 SPARK_PARTIAL = (
-    "requests checked, then 501: the simulator derives no Spark wallet accounts, and Spark's operator-package "
-    "and FROST nonce formats are not public"
+    "requests checked, then 501: the per-operator packages (Spark protobuf messages with Feldman shares, "
+    "ECIES-encrypted to each operator) are not built yet"
 )
 
 OPERATIONS: tuple[Operation, ...] = (
@@ -317,7 +317,7 @@ OPERATIONS: tuple[Operation, ...] = (
     activity("spark_claim_transfer", handler="spark:spark_claim_transfer", partial=SPARK_PARTIAL),
     activity("spark_prepare_lightning_receive", handler="spark:spark_prepare_lightning_receive", partial=SPARK_PARTIAL),
     activity("spark_prepare_transfer", handler="spark:spark_prepare_transfer", partial=SPARK_PARTIAL),
-    activity("spark_sign_frost", handler="spark:spark_sign_frost", partial=SPARK_PARTIAL),
+    activity("spark_sign_frost", handler="spark:spark_sign_frost"),
     # verifiable apps (TVC)
     activity("create_tvc_app", handler="tvc:create_tvc_app"),
     activity("create_tvc_deployment", handler="tvc:create_tvc_deployment"),
