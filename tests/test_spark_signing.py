@@ -246,3 +246,39 @@ def test_frost_refusals(client, spark_wallet):
     ]
     refused = client.submit("spark_sign_frost", "ACTIVITY_TYPE_SPARK_SIGN_FROST", params)
     assert_error(refused, 501, 12, "htlcPreimage")
+
+
+def test_package_requests_are_refused_with_what_is_wrong(client, spark_wallet):
+    wallet, _ = spark_wallet
+    operator = {"operatorId": "00" * 31 + "01", "encryptionPublicKey": pt(9).format().hex()}
+    twice = {"threshold": 1, "operatorRecipients": [operator, operator]}
+    params = {"signWith": wallet["addresses"][0], "lightningReceive": twice}
+    refused = client.submit("spark_prepare_lightning_receive", "ACTIVITY_TYPE_SPARK_PREPARE_LIGHTNING_RECEIVE", params)
+    assert_error(refused, 400, 3, "operatorId is repeated")
+    params["lightningReceive"] = {"threshold": 1, "operatorRecipients": [{**operator, "operatorId": "op-1"}]}
+    refused = client.submit("spark_prepare_lightning_receive", "ACTIVITY_TYPE_SPARK_PREPARE_LIGHTNING_RECEIVE", params)
+    assert_error(refused, 400, 3, "operatorId: not a UUID")
+    params["lightningReceive"] = {"threshold": 1, "operatorRecipients": [operator]}
+    made = submit(
+        client,
+        "spark_prepare_lightning_receive",
+        params,
+        "sparkPrepareLightningReceiveResult",
+        "ACTIVITY_TYPE_SPARK_PREPARE_LIGHTNING_RECEIVE",
+    )
+    assert len(bytes.fromhex(made["paymentHash"])) == 32
+    assert [p["operatorId"] for p in made["operatorPackages"]] == [operator["operatorId"]]
+    leaf = str(uuid.UUID(int=77))
+    claim = {
+        "leaves": [{"leafId": leaf, "ciphertext": "00" * 120, "senderSignature": "11" * 64}],
+        "threshold": 1,
+        "operatorRecipients": [operator],
+        "transferId": leaf,
+        "senderIdentityPublicKey": pt(3).format().hex(),
+    }
+    refused = client.submit(
+        "spark_claim_transfer",
+        "ACTIVITY_TYPE_SPARK_CLAIM_TRANSFER",
+        {"signWith": wallet["addresses"][0], "claim": claim},
+    )
+    assert_error(refused, 400, 3, "claim.leaves[0].senderSignature")

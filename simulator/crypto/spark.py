@@ -15,6 +15,7 @@ Identity signatures on a Spark address are BIP-340 Schnorr (``v`` "00"), as the 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
 import coincurve
 
@@ -168,3 +169,76 @@ def frost_user_share(
     challenge = int.from_bytes(tagged("BIP0340/challenge", x + bytes(tweaked.format())[1:] + message), "big") % N
     z = (hiding_nonce + binding_nonce * rho[USER_ID] + share * challenge) % N
     return scalar_bytes(z), bytes(hiding_point.format()), bytes(binding_point.format())
+
+
+# --- Feldman shares and ECIES, as the Spark SDK sends them to operators -----------------------------
+
+
+def feldman_split(secret: int, threshold: int, count: int, draw: Callable[[], int]) -> tuple[list[int], list[bytes]]:
+    """Shares f(1)..f(count) of a random degree threshold-1 polynomial with f(0) = secret, and the
+    proofs: each coefficient times G, compressed (split_secret_with_proofs in the Spark SDK)."""
+    coefficients = [secret % N] + [draw() for _ in range(threshold - 1)]
+    shares = [sum(c * pow(x, k, N) for k, c in enumerate(coefficients)) % N for x in range(1, count + 1)]
+    return shares, [bytes(point_mul(c).format()) for c in coefficients]
+
+
+def secret_share_message(share: int, proofs: list[bytes]) -> bytes:
+    """The protobuf ``spark.SecretShare``: secret_share (1, bytes) and proofs (2, repeated bytes)."""
+    return protobuf_bytes(1, scalar_bytes(share)) + b"".join(protobuf_bytes(2, proof) for proof in proofs)
+
+
+def protobuf_bytes(field: int, value: bytes) -> bytes:
+    return varint(field << 3 | 2) + varint(len(value)) + value
+
+
+def varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, value = value & 0x7F, value >> 7
+        out.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def ecies_encrypt(recipient: bytes, plaintext: bytes, ephemeral: bytes, nonce: bytes) -> bytes:
+    """ECIES as Spark's encrypt_ecies (the Rust ecies crate's defaults): an uncompressed ephemeral key,
+    HKDF-SHA256 over it and the uncompressed shared point, AES-256-GCM with a 16-byte nonce;
+    ephemeral ‖ nonce ‖ tag ‖ ciphertext."""
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    ephemeral_public = bytes(coincurve.PublicKey.from_secret(ephemeral).format(compressed=False))
+    shared = bytes(coincurve.PublicKey(recipient).multiply(ephemeral).format(compressed=False))
+    key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=b"").derive(ephemeral_public + shared)
+    sealed = AESGCM(key).encrypt(nonce, plaintext, None)
+    return ephemeral_public + nonce + sealed[-16:] + sealed[:-16]
+
+
+def protobuf_string(field: int, value: str) -> bytes:
+    return protobuf_bytes(field, value.encode())
+
+
+def signing_payload(kind: str, transfer_id: str, packages: dict[str, bytes]) -> bytes:
+    """getTransferPackageSigningPayload / getClaimPackageSigningPayload of the Spark SDK: a tagged,
+    length-prefixed SHA-256 over the transfer id's 16 bytes and the operator map sorted by key."""
+
+    def framed(data: bytes) -> bytes:
+        return len(data).to_bytes(8, "big") + data
+
+    tag = hashlib.sha256(b"".join(framed(part.encode()) for part in ("spark", kind, "signing payload"))).digest()
+    body = framed(bytes.fromhex(transfer_id.replace("-", ""))) + framed(len(packages).to_bytes(8, "big"))
+    for key in sorted(packages, key=lambda k: k.encode()):
+        body += framed(key.encode()) + framed(packages[key])
+    return hashlib.sha256(tag + tag + body).digest()
+
+
+def ecies_decrypt(secret: bytes, sealed: bytes) -> bytes:
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    ephemeral, nonce, tag, body = sealed[:65], sealed[65:81], sealed[81:97], sealed[97:]
+    shared = bytes(coincurve.PublicKey(ephemeral).multiply(secret).format(compressed=False))
+    key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=b"").derive(ephemeral + shared)
+    return AESGCM(key).decrypt(nonce, body + tag, None)
