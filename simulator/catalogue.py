@@ -128,11 +128,6 @@ def proxy(name: str, handler: str | None = None) -> Operation:
     return Operation(name, Kind.PROXY, handler=handler, path=f"/v1/{name}")
 
 
-SPARK_PARTIAL = (
-    "requests checked, then 501: the simulator derives no Spark wallet accounts, and Spark's operator-package "
-    "and FROST nonce formats are not public"
-)
-
 OPERATIONS: tuple[Operation, ...] = (
     # consensus
     activity("approve_activity", vote="VOTE_SELECTION_APPROVED"),
@@ -320,10 +315,10 @@ OPERATIONS: tuple[Operation, ...] = (
     activity("earn_set_wrapper_state", handler="earn:earn_set_wrapper_state"),
     activity("claim_earn_fees", handler="earn:claim_earn_fees"),
     # Spark
-    activity("spark_claim_transfer", handler="spark:spark_claim_transfer", partial=SPARK_PARTIAL),
-    activity("spark_prepare_lightning_receive", handler="spark:spark_prepare_lightning_receive", partial=SPARK_PARTIAL),
-    activity("spark_prepare_transfer", handler="spark:spark_prepare_transfer", partial=SPARK_PARTIAL),
-    activity("spark_sign_frost", handler="spark:spark_sign_frost", partial=SPARK_PARTIAL),
+    activity("spark_claim_transfer", handler="spark:spark_claim_transfer"),
+    activity("spark_prepare_lightning_receive", handler="spark:spark_prepare_lightning_receive"),
+    activity("spark_prepare_transfer", handler="spark:spark_prepare_transfer"),
+    activity("spark_sign_frost", handler="spark:spark_sign_frost"),
     # verifiable apps (TVC)
     activity("create_tvc_app", handler="tvc:create_tvc_app"),
     activity("create_tvc_deployment", handler="tvc:create_tvc_deployment"),

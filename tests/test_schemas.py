@@ -224,9 +224,10 @@ def test_create_wallet_refuses_an_unknown_parameter() -> None:
 
 def test_create_wallet_address_formats_are_the_interface_list() -> None:
     body = example("submit", "create_wallet")
-    body["parameters"]["accounts"][0]["addressFormat"] = "ADDRESS_FORMAT_BITCOIN_SIGNET_P2TR"
-    assert problems("submit", "create_wallet", body) == []
-    body["parameters"]["accounts"][0]["addressFormat"] = "ADDRESS_FORMAT_SPARK_MAINNET"
+    for accepted in ("ADDRESS_FORMAT_BITCOIN_SIGNET_P2TR", "ADDRESS_FORMAT_SPARK_MAINNET"):
+        body["parameters"]["accounts"][0]["addressFormat"] = accepted
+        assert problems("submit", "create_wallet", body) == []
+    body["parameters"]["accounts"][0]["addressFormat"] = "ADDRESS_FORMAT_SPARK_SIGNET"
     assert problems("submit", "create_wallet", body) == ["$.parameters.accounts[0].addressFormat: enum"]
 
 

@@ -54,7 +54,8 @@ FEATURE_NAMES = [
     "FEATURE_NAME_AUTH_PROXY",
 ]
 
-# Interface "Private key": Address format enum (the swagger adds SPARK_MAINNET and SPARK_REGTEST).
+# Interface "Private key": Address format enum, and the swagger's SPARK_MAINNET and SPARK_REGTEST (Spark
+# wallet accounts, which @turnkey/spark creates with create_wallet).
 ADDRESS_FORMATS = (
     [
         "ADDRESS_FORMAT_UNCOMPRESSED",
@@ -80,6 +81,8 @@ ADDRESS_FORMATS = (
         "ADDRESS_FORMAT_TON_V4R2",
         "ADDRESS_FORMAT_TON_V5R1",
         "ADDRESS_FORMAT_XRP",
+        "ADDRESS_FORMAT_SPARK_MAINNET",
+        "ADDRESS_FORMAT_SPARK_REGTEST",
     ]
 )
 

@@ -132,13 +132,14 @@ def create_wallet_accounts(ctx: Context, params: Json) -> Json:
 def add_accounts(
     ctx: Context, wallet: Wallet, accounts: list[Json], prepared: PreparedWallet, persist: bool = True
 ) -> list[WalletAccount]:
-    """Derive each requested account; a path may be used once per wallet."""
-    used = {a.path for a in wallet.accounts}
+    """Derive each requested account; a path may be used once per wallet and address format (the same key
+    in two formats is allowed: @turnkey/spark's setup puts a Spark and a compressed account on one path)."""
+    used = {(a.path, a.address_format) for a in wallet.accounts}
     made = []
     for spec in accounts:
-        if spec["path"] in used:
+        if (spec["path"], spec["addressFormat"]) in used:
             raise InvalidArgument(f"invalid path {spec['path']!r}: paths cannot be reused within the same HD wallet")
-        used.add(spec["path"])
+        used.add((spec["path"], spec["addressFormat"]))
         made.append(derive_account(ctx, wallet.wallet_id, prepared, spec))
     if persist:
         wallet.accounts.extend(made)

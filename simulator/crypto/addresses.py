@@ -14,7 +14,7 @@ import coincurve
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from simulator.crypto import chain_formats, ton_wallets
+from simulator.crypto import chain_formats, spark, ton_wallets
 from simulator.crypto.hashing import keccak256
 from simulator.crypto.hd import InvalidAddressFormat, InvalidCurve
 
@@ -40,6 +40,8 @@ ALL_ADDRESS_FORMATS = (
     "ADDRESS_FORMAT_TON_V4R2",
     "ADDRESS_FORMAT_TON_V5R1",
     "ADDRESS_FORMAT_XRP",
+    "ADDRESS_FORMAT_SPARK_MAINNET",
+    "ADDRESS_FORMAT_SPARK_REGTEST",
     *_BITCOIN,
 )
 EC_CURVES = ("CURVE_SECP256K1", "CURVE_P256")
@@ -85,6 +87,7 @@ ADDRESS_FORMATS: dict[str, AddressFormat] = {
     "ADDRESS_FORMAT_UNCOMPRESSED": AddressFormat(EC_CURVES, uncompressed_hex),
     **{name: AddressFormat(curves, encoder) for name, (curves, encoder) in chain_formats.FORMATS.items()},
     **{name: AddressFormat(curves, encoder) for name, (curves, encoder) in ton_wallets.FORMATS.items()},
+    **{name: AddressFormat(curves, encoder) for name, (curves, encoder) in spark.FORMATS.items()},
 }
 
 

@@ -41,3 +41,11 @@ def bech32_encode(hrp: str, witness_version: int | None, program: bytes) -> str:
     polymod = _polymod(_expand(hrp) + data + [0] * 6) ^ constant
     checksum = [(polymod >> 5 * (5 - i)) & 31 for i in range(6)]
     return hrp + "1" + "".join(CHARSET[d] for d in data + checksum)
+
+
+def bech32m_data(hrp: str, data: bytes) -> str:
+    """Bech32m over plain bytes with no witness version and no length limit (Spark addresses)."""
+    words = _to_5_bits(data)
+    polymod = _polymod(_expand(hrp) + words + [0] * 6) ^ BECH32M
+    checksum = [(polymod >> 5 * (5 - i)) & 31 for i in range(6)]
+    return hrp + "1" + "".join(CHARSET[d] for d in words + checksum)

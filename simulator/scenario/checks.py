@@ -151,7 +151,7 @@ def check_wallet(checker: Checker, where: Where, wallet: Json) -> None:
             where + ("mnemonic",),
             "not a BIP-39 mnemonic: expected 12, 15, 18, 21 or 24 English words with a valid checksum",
         )
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, str, str]] = set()
     for i, account in enumerate(wallet.get("accounts") or []):
         if not isinstance(account, dict) or not isinstance(account.get("path"), str):
             continue
@@ -159,7 +159,7 @@ def check_wallet(checker: Checker, where: Where, wallet: Json) -> None:
             hd.parse_path(account["path"])
         except ValueError as exc:
             checker.add(where + ("accounts", i, "path"), str(exc))
-        key = (str(account.get("curve")), account["path"])
+        key = (str(account.get("curve")), account["path"], str(account.get("addressFormat")))
         if key in seen:
             checker.add(where + ("accounts", i, "path"), "paths cannot be reused within the same HD wallet")
         seen.add(key)
