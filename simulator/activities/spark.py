@@ -27,6 +27,7 @@ from simulator.crypto import spark
 from simulator.errors import InvalidArgument, Unimplemented
 from simulator.handling import provider_standin
 from simulator.handling.context import Context
+from simulator.protobuf_wire import length_delimited
 from simulator.wire import Json
 
 SPARK_FORMATS = spark.SPARK_FORMATS
@@ -105,10 +106,10 @@ def spark_prepare_transfer(ctx: Context, params: Json) -> Json:
         signature = compact_ecdsa(identity, payload)
         shared = split_tweak(ctx, old - int.from_bytes(new, "big"), operators, int(transfer["threshold"]))
         tail = (
-            spark.protobuf_bytes(4, cipher)
-            + spark.protobuf_bytes(5, signature)
+            length_delimited(4, cipher)
+            + length_delimited(5, signature)
             + b"".join(
-                spark.protobuf_bytes(number, bytes.fromhex(leaf[field]))
+                length_delimited(number, bytes.fromhex(leaf[field]))
                 for number, field in (
                     (6, "refundSignature"),
                     (7, "directRefundSignature"),
@@ -120,7 +121,7 @@ def spark_prepare_transfer(ctx: Context, params: Json) -> Json:
         for k, message in enumerate(shared):
             tweaks[k].append(spark.protobuf_string(1, leaf["leafId"]) + message + tail)
     packages = {
-        operator["operatorId"]: sealed(ctx, operator, b"".join(spark.protobuf_bytes(1, t) for t in leaf_tweaks))
+        operator["operatorId"]: sealed(ctx, operator, b"".join(length_delimited(1, t) for t in leaf_tweaks))
         for operator, leaf_tweaks in zip(operators, tweaks, strict=True)
     }
     digest = spark.signing_payload("transfer", transfer_id, packages)
@@ -175,7 +176,7 @@ def spark_claim_transfer(ctx: Context, params: Json) -> Json:
     packages = [
         {
             "operatorId": operator["operatorId"],
-            "encryptedPackage": sealed(ctx, operator, b"".join(spark.protobuf_bytes(1, t) for t in leaf_tweaks)).hex(),
+            "encryptedPackage": sealed(ctx, operator, b"".join(length_delimited(1, t) for t in leaf_tweaks)).hex(),
         }
         for operator, leaf_tweaks in zip(operators, tweaks, strict=True)
     ]
@@ -187,14 +188,14 @@ def split_tweak(ctx: Context, tweak: int, operators: list[Json], threshold: int)
     (secret_share_tweak, a SecretShare) and 3 (pubkey_shares_tweak: operator id -> share·G)."""
     shares, proofs = spark.feldman_split(tweak % spark.N, threshold, len(operators), lambda: draw_scalar(ctx))
     public_shares = b"".join(
-        spark.protobuf_bytes(
+        length_delimited(
             3,
             spark.protobuf_string(1, operator["operatorId"])
-            + spark.protobuf_bytes(2, bytes(spark.point_mul(share).format())),
+            + length_delimited(2, bytes(spark.point_mul(share).format())),
         )
         for operator, share in zip(operators, shares, strict=True)
     )
-    return [spark.protobuf_bytes(2, spark.secret_share_message(share, proofs)) + public_shares for share in shares]
+    return [length_delimited(2, spark.secret_share_message(share, proofs)) + public_shares for share in shares]
 
 
 def public_hex(secret: bytes) -> str:

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from simulator.chains import invalid, tron_contracts, unsigned_bytes
-from simulator.chains.tron_proto import Message, ProtoError, length_delimited
 from simulator.crypto import keys
 from simulator.errors import InvalidArgument
+from simulator.protobuf_wire import Message, ProtoError, length_delimited
 
 SECP256K1 = "CURVE_SECP256K1"
 RAW_DATA, SIGNATURE = 1, 2  # Transaction fields

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from simulator.chains.tron_proto import Message
 from simulator.crypto.chain_formats import base58check
+from simulator.protobuf_wire import Message
 
 TRON_ADDRESS_PREFIX = 0x41
 # Transaction.Contract fields, and the google.protobuf.Any inside it

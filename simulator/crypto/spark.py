@@ -20,6 +20,7 @@ from collections.abc import Callable
 import coincurve
 
 from simulator.crypto.bech32 import bech32m_data
+from simulator.protobuf_wire import length_delimited
 
 FORMATS_BY_HRP = {"ADDRESS_FORMAT_SPARK_MAINNET": "spark", "ADDRESS_FORMAT_SPARK_REGTEST": "sparkrt"}
 SPARK_FORMATS = tuple(FORMATS_BY_HRP)
@@ -184,20 +185,7 @@ def feldman_split(secret: int, threshold: int, count: int, draw: Callable[[], in
 
 def secret_share_message(share: int, proofs: list[bytes]) -> bytes:
     """The protobuf ``spark.SecretShare``: secret_share (1, bytes) and proofs (2, repeated bytes)."""
-    return protobuf_bytes(1, scalar_bytes(share)) + b"".join(protobuf_bytes(2, proof) for proof in proofs)
-
-
-def protobuf_bytes(field: int, value: bytes) -> bytes:
-    return varint(field << 3 | 2) + varint(len(value)) + value
-
-
-def varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, value = value & 0x7F, value >> 7
-        out.append(byte | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
+    return length_delimited(1, scalar_bytes(share)) + b"".join(length_delimited(2, proof) for proof in proofs)
 
 
 def ecies_encrypt(recipient: bytes, plaintext: bytes, ephemeral: bytes, nonce: bytes) -> bytes:
@@ -216,7 +204,7 @@ def ecies_encrypt(recipient: bytes, plaintext: bytes, ephemeral: bytes, nonce: b
 
 
 def protobuf_string(field: int, value: str) -> bytes:
-    return protobuf_bytes(field, value.encode())
+    return length_delimited(field, value.encode())
 
 
 def signing_payload(kind: str, transfer_id: str, packages: dict[str, bytes]) -> bytes:

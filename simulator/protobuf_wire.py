@@ -1,8 +1,10 @@
-"""The protobuf wire format, decoded just far enough for Tron transactions.
+"""The protobuf wire format, read and written just far enough for Tron transactions and Spark's
+operator packages.
 
-A full protobuf runtime plus Tron's generated classes would be a large dependency for reading a
-dozen fields; the wire format itself is five rules (varints, tags, three field kinds), so this
-module decodes it directly and refuses anything malformed with ``ProtoError``.
+A full protobuf runtime plus Tron's and Spark's generated classes would be a large dependency for
+a dozen fields; the wire format itself is five rules (varints, tags, three field kinds), so this
+module decodes it directly (refusing anything malformed with ``ProtoError``) and writes the
+length-delimited fields those messages are made of.
 """
 
 from __future__ import annotations
