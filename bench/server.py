@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from workload import Workload
 
-from simulator import Config, Simulator, create_app
+from simulator import Config, Simulator, create_app, logs
 from simulator.wsgi import PortServer, worker_pool
 
 
@@ -225,6 +225,10 @@ def main() -> None:
     options.add_argument("--activities", type=int, default=0)
     args = options.parse_args()
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one log line per request would be measured too
+    if (
+        os.environ.get("BENCH_LOG", "1") != "0"
+    ):  # serve's request log, written where nobody reads it (BENCH_LOG=0: none)
+        logs.configure("text", open(os.devnull, "w"), background=True)  # noqa: SIM115 - open for the process's life
     if interval := os.environ.get("BENCH_SWITCH_INTERVAL"):  # for experiments: the GIL's switch interval, s
         sys.setswitchinterval(float(interval))
     if args.server == "granian":

@@ -13,6 +13,7 @@ simulator over the other's.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -29,7 +30,14 @@ HERE = Path(__file__).resolve().parent.parent
 
 def start(tree: Path, scenario: Path) -> tuple[subprocess.Popen[str], int]:
     server = subprocess.Popen(
-        [sys.executable, str(tree / "bench" / "server.py"), str(scenario)], stdout=subprocess.PIPE, text=True, cwd=tree
+        [sys.executable, str(tree / "bench" / "server.py"), str(scenario)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=tree,
+        env={
+            **os.environ,
+            "BENCH_LOG": "0",
+        },  # the same work in both trees: a tree from before the request log wrote none
     )
     assert server.stdout is not None
     return server, int(server.stdout.readline().strip().rsplit(":", 1)[1])

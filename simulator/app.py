@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import traceback
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
@@ -13,10 +13,10 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from simulator import control, cors, frames, inspector, logs, pipeline, wire
 from simulator.activities import ip_allowlist
-from simulator.catalogue import Kind
 from simulator.config import Config
 from simulator.core import Simulator
 from simulator.errors import ApiError, InvalidArgument, MethodNotAllowed, NotFound, PayloadTooLarge
+from simulator.request_record import PUBLIC_KINDS
 from simulator.scenario import ScenarioError
 from simulator.webhooks import signing
 from simulator.wire import Json
@@ -25,25 +25,41 @@ log = logging.getLogger("simulator")
 public = Blueprint("public", __name__)
 
 
+class SyncFlask(Flask):
+    """Flask that asks once per function, not once per call, whether a view or hook is a coroutine
+    (Flask's ``ensure_sync`` runs ``inspect.iscoroutinefunction`` for every hook and view of every
+    request; overriding it is the hook Flask documents for changing how views are run)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._runnable: dict[Callable[..., Any], Callable[..., Any]] = {}
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        found = self._runnable.get(func)
+        if found is None:
+            found = self._runnable[func] = super().ensure_sync(func)
+        return found
+
+
 def create_app(simulator: Simulator | None = None, config: Config | None = None) -> Flask:
     """Build the app around ``simulator`` (or a new one from ``config``)."""
     sim = simulator or Simulator(config)
-    app = Flask("simulator")
+    app = SyncFlask("simulator")
     app.extensions["simulator"] = sim
     app.config["MAX_CONTENT_LENGTH"] = sim.config.max_body_bytes
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.compact = True  # type: ignore[attr-defined]
     app.url_map.strict_slashes = False
-    refuse_oversized_bodies(app)
-    app.wsgi_app = MergeSlashes(app.wsgi_app)  # type: ignore[method-assign]
+    logs.install(app)  # the request's record, begun once, read by the log line, the journal and the inspector
+    app.wsgi_app = MergeSlashes(app.wsgi_app)  # type: ignore[method-assign]  # outermost: the record reads the merged path
+    app.before_request(admit)
+    app.after_request(add_cors_headers)
     app.register_blueprint(public)
     frames.install(app)  # the export/import/auth iframe pages: an app needs them with or without the control API
     if sim.config.control:  # --no-control: the /_simulator routes do not exist (404); the token is checked there
         app.register_blueprint(control.blueprint)
         if sim.config.inspector:  # it reads and drives through the control API, so never without it
             inspector.install(app)
-    logs.install(app)
-    install_cors(app)  # after the log's start: a refused origin's answer is logged with its duration
     app.register_error_handler(ApiError, render_error)
     app.register_error_handler(ScenarioError, lambda e: render_error(InvalidArgument(str(e))))
     app.register_error_handler(HTTPException, render_http_error)
@@ -54,30 +70,32 @@ def create_app(simulator: Simulator | None = None, config: Config | None = None)
 def refuse_oversized_bodies(app: Flask) -> None:
     """Answer 413 for a declared body over the cap on every route, also those that never read
     the body (the control API's reset, say), through the app's own error rendering."""
+    app.before_request(refuse_oversized)
 
-    def refuse() -> None:
-        limit = current_app.config["MAX_CONTENT_LENGTH"]
-        if limit is not None and (request.content_length or 0) > limit:
-            raise RequestEntityTooLarge()
 
-    app.before_request(refuse)
+def refuse_oversized() -> None:
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    if limit is not None and (request.content_length or 0) > limit:
+        raise RequestEntityTooLarge()
+
+
+def admit() -> Response | tuple[Response, int] | None:
+    """The main app's one hook before a view: the body's size, then the origin (simulator/cors.py)."""
+    refuse_oversized()
+    return check_origin()
 
 
 PUBLIC_METHODS = "POST, GET, OPTIONS"
 CONTROL_METHODS = "GET, POST, PUT, DELETE, OPTIONS"
 
 
-def install_cors(app: Flask) -> None:
+def check_origin() -> Response | tuple[Response, int] | None:
     """CORS on the main interface (simulator/cors.py): every origin, or those ``--cors-origin`` and the
     scenarios' ``cors.origins`` list. The control API answers only origins listed by name, never the
     default "every origin": it reads private keys, and any page open in the developer's browser could
-    otherwise read them. The inspector is served from the same origin and needs none of it."""
-    app.before_request(check_origin)
-    app.after_request(add_cors_headers)
+    otherwise read them. The inspector is served from the same origin and needs none of it.
 
-
-def check_origin() -> Response | tuple[Response, int] | None:
-    """Answer preflights; refuse (403, nothing done, journaled) a main-interface call from an origin not allowed."""
+    Answer preflights; refuse (403, nothing done, journaled) a main-interface call from an origin not allowed."""
     if request.path.startswith("/_simulator/"):
         if cors.is_preflight() and control_origin_listed():
             return cors.preflight(CONTROL_METHODS, cors.SDK_HEADERS + cors.CONTROL_HEADERS)
@@ -124,12 +142,14 @@ def get_simulator() -> Simulator:
 
 @public.post("/public/v1/submit/<op>")
 def submit(op: str) -> Response:
-    return json_response(get_simulator().submit(op, request.get_data(), headers(), request.content_type))
+    record = logs.record_of_request()
+    return json_response(get_simulator().submit(op, request.get_data(), headers(), request.content_type, record))
 
 
 @public.post("/public/v1/query/<op>")
 def query(op: str) -> Response:
-    return json_response(get_simulator().query(op, request.get_data(), headers(), request.content_type))
+    record = logs.record_of_request()
+    return json_response(get_simulator().query(op, request.get_data(), headers(), request.content_type, record))
 
 
 def json_response(answer: Json) -> Response:
@@ -167,9 +187,9 @@ def headers() -> Mapping[str, str]:
 def journal_refusal(api: ApiError, raw: bytes = b"") -> None:
     """A call the transport refused before the pipeline saw it (body too large, origin refused) still goes in
     the journal, with its body when it was read."""
-    parts = request.path.strip("/").split("/")
-    if len(parts) == 4 and parts[:2] == ["public", "v1"] and parts[2] in ("submit", "query"):
-        pipeline.record(get_simulator(), Kind(parts[2]), parts[3], raw, headers(), api.status, api.to_body())
+    record = logs.record_of_request()
+    if record.kind in PUBLIC_KINDS:
+        pipeline.finish(get_simulator(), record, raw, headers(), api.status, api.to_body())
 
 
 @public.get("/public/v1/discovery/webhooks/jwks")
@@ -179,7 +199,11 @@ def webhook_keys() -> Response:
 
 
 def render_error(error: ApiError) -> tuple[Response, int]:
-    return jsonify(error.to_body()), error.status
+    body = error.to_body()
+    record = logs.record_of_request()
+    if record.answer is None:  # refused before the pipeline kept it: the log and the inspector read it here
+        record.answer = body
+    return jsonify(body), error.status
 
 
 def render_http_error(error: HTTPException) -> tuple[Response, int]:

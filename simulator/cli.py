@@ -204,7 +204,7 @@ def serve_command(args: argparse.Namespace) -> int:
     from simulator import logs
     from simulator.server import SimulatorServer
 
-    logs.configure(args.log_format)
+    logs.configure(args.log_format, background=True)
 
     try:
         server = SimulatorServer(host=args.host, port=args.port, proxy_port=args.proxy_port, config=config_from(args))

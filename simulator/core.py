@@ -26,6 +26,7 @@ from simulator.journal import Journal
 from simulator.paths import data_dir
 from simulator.proxy_config import config as proxy_config
 from simulator.recording import Recorder
+from simulator.request_record import RequestRecord
 from simulator.scenario import load_scenario, seed
 from simulator.state import codec
 from simulator.state.activity import Activity
@@ -184,14 +185,25 @@ class Simulator:
 
     # requests ------------------------------------------------------------------------------
     def submit(
-        self, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None = "application/json"
+        self,
+        op: str,
+        raw: bytes,
+        headers: Mapping[str, str],
+        content_type: str | None = "application/json",
+        record: RequestRecord | None = None,
     ) -> Json:
-        return pipeline.submit(self, op, raw, headers, content_type)
+        """Run activity ``op``; ``record`` (the transport's) receives what it parsed and answered."""
+        return pipeline.submit(self, op, raw, headers, content_type, record)
 
     def query(
-        self, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None = "application/json"
+        self,
+        op: str,
+        raw: bytes,
+        headers: Mapping[str, str],
+        content_type: str | None = "application/json",
+        record: RequestRecord | None = None,
     ) -> Json:
-        return pipeline.query(self, op, raw, headers, content_type)
+        return pipeline.query(self, op, raw, headers, content_type, record)
 
     def check_stamp(self, headers: Mapping[str, str], raw: bytes) -> Stamp | None:
         """The stamp, checked as far as it can be before the body is validated (None: auth off)."""

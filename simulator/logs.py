@@ -8,14 +8,20 @@ own request lines are silenced, since these replace them.
 
 from __future__ import annotations
 
+import atexit
+import copy
 import json
 import logging
+import logging.handlers
+import queue
 import sys
-import time
+from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import IO, Any
 
-from flask import Flask, Response, request
+from flask import Flask, Response, current_app, request
+
+from simulator.request_record import ENVIRON_KEY, RequestRecord
 
 log = logging.getLogger("simulator.requests")
 FORMATS = ("text", "json")
@@ -23,58 +29,67 @@ COLOURS = {2: "\x1b[32m", 3: "\x1b[36m", 4: "\x1b[33m", 5: "\x1b[31m"}
 RESET = "\x1b[0m"
 
 
-STARTED = "simulator.log_started"  # the environ key holding the request's start (perf_counter)
+READERS = "simulator.request_readers"  # app.extensions: who else reads a finished request (the inspector)
 
 
-def install(app: Flask) -> None:
-    """Log every request ``app`` answers, once."""
-    app.wsgi_app = StartTime(app.wsgi_app)  # type: ignore[method-assign]
+def install(app: Flask, proxy: bool = False) -> None:
+    """Begin a record of every request ``app`` answers, and log it, once, when it is answered."""
+    app.wsgi_app = BeginRecord(app.wsgi_app, proxy)  # type: ignore[method-assign]
+    app.extensions.setdefault(READERS, [])
     app.after_request(_answered)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
 
 
-class StartTime:
-    """Notes when a request reached the app, in its environ: one assignment per request, where a
-    Flask ``before_request`` hook costs a hook call (and Flask's coroutine check) on every request."""
+def add_reader(app: Flask, reader: Callable[[RequestRecord, Response], None]) -> None:
+    """Have ``reader`` see each finished request's record (after ``install``)."""
+    app.extensions.setdefault(READERS, []).append(reader)
 
-    def __init__(self, wsgi_app: Any) -> None:
-        self.wsgi_app = wsgi_app
+
+class BeginRecord:
+    """Begins the request's record (simulator/request_record.py) in its environ: the path parsed and
+    the clock read once, in one assignment, where a Flask ``before_request`` hook would cost a hook
+    call (and Flask's coroutine check) on every request."""
+
+    def __init__(self, wsgi_app: Any, proxy: bool) -> None:
+        self.wsgi_app, self.proxy = wsgi_app, proxy
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
-        environ[STARTED] = time.perf_counter()
+        environ[ENVIRON_KEY] = RequestRecord.begin(
+            environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", ""), self.proxy
+        )
         return self.wsgi_app(environ, start_response)
 
 
+def record_of_request() -> RequestRecord:
+    """The current request's record (begun now, untimed by the transport, if no app began one)."""
+    return RequestRecord.of_environ(request.environ)
+
+
 def _answered(response: Response) -> Response:
+    record = record_of_request()
+    record.finish(response.status_code)
+    if record.answer is None and response.status_code >= 400 and response.is_json:
+        parsed = response.get_json(silent=True)  # an answer no pipeline stage or error renderer recorded
+        record.answer = parsed if isinstance(parsed, dict) else None
+    for reader in current_app.extensions[READERS]:
+        reader(record, response)
     if log.isEnabledFor(logging.INFO):
-        fields = request_fields(response)
+        fields = request_fields(record)
         log.info(text_of(fields), extra={"request": fields})
     return response
 
 
-def request_fields(response: Response) -> dict[str, Any]:
-    started = request.environ.get(STARTED)
+def request_fields(record: RequestRecord) -> dict[str, Any]:
     fields: dict[str, Any] = {
-        "method": request.method,
-        "path": request.path,
-        "operation": operation(request.path),
-        "status": response.status_code,
-        "durationMs": round((time.perf_counter() - started) * 1000, 2) if started else None,
+        "method": record.method,
+        "path": record.path,
+        "operation": record.operation,
+        "status": record.status,
+        "durationMs": record.duration_ms,
     }
-    if response.status_code >= 400 and response.is_json:
-        body = response.get_json(silent=True)
-        if isinstance(body, dict):
-            fields["errorCode"] = body.get("turnkeyErrorCode") or body.get("code")
-            fields["error"] = body.get("message")
+    if record.error is not None:
+        fields["errorCode"], fields["error"] = record.error
     return fields
-
-
-def operation(path: str) -> str:
-    """``submit/create_wallet`` for the public API, the path (``/_simulator/reset``, ``/v1/otp_init``) otherwise."""
-    parts = path.strip("/").split("/")
-    if len(parts) == 4 and parts[:2] == ["public", "v1"]:
-        return f"{parts[2]}/{parts[3]}"
-    return path
 
 
 def text_of(fields: dict[str, Any]) -> str:
@@ -119,19 +134,43 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, default=str)
 
 
-def configure(fmt: str = "text", stream: IO[str] | None = None, level: int = logging.INFO) -> logging.Handler:
-    """Send the simulator's logs to ``stream`` (stderr) as text or JSON lines; returns the handler."""
+def configure(
+    fmt: str = "text", stream: IO[str] | None = None, level: int = logging.INFO, background: bool = False
+) -> logging.Handler:
+    """Send the simulator's logs to ``stream`` (stderr) as text or JSON lines; returns the handler.
+
+    ``background`` (``serve``): a request only queues its line; a thread formats and writes it, so the
+    write to a terminal or pipe is off the response path (the queue is drained at exit)."""
     if fmt not in FORMATS:
         raise ValueError(f"log format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     target = stream or sys.stderr
-    handler = logging.StreamHandler(target)
+    writer = logging.StreamHandler(target)
     is_terminal = bool(getattr(target, "isatty", lambda: False)())
-    handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter(colour=is_terminal))
+    writer.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter(colour=is_terminal))
+    handler: logging.Handler = writer
+    if background:
+        handler = Handoff(queue.SimpleQueue())
+        listener = logging.handlers.QueueListener(handler.queue, writer, respect_handler_level=True)
+        listener.start()
+        atexit.register(listener.stop)
+        handler.listener = listener  # type: ignore[attr-defined]
     root = logging.getLogger()
     for old in [h for h in root.handlers if getattr(h, "simulator_handler", False)]:
         root.removeHandler(old)
+        if getattr(old, "listener", None) is not None:
+            old.listener.stop()  # type: ignore[attr-defined]
     handler.simulator_handler = True  # type: ignore[attr-defined]
     root.addHandler(handler)
     root.setLevel(level)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     return handler
+
+
+class Handoff(logging.handlers.QueueHandler):
+    """Queues a record as it is: the message merged with its arguments now (they may change), the
+    formatting and the exception's text left to the writer's formatter, on the writer's thread."""
+
+    def prepare(self, record: logging.LogRecord) -> logging.LogRecord:
+        record = copy.copy(record)
+        record.msg, record.args = record.getMessage(), None
+        return record

@@ -32,6 +32,7 @@ from simulator.proxy_config import captcha
 from simulator.proxy_config import config as proxy_config
 from simulator.queries import QueryContext
 from simulator.request_body import check_timestamp_ms, parse_body
+from simulator.request_record import UNREAD, RequestRecord
 from simulator.state.activity import Activity, Pending
 from simulator.state.store import Organization, Store
 from simulator.validation import Schemas
@@ -121,7 +122,14 @@ def client_time_ms(host: Host) -> int:
 
 
 # activities --------------------------------------------------------------------------------------
-def submit(host: Host, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None) -> Json:
+def submit(
+    host: Host,
+    op: str,
+    raw: bytes,
+    headers: Mapping[str, str],
+    content_type: str | None,
+    record: RequestRecord | None = None,
+) -> Json:
     seen: list[Json] = []
 
     def answer() -> Json:
@@ -130,7 +138,7 @@ def submit(host: Host, op: str, raw: bytes, headers: Mapping[str, str], content_
         except NotFound as error:  # a lookup that failed on an id that is not a UUID: malformed (errors page)
             raise host.schemas.not_found_or_malformed("submit", op, seen, error) from None
 
-    return journaled(host, Kind.ACTIVITY, op, raw, headers, answer, seen)
+    return journaled(host, record or untimed(Kind.ACTIVITY, op), raw, headers, answer, seen)
 
 
 def _submit(
@@ -284,7 +292,14 @@ def writable_org(store: Store, principal: auth.Principal, target_id: str, spec: 
 
 
 # queries -------------------------------------------------------------------------------------------
-def query(host: Host, op: str, raw: bytes, headers: Mapping[str, str], content_type: str | None) -> Json:
+def query(
+    host: Host,
+    op: str,
+    raw: bytes,
+    headers: Mapping[str, str],
+    content_type: str | None,
+    record: RequestRecord | None = None,
+) -> Json:
     seen: list[Json] = []
 
     def answer() -> Json:
@@ -293,7 +308,7 @@ def query(host: Host, op: str, raw: bytes, headers: Mapping[str, str], content_t
         except NotFound as error:  # a lookup that failed on an id that is not a UUID: malformed (errors page)
             raise host.schemas.not_found_or_malformed("query", op, seen, error) from None
 
-    return journaled(host, Kind.QUERY, op, raw, headers, answer, seen)
+    return journaled(host, record or untimed(Kind.QUERY, op), raw, headers, answer, seen)
 
 
 def _query(
@@ -317,9 +332,9 @@ def _query(
 
 
 # the auth proxy ------------------------------------------------------------------------------------
-def proxy(host: Host, op: str, raw: bytes, headers: Mapping[str, str]) -> Json:
+def proxy(host: Host, op: str, raw: bytes, headers: Mapping[str, str], record: RequestRecord | None = None) -> Json:
     """``POST /v1/<op>`` on the auth proxy: configuration and origin, schema, endpoint, journal."""
-    return journaled(host, Kind.PROXY, op, raw, headers, lambda: _proxy(host, op, raw, headers))
+    return journaled(host, record or untimed(Kind.PROXY, op), raw, headers, lambda: _proxy(host, op, raw, headers))
 
 
 def _proxy(host: Host, op: str, raw: bytes, headers: Mapping[str, str]) -> Json:
@@ -341,60 +356,71 @@ def _proxy(host: Host, op: str, raw: bytes, headers: Mapping[str, str]) -> Json:
 
 
 # the journal ---------------------------------------------------------------------------------------
+def untimed(kind: Kind, op: str) -> RequestRecord:
+    """The record of a request made in process (the Python API, replay, the proxy's own activities)."""
+    return RequestRecord("POST", "", kind.value, op)
+
+
 def journaled(
     host: Host,
-    kind: Kind,
-    op: str,
+    record: RequestRecord,
     raw: bytes,
     headers: Mapping[str, str],
     run: Callable[[], Json],
     seen: list[Json] | None = None,
 ) -> Json:
-    """Run one request and keep it, with its outcome, in the journal (and the recording).
+    """Run one request and keep it, with its outcome, in ``record``, the journal and the recording.
 
-    ``seen`` receives the body once the request's own parse stage has read it, so the journal
-    does not parse it a second time.
+    ``seen`` receives the body once the request's own parse stage has read it, so nothing
+    parses it a second time.
     """
     try:
         answer = run()
     except ApiError as error:
-        record(host, kind, op, raw, headers, error.status, error.to_body(), seen)
+        finish(host, record, raw, headers, error.status, error.to_body(), seen)
         raise
     except Exception:
-        record(host, kind, op, raw, headers, 500, {"code": 13, "message": "internal server error"}, seen)
+        finish(host, record, raw, headers, 500, {"code": 13, "message": "internal server error"}, seen)
         raise
-    record(host, kind, op, raw, headers, 200, answer, seen)
+    finish(host, record, raw, headers, 200, answer, seen)
     return answer
 
 
-def record(
+def finish(
     host: Host,
-    kind: Kind,
-    op: str,
+    record: RequestRecord,
     raw: bytes,
     headers: Mapping[str, str],
     status: int,
     answer: Json,
     seen: list[Json] | None = None,
 ) -> None:
-    body = seen[0] if seen else request_json(raw)
+    record.size = len(raw)
+    record.answered(status, answer, seen[0] if seen else request_json(raw))
+    keep(host, record, headers)
+
+
+def keep(host: Host, record: RequestRecord, headers: Mapping[str, str]) -> None:
+    """The record's journal entry, and its step in the recording (``serve --record``)."""
+    answer = record.answer or {}
     activity = answer.get("activity")
     if isinstance(activity, dict):
         outcome = {"activityId": activity.get("id"), "status": activity.get("status")}
     else:
         outcome = {k: answer[k] for k in ("code", "message") if k in answer}
+    body = None if record.body is UNREAD else record.body
     host.journal.record(
         {
             "time": host.clock.now_ms(),
-            "kind": kind.value,
-            "op": op,
-            "status": status,
+            "kind": record.kind,
+            "op": record.op,
+            "status": record.status,
             "request": body,
             "outcome": outcome,
         }
     )
-    if host.recorder is not None and kind is not Kind.PROXY:
-        host.recorder.add(kind.value, op, body, headers, status, answer)
+    if host.recorder is not None and record.kind != Kind.PROXY.value:
+        host.recorder.add(str(record.kind), record.op, body, headers, record.status or 0, answer)
 
 
 def request_json(raw: bytes) -> Any:

@@ -223,6 +223,20 @@ def test_the_request_log_has_status_duration_and_error_and_filters_by_operation(
     assert [e["op"] for e in only] == ["get_wallet"]
 
 
+def test_a_body_refused_as_too_large_is_in_the_request_log_and_the_journal_alike():
+    # one record per request: the transport's refusal (413, before any view) is logged, journaled and timed
+    app = app_for(max_body_bytes=1024)
+    answer = app.test_client().post(
+        "/public/v1/submit/create_wallet", data=b"{" + b" " * 4096 + b"}", content_type="application/json"
+    )
+    assert answer.status_code == 413
+    logged = get(app, "/_simulator/ui/api/requests")["entries"]
+    assert [(e["kind"], e["op"], e["status"]) for e in logged] == [("submit", "create_wallet", 413)]
+    assert logged[0]["durationMs"] > 0 and "too large" in logged[0]["error"]
+    journal = get(app, "/_simulator/journal")["entries"]
+    assert [(e["op"], e["status"]) for e in journal] == [("create_wallet", 413)]
+
+
 # webhooks ------------------------------------------------------------------------------------
 def test_the_rebuilt_signature_headers_are_the_ones_the_receiver_got():
     receiver = http_receiver()

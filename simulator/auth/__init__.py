@@ -78,9 +78,9 @@ def locate(store: Store, stamp: Stamp, target_org_id: str) -> CredentialRef:
     target = store.org(target_org_id)
     refs = store.credential_refs(stamp.handle)
     for org_id in (target.organization_id, target.parent_id):
-        match = [r for r in refs if org_id and r.organization_id == org_id]
-        if match:
-            return match[0]
+        found = next((r for r in refs if org_id and r.organization_id == org_id), None)
+        if found is not None:
+            return found
     below = {o.organization_id for o in store.descendants(target.organization_id)}
     match = [r for r in refs if r.organization_id in below]
     if len({r.organization_id for r in match}) > 1:

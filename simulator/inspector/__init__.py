@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask, Response
 
+from simulator import logs
 from simulator.inspector import requests_log
 from simulator.inspector.views import api
 
@@ -35,12 +36,11 @@ def page() -> Response:
 
 
 def install(app: Flask, request_log_size: int = 1000) -> None:
-    """Serve the page and its JSON on ``app``, and time every request it answers from now on."""
+    """Serve the page and its JSON on ``app``, and keep every request it answers from now on, timed."""
     app.extensions[requests_log.EXTENSION] = requests_log.RequestLog(request_log_size)
     app.register_blueprint(pages)
     app.register_blueprint(api)
-    app.before_request(requests_log.started)
-    app.after_request(requests_log.answered)
+    logs.add_reader(app, requests_log.answered)
 
 
 def url(base_url: str) -> str:

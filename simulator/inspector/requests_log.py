@@ -1,8 +1,9 @@
 """The inspector's request log: every request the main port answered, with its duration.
 
 The journal (``Simulator.journal``) keeps what a request asked and how it ended, but not how
-long it took; this log times each request from the transport's side and keeps the last
-``limit`` of them, so the page can show status, duration and error together. Reads of the
+long it took; this log keeps the last ``limit`` requests' records (simulator/request_record.py:
+the same parse of the body and answer the journal read, timed once by the transport), so the
+page can show status, duration and error together. Reads of the
 control API and the inspector's own polling are left out: they would bury the requests a
 person is looking for.
 """
@@ -11,11 +12,11 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections import deque
 
-from flask import Response, current_app, g, request
+from flask import Response, current_app, request
 
+from simulator.request_record import UNREAD, RequestRecord
 from simulator.wire import Json
 
 MAX_KEPT_BODY_BYTES = 64 * 1024  # larger request bodies are summarised, not kept
@@ -51,45 +52,27 @@ def log_of_app() -> RequestLog:
     return current_app.extensions[EXTENSION]  # type: ignore[no-any-return]
 
 
-def started() -> None:
-    g.inspector_started = time.perf_counter()
+def answered(record: RequestRecord, response: Response) -> None:
+    """Keep a finished request worth a person's look: the public API, and control calls that change things."""
+    if record.kind in ("submit", "query", "control") and record.duration_ms is not None:
+        log_of_app().add(entry_for(record))
 
 
-def answered(response: Response) -> Response:
-    kind, op = classify(request.method, request.path)
-    started_at = g.get("inspector_started")
-    if kind is not None and started_at is not None:
-        duration = round((time.perf_counter() - started_at) * 1000, 2)
-        log_of_app().add(entry_for(kind, op, response, duration))
-    return response
-
-
-def classify(method: str, path: str) -> tuple[str | None, str]:
-    """(kind, op) of a request worth logging: the public API, and control calls that change things."""
-    parts = path.strip("/").split("/")
-    if len(parts) == 4 and parts[:2] == ["public", "v1"] and parts[2] in ("submit", "query"):
-        return parts[2], parts[3]
-    if parts[0] == "_simulator" and method not in ("GET", "HEAD", "OPTIONS") and parts[1:2] != ["ui"]:
-        return "control", "/".join(parts[1:])
-    return None, ""
-
-
-def entry_for(kind: str, op: str, response: Response, duration_ms: float) -> Json:
+def entry_for(record: RequestRecord) -> Json:
     sim = current_app.extensions["simulator"]
-    parsed = response.get_json(silent=True) if response.is_json else None
-    answer: Json = parsed if isinstance(parsed, dict) else {}
+    answer: Json = record.answer if isinstance(record.answer, dict) else {}
     activity: Json = answer["activity"] if isinstance(answer.get("activity"), dict) else {}
-    failed = response.status_code >= 400
-    body = request_body(MAX_KEPT_CONTROL_BODY_BYTES if kind == "control" else MAX_KEPT_BODY_BYTES)
+    error = record.error
+    body = kept_body(record)
     return {
         "timeMs": sim.clock.now_ms(),
-        "method": request.method,
-        "kind": kind,
-        "op": op,
-        "status": response.status_code,
-        "durationMs": duration_ms,
-        "errorCode": (answer.get("turnkeyErrorCode") or answer.get("code")) if failed else None,
-        "error": answer.get("message") if failed else None,
+        "method": record.method,
+        "kind": record.kind,
+        "op": record.op,
+        "status": record.status,
+        "durationMs": record.duration_ms,
+        "errorCode": error[0] if error else None,
+        "error": error[1] if error else None,
         "activityId": activity.get("id") or activity_in_details(answer),
         "activityStatus": activity.get("status"),
         "organizationId": body.get("organizationId"),
@@ -105,12 +88,23 @@ def activity_in_details(answer: Json) -> str | None:
     return None
 
 
-def request_body(limit: int) -> Json:
-    raw = request.get_data(cache=True)
-    if len(raw) > limit:
-        return {"_note": f"a body of {len(raw)} bytes, not kept"}
-    try:
-        body = json.loads(raw) if raw.strip() else {}
-    except (ValueError, RecursionError):
+def kept_body(record: RequestRecord) -> Json:
+    """The request's body as the pipeline parsed it (a control call's is read here), or a note saying why not."""
+    limit = MAX_KEPT_CONTROL_BODY_BYTES if record.kind == "control" else MAX_KEPT_BODY_BYTES
+    if record.body is UNREAD:
+        raw = request.get_data(cache=True)
+        size, body = len(raw), parsed(raw)
+    else:
+        size, body = record.size, record.body
+    if size > limit:
+        return {"_note": f"a body of {size} bytes, not kept"}
+    if body is None:
         return {"_note": "not a JSON body"}
     return body if isinstance(body, dict) else {"_body": body}
+
+
+def parsed(raw: bytes) -> object:
+    try:
+        return json.loads(raw) if raw.strip() else {}
+    except (ValueError, RecursionError):
+        return None

@@ -13,7 +13,7 @@ from flask import Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from simulator import cors, logs, pipeline
-from simulator.app import refuse_oversized_bodies
+from simulator.app import SyncFlask, refuse_oversized_bodies
 from simulator.errors import ApiError, MethodNotAllowed, NotFound, PayloadTooLarge, PermissionDenied
 from simulator.proxy_config import config as proxy_config
 
@@ -26,14 +26,14 @@ METHODS = "POST, OPTIONS"
 
 def create_proxy_app(sim: Simulator) -> Flask:
     """The proxy's own application (served on --proxy-port) around the same Simulator."""
-    app = Flask("simulator-proxy")
+    app = SyncFlask("simulator-proxy")
     app.extensions["simulator"] = sim
     app.config["MAX_CONTENT_LENGTH"] = sim.config.max_body_bytes
     refuse_oversized_bodies(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.add_url_rule("/v1/<op>", "call", call, methods=["POST"], provide_automatic_options=False)
     app.add_url_rule("/v1/<op>", "preflight", preflight, methods=["OPTIONS"])
-    logs.install(app)
+    logs.install(app, proxy=True)
     app.register_error_handler(ApiError, render_error)
     app.register_error_handler(HTTPException, render_http_error)
     return app
@@ -56,7 +56,7 @@ def render_http_error(error: HTTPException) -> Any:
 def call(op: str) -> Any:
     sim: Simulator = current_app.extensions["simulator"]
     headers = cast(Any, request.headers)
-    return cors_headers(jsonify(pipeline.proxy(sim, op, request.get_data(), headers)))
+    return cors_headers(jsonify(pipeline.proxy(sim, op, request.get_data(), headers, logs.record_of_request())))
 
 
 def preflight(op: str) -> Any:
