@@ -13,10 +13,10 @@ from __future__ import annotations
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from simulator.activities import private_keys, wallets
-from simulator.activities.users import check_limit
 from simulator.crypto import bundles, keys, mnemonic_languages
 from simulator.errors import InvalidArgument, NotFound
 from simulator.handling.context import Context, require_unique
+from simulator.handling.limits import check_limit
 from simulator.state.records import ImportTarget, PrivateKey, Wallet, WalletAccount, timestamp
 from simulator.wire import Json
 

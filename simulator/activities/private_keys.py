@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from simulator.activities import tags
-from simulator.activities.users import check_limit, new_tag
 from simulator.activities.wallets import address_of, distinct, refuse_unexported
 from simulator.crypto import addresses, keys
+from simulator.handling import tags
 from simulator.handling.context import Context, require_unique
+from simulator.handling.limits import check_limit
+from simulator.handling.tags import new_tag
 from simulator.state.records import PrivateKey
 from simulator.wire import Json
 

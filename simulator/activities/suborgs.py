@@ -8,6 +8,7 @@ import json
 from simulator.activities import otp, users, wallets
 from simulator.errors import InvalidArgument, PermissionDenied
 from simulator.handling.context import Context
+from simulator.handling.limits import check_limit
 from simulator.state.store import Organization
 from simulator.wire import Json
 
@@ -18,7 +19,7 @@ SUB_ORGANIZATIONS_IN_A_SUB_ORGANIZATION = 0
 def create_sub_organization(ctx: Context, params: Json) -> Json:
     """V7 and V8: rootUsers become the root quorum with rootQuorumThreshold."""
     if ctx.org.parent_id is not None:  # before anything is drawn: a refusal changes nothing
-        users.check_limit(
+        check_limit(
             len(ctx.org.children),
             1,
             SUB_ORGANIZATIONS_IN_A_SUB_ORGANIZATION,

@@ -12,12 +12,12 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass, field
 
-from simulator.activities.users import check_limit
 from simulator.clock import Source
 from simulator.crypto import addresses, hd
 from simulator.errors import InvalidArgument
 from simulator.handling import mnemonic_pool
 from simulator.handling.context import Context
+from simulator.handling.limits import check_limit
 from simulator.state.records import Wallet, WalletAccount
 from simulator.wire import Json
 

@@ -4,7 +4,8 @@ What a handler gets (``context``), the envelope built around its result (``envel
 refused request puts back (``refusals``), the activity's policy-language view
 (``activity_view``) and scripted matching (``matching``), the stand-ins the long-tail and
 broadcast handlers share (``provider_standin``: the markets, vaults, registry and status
-scripts behind the long-tail operations, seeded from the ``longtail`` key; ``chain_standin``) and
-the mnemonic worker (``mnemonic_pool``). It imports no handler (``activities/``, ``queries/``) and no consensus code,
-so both can build on it.
+scripts behind the long-tail operations, seeded from the ``longtail`` key; ``chain_standin``),
+the mnemonic worker (``mnemonic_pool``), and the helpers several handler families share (``tags``,
+``limits``: resource allowances, ``oidc``: OIDC token claims). It imports no handler
+(``activities/``, ``queries/``) and no consensus code, so both can build on it.
 """

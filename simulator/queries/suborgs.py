@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from simulator.activities.users import token_claims
 from simulator.errors import InvalidArgument
+from simulator.handling.oidc import token_claims
 from simulator.queries.context import QueryContext
 from simulator.queries.pagination import paginate
 from simulator.state.records import User
