@@ -11,11 +11,11 @@ import base64
 import hashlib
 
 from simulator.activities import sessions
-from simulator.activities.credentials import oauth2_credential
 from simulator.auth import attested
 from simulator.crypto import hpke, keys, service_keys, tokens
 from simulator.errors import InvalidArgument, NotFound
 from simulator.handling.context import Context
+from simulator.handling.credential_records import oauth2_credential
 from simulator.state.records import User
 from simulator.wire import Json
 

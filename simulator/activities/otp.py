@@ -14,16 +14,15 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cryptography.exceptions import InvalidSignature, InvalidTag
+from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
 from simulator.activities import sessions
-from simulator.auth import attested
 from simulator.crypto import hpke, keys, service_keys, tokens
 from simulator.errors import InvalidArgument, NotFound
 from simulator.handling.context import Context
+from simulator.handling.verification_tokens import reachable, verification_claims, verify_client_signature
 from simulator.state.records import Otp, User, timestamp
 from simulator.wire import Json
 
@@ -144,16 +143,6 @@ def spend(ctx: Context, otp_id: str, code: str) -> Otp:
     return otp
 
 
-def reachable(ctx: Context, organization_id: str) -> bool:
-    """The organization or one of its ancestors (parent-issued codes and tokens serve sub-orgs)."""
-    org_id: str | None = ctx.org.organization_id
-    while org_id:
-        if org_id == organization_id:
-            return True
-        org_id = ctx.store.orgs[org_id].parent_id
-    return False
-
-
 def verify_otp(ctx: Context, params: Json) -> Json:
     """V1 takes the code (and the client's key) in clear; V2 takes them HPKE-sealed to V3's target."""
     code, public_key = params.get("otpCode"), params.get("publicKey")
@@ -210,16 +199,6 @@ def otp_login(ctx: Context, params: Json) -> Json:
     return sessions.new_session(ctx, user, params["publicKey"], params, "CREDENTIAL_TYPE_LOGIN")
 
 
-def verification_claims(ctx: Context, token: str) -> Json:
-    try:
-        claims = attested.verification_claims(token, ctx.now_ms, ctx.store.used_tokens)
-    except ValueError as exc:
-        raise InvalidArgument(f"invalid verification token: {exc}") from None
-    if not reachable(ctx, str(claims.get("organization_id", ""))):
-        raise InvalidArgument("invalid verification token: issued for another organization")
-    return claims
-
-
 def user_by_contact(ctx: Context, claims: Json) -> User:
     field = "phone_number" if claims.get("verification_type") == "OTP_TYPE_SMS" else "email"
     for user in ctx.org.users.values():
@@ -244,21 +223,6 @@ def check_client_signature(signature: Json, claims: Json, public_key: str) -> No
             "USAGE_TYPE_LOGIN} for this token and session key"
         )
     verify_client_signature(signature, claims)
-
-
-def verify_client_signature(signature: Json, claims: Json) -> None:
-    """ECDSA P-256 (raw r‖s hex) over the message bytes, by the key the verification token names."""
-    try:
-        if signature["publicKey"].lower() != str(claims.get("public_key", "")).lower():
-            raise ValueError("the signature's key is not the token's")
-        raw = bytes.fromhex(signature["signature"])
-        der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
-        point = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), bytes.fromhex(signature["publicKey"]))
-        point.verify(der, signature["message"].encode(), ec.ECDSA(hashes.SHA256()))
-    except (ValueError, KeyError, TypeError, AttributeError, InvalidSignature):
-        raise InvalidArgument(
-            "invalid client signature: it must be signed with the key named in the verification token"
-        ) from None
 
 
 def otp_auth(ctx: Context, params: Json) -> Json:

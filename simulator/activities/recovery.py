@@ -8,8 +8,9 @@ it by that user, registers a new passkey and spends the recovery key.
 
 from __future__ import annotations
 
-from simulator.activities import credentials, sessions
+from simulator.activities import sessions
 from simulator.errors import InvalidArgument, PermissionDenied
+from simulator.handling import credential_records
 from simulator.handling.context import Context
 from simulator.state.records import User, timestamp
 from simulator.wire import Json
@@ -85,7 +86,7 @@ def recover_user(ctx: Context, params: Json) -> Json:
             "(the key init_user_email_recovery mailed)",
             error_code="REQUEST_NOT_AUTHORIZED",
         )
-    authenticator = credentials.new_authenticator(ctx, params["authenticator"])
-    credentials.add_authenticators(ctx, user, [authenticator])
+    authenticator = credential_records.new_authenticator(ctx, params["authenticator"])
+    credential_records.add_authenticators(ctx, user, [authenticator])
     ctx.store.remove_api_key(ctx.org, user, key.api_key_id)
     return {"authenticatorId": [authenticator.authenticator_id]}

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from simulator.activities import credentials, session_profiles
+from simulator.activities import session_profiles
 from simulator.auth.stamps import ATTESTED_TOKEN
 from simulator.crypto import hpke, keys, service_keys, tokens
 from simulator.errors import InvalidArgument, NotFound
+from simulator.handling import credential_records
 from simulator.handling.context import Context
 from simulator.state.records import ApiKey, SessionProfile, User
 from simulator.wire import Json
@@ -47,7 +48,7 @@ def new_session(ctx: Context, user: User, public_key: str, params: Json, credent
     """Register ``public_key`` for the user until the session expires; return {"session": jwt}."""
     profile = session_profiles.find(ctx, params["sessionProfileId"]) if params.get("sessionProfileId") else None
     ttl = session_seconds(params, profile)
-    key = credentials.new_api_key(
+    key = credential_records.new_api_key(
         ctx,
         {
             "apiKeyName": f"Session key {ctx.now_ms}",
@@ -79,7 +80,7 @@ def add_expiring_key(ctx: Context, user: User, key: ApiKey) -> None:
         (k for k in user.api_keys.values() if k.expiration_seconds is not None),
         key=lambda k: ((k.expires_at_ms() or 0) > ctx.now_ms, k.created_ms),
     )
-    if len(expiring) >= credentials.MAX_KEYS_PER_KIND:
+    if len(expiring) >= credential_records.MAX_KEYS_PER_KIND:
         ctx.store.remove_api_key(ctx.org, user, expiring[0].api_key_id)
     same = [k.api_key_id for k in user.api_keys.values() if k.public_key == key.public_key]
     for key_id in same:  # logging in again with the same key renews it
@@ -104,7 +105,7 @@ def sealed_key(ctx: Context, user: User, params: Json, credential_type: str, def
         raise InvalidArgument(f"invalid targetPublicKey: {exc}") from None
     ttl = seconds(params.get("expirationSeconds"), DEFAULT_SESSION_SECONDS)
     name = params.get("apiKeyName") or f"{default_name} - {ctx.now_ms}"
-    key = credentials.new_api_key(
+    key = credential_records.new_api_key(
         ctx,
         {"apiKeyName": name, "publicKey": keys.compressed_hex(key_pair), "expirationSeconds": str(ttl)},
         credential_type,

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 
-from simulator.activities import otp, users, wallets
+from simulator.activities import wallets
 from simulator.errors import InvalidArgument, PermissionDenied
+from simulator.handling import user_records, verification_tokens
 from simulator.handling.context import Context
 from simulator.handling.limits import check_limit
 from simulator.state.store import Organization
@@ -35,7 +36,7 @@ def create_sub_organization(ctx: Context, params: Json) -> Json:
         check_signup(ctx, params)
     child = Organization(ctx.new_id(), params["subOrganizationName"], ctx.now_ms, ctx.org.organization_id)
     child_ctx = Context(ctx.store, ctx.source, ctx.now_ms, child, None, ctx.activity_type)
-    built = [users.build_user(child_ctx, {**user, "userTags": []}) for user in roots]
+    built = [user_records.build_user(child_ctx, {**user, "userTags": []}) for user in roots]
     wallet = None
     if params.get("wallet"):
         spec = params["wallet"]
@@ -47,7 +48,7 @@ def create_sub_organization(ctx: Context, params: Json) -> Json:
         )
     ctx.store.add_org(child)
     for user, keys, auths in built:
-        users.store_user(child_ctx, user, keys, auths)
+        user_records.store_user(child_ctx, user, keys, auths)
     child.root_user_ids = [user.user_id for user, _, _ in built]
     child.root_threshold = threshold
     result: Json = {"subOrganizationId": child.organization_id, "rootUserIds": list(child.root_user_ids)}
@@ -58,7 +59,7 @@ def create_sub_organization(ctx: Context, params: Json) -> Json:
 
 def check_signup(ctx: Context, params: Json) -> None:
     """A sign-up with a verification token: valid token, and the client's signature when it names a key."""
-    claims = otp.verification_claims(ctx, params["verificationToken"])
+    claims = verification_tokens.verification_claims(ctx, params["verificationToken"])
     if not claims.get("public_key"):
         return
     signature = params.get("clientSignature")
@@ -70,7 +71,7 @@ def check_signup(ctx: Context, params: Json) -> None:
         message = {}
     if message.get("tokenId") != claims["id"] or message.get("type") != "USAGE_TYPE_SIGNUP":
         raise InvalidArgument("invalid client signature: the message must name the token id and USAGE_TYPE_SIGNUP")
-    otp.verify_client_signature(signature, claims)
+    verification_tokens.verify_client_signature(signature, claims)
 
 
 def delete_sub_organization(ctx: Context, params: Json) -> Json:

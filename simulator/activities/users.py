@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import re
 
-from simulator.activities import credentials, otp
 from simulator.errors import InvalidArgument
+from simulator.handling import verification_tokens
 from simulator.handling.context import Context
 from simulator.handling.limits import check_limit
-from simulator.handling.oidc import oauth_provider
 from simulator.handling.tags import user_tags
-from simulator.state.records import ApiKey, Authenticator, User
+from simulator.handling.user_records import build_user, store_user
+from simulator.state.records import User
 from simulator.wire import Json
 
 MAX_USERS = 100
@@ -26,37 +26,6 @@ def create_users(ctx: Context, params: Json) -> Json:
     for user, keys, auths in built:
         store_user(ctx, user, keys, auths)
     return {"userIds": [user.user_id for user, _, _ in built]}
-
-
-Built = tuple[User, list[ApiKey], list[Authenticator]]
-
-
-def build_user(ctx: Context, params: Json) -> Built:
-    """A user with its credentials and tags, checked but not yet stored."""
-    tag_ids = list(params.get("userTags", []))
-    user_tags(ctx, tag_ids)
-    user = User(
-        user_id=ctx.new_id(),
-        name=params["userName"],
-        created_ms=ctx.now_ms,
-        email=params.get("userEmail"),
-        phone_number=params.get("userPhoneNumber"),
-        tag_ids=tag_ids,
-        oauth_providers=[oauth_provider(ctx, p) for p in params.get("oauthProviders", [])],
-    )
-    keys = [credentials.new_api_key(ctx, p) for p in params.get("apiKeys", [])]
-    auths = [credentials.new_authenticator(ctx, p) for p in params.get("authenticators", [])]
-    credentials.check_api_keys(user, keys)
-    credentials.check_authenticators(user, auths)
-    return user, keys, auths
-
-
-def store_user(ctx: Context, user: User, keys: list[ApiKey], auths: list[Authenticator]) -> None:
-    ctx.org.users[user.user_id] = user
-    for key in keys:
-        ctx.store.add_api_key(ctx.org, user, key)
-    for auth in auths:
-        ctx.store.add_authenticator(ctx.org, user, auth)
 
 
 def create_api_only_users(ctx: Context, params: Json) -> Json:
@@ -135,7 +104,7 @@ def spend_token(ctx: Context, token: str | None, kind: str, contact: str | None)
         return False
     if contact is None:
         raise InvalidArgument(f"a verification token cannot verify the removal of a {kind} contact")
-    claims = otp.verification_claims(ctx, token)
+    claims = verification_tokens.verification_claims(ctx, token)
     if claims.get("verification_type") != TOKEN_TYPES[kind]:
         raise InvalidArgument(
             f"invalid verification token: it verifies a {claims.get('verification_type')} contact, "

@@ -12,7 +12,7 @@ from simulator.config import origin_text
 from simulator.consensus import rate_limits
 from simulator.crypto import keys
 from simulator.errors import ApiError
-from simulator.handling import chain_standin, provider_standin
+from simulator.handling import chain_standin, credential_records, provider_standin
 from simulator.handling.context import Context
 from simulator.proxy_config import config as proxy_config
 from simulator.scenario import Scenario
@@ -125,8 +125,8 @@ class Seeder:
             "curveType": curve,
             "expirationSeconds": spec.get("expirationSeconds"),
         }
-        key = credentials.new_api_key(ctx, params)
-        credentials.add_api_keys(ctx, user, [key])
+        key = credential_records.new_api_key(ctx, params)
+        credential_records.add_api_keys(ctx, user, [key])
         self.made.append(
             {
                 "organizationId": ctx.org.organization_id,
@@ -156,14 +156,14 @@ class Seeder:
             key = keys.ec_key_from_hex("p256", private) if private else keys.new_ec_key(self.source, "p256")
             point, private = keys.uncompressed(key), keys.private_hex(key)
         cred_id = spec.get("credentialId") or b64url_encode(self.source.bytes(16))
-        auth = credentials.authenticator_record(
+        auth = credential_records.authenticator_record(
             ctx,
             spec.get("name", "Passkey"),
             cred_id,
             point,
             spec.get("transports", ["AUTHENTICATOR_TRANSPORT_INTERNAL"]),
         )
-        credentials.add_authenticators(ctx, user, [auth])
+        credential_records.add_authenticators(ctx, user, [auth])
         self.made.append(
             {
                 "organizationId": ctx.org.organization_id,
