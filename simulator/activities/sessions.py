@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from simulator.activities import session_profiles
 from simulator.auth.stamps import ATTESTED_TOKEN
 from simulator.crypto import hpke, keys, service_keys, tokens
 from simulator.errors import InvalidArgument, NotFound
-from simulator.handling import credential_records
+from simulator.handling import credential_records, session_scope
 from simulator.handling.context import Context
 from simulator.state.records import ApiKey, SessionProfile, User
 from simulator.wire import Json
@@ -46,7 +45,7 @@ def session_seconds(params: Json, profile: SessionProfile | None) -> int:
 
 def new_session(ctx: Context, user: User, public_key: str, params: Json, credential_type: str) -> Json:
     """Register ``public_key`` for the user until the session expires; return {"session": jwt}."""
-    profile = session_profiles.find(ctx, params["sessionProfileId"]) if params.get("sessionProfileId") else None
+    profile = session_scope.find(ctx, params["sessionProfileId"]) if params.get("sessionProfileId") else None
     ttl = session_seconds(params, profile)
     key = credential_records.new_api_key(
         ctx,
