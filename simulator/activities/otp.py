@@ -18,9 +18,9 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from simulator.activities import sessions
 from simulator.crypto import hpke, keys, service_keys, tokens
 from simulator.errors import InvalidArgument, NotFound
+from simulator.handling import session_keys
 from simulator.handling.context import Context
 from simulator.handling.verification_tokens import reachable, verification_claims, verify_client_signature
 from simulator.state.records import Otp, User, timestamp
@@ -73,7 +73,7 @@ def check_init_limits(ctx: Context, contact: str, identifier: str | None) -> Non
 def new_otp(ctx: Context, params: Json) -> Otp:
     contact, now, identifier = params["contact"], ctx.now_ms, params.get("userIdentifier") or None
     check_init_limits(ctx, contact, identifier)
-    ttl = sessions.seconds(params.get("expirationSeconds"), 300)
+    ttl = session_keys.seconds(params.get("expirationSeconds"), 300)
     if ttl > 600:
         raise InvalidArgument(f"invalid expirationSeconds {ttl}: OTP codes expire within 600 seconds")
     otp = Otp(
@@ -149,7 +149,7 @@ def verify_otp(ctx: Context, params: Json) -> Json:
     if "encryptedOtpBundle" in params:
         code, public_key = open_otp_bundle(ctx, params["otpId"], params["encryptedOtpBundle"])
     otp = spend(ctx, params["otpId"], str(code))
-    ttl = sessions.seconds(params.get("expirationSeconds"), 3600)
+    ttl = session_keys.seconds(params.get("expirationSeconds"), 3600)
     enclave = "encryptedOtpBundle" in params
     claims = {
         "contact": otp.contact,
@@ -195,8 +195,8 @@ def otp_login(ctx: Context, params: Json) -> Json:
         raise InvalidArgument("clientSignature is required: the verification token names a public key")
     if signature is not None:
         check_client_signature(signature, claims, params["publicKey"])
-    sessions.spend_verification_token(ctx, user, claims)
-    return sessions.new_session(ctx, user, params["publicKey"], params, "CREDENTIAL_TYPE_LOGIN")
+    session_keys.spend_verification_token(ctx, user, claims)
+    return session_keys.new_session(ctx, user, params["publicKey"], params, "CREDENTIAL_TYPE_LOGIN")
 
 
 def user_by_contact(ctx: Context, claims: Json) -> User:
@@ -229,5 +229,5 @@ def otp_auth(ctx: Context, params: Json) -> Json:
     """A new expiring P-256 key for the user, its private key sealed to targetPublicKey."""
     otp = spend(ctx, params["otpId"], params["otpCode"])
     user = user_by_contact(ctx, {"contact": otp.contact, "verification_type": otp.otp_type})
-    key, bundle = sessions.sealed_key(ctx, user, params, "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256", "OTP Auth")
+    key, bundle = session_keys.sealed_key(ctx, user, params, "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256", "OTP Auth")
     return {"userId": user.user_id, "apiKeyId": key.api_key_id, "credentialBundle": bundle}

@@ -8,9 +8,8 @@ it by that user, registers a new passkey and spends the recovery key.
 
 from __future__ import annotations
 
-from simulator.activities import sessions
 from simulator.errors import InvalidArgument, PermissionDenied
-from simulator.handling import credential_records
+from simulator.handling import credential_records, session_keys
 from simulator.handling.context import Context
 from simulator.state.records import User, timestamp
 from simulator.wire import Json
@@ -28,16 +27,16 @@ def email_auth(ctx: Context, params: Json) -> Json:
             error_code="REQUEST_NOT_AUTHORIZED",
         )
     check_customization(ctx, params)
-    user = sessions.user_by_email(ctx, params["email"])
-    key, bundle = sessions.sealed_key(ctx, user, params, EMAIL_AUTH_TYPE, "Email Auth")
+    user = session_keys.user_by_email(ctx, params["email"])
+    key, bundle = session_keys.sealed_key(ctx, user, params, EMAIL_AUTH_TYPE, "Email Auth")
     mail(ctx, user, "EMAIL_AUTH", bundle, params)
     return {"userId": user.user_id, "apiKeyId": key.api_key_id}
 
 
 def init_user_email_recovery(ctx: Context, params: Json) -> Json:
     check_customization(ctx, params)
-    user = sessions.user_by_email(ctx, params["email"])
-    key, bundle = sessions.sealed_key(ctx, user, {**params, "invalidateExisting": True}, RECOVERY_TYPE, "Recovery")
+    user = session_keys.user_by_email(ctx, params["email"])
+    key, bundle = session_keys.sealed_key(ctx, user, {**params, "invalidateExisting": True}, RECOVERY_TYPE, "Recovery")
     mail(ctx, user, "EMAIL_RECOVERY", bundle, params)
     return {"userId": user.user_id}
 
