@@ -16,12 +16,12 @@ from simulator.activities import private_keys, wallets
 from simulator.crypto import bundles, keys, mnemonic_languages
 from simulator.errors import InvalidArgument, NotFound
 from simulator.handling.context import Context, require_unique
+from simulator.handling.enclave_bundles import IMPORT_TARGET_TTL_MS, sealed_for_export
 from simulator.handling.limits import check_limit
 from simulator.state.records import ImportTarget, PrivateKey, Wallet, WalletAccount, timestamp
 from simulator.wire import Json
 
 WALLET, PRIVATE_KEY = "wallet", "private_key"
-IMPORT_TARGET_TTL_MS = 48 * 3600 * 1000  # not public; the simulator's choice (see the README's fidelity notes)
 _CURVES = {"CURVE_SECP256K1": ec.SECP256K1, "CURVE_P256": ec.SECP256R1}
 
 
@@ -54,14 +54,6 @@ def export_private_key(ctx: Context, params: Json) -> Json:
     bundle = sealed_for_export(ctx, key.secret, params["targetPublicKey"])
     key.exported = True
     return {"privateKeyId": key.private_key_id, "exportBundle": bundle}
-
-
-def sealed_for_export(ctx: Context, plaintext: bytes, target_public_key: str) -> str:
-    ephemeral = keys.new_ec_key(ctx.source, "p256")
-    try:
-        return bundles.export_bundle(plaintext, target_public_key, ctx.org.organization_id, ephemeral)
-    except bundles.BundleError as exc:
-        raise InvalidArgument(f"{exc} (a P-256 public key, compressed or uncompressed hex)") from None
 
 
 def find_wallet(ctx: Context, wallet_id: str) -> Wallet:
