@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from simulator.activities import private_keys, wallets
+from simulator.activities import private_keys
 from simulator.crypto import bundles, keys, mnemonic_languages
 from simulator.errors import InvalidArgument, NotFound
+from simulator.handling import key_material
 from simulator.handling.context import Context, require_unique
 from simulator.handling.enclave_bundles import IMPORT_TARGET_TTL_MS, sealed_for_export
 from simulator.handling.limits import check_limit
@@ -43,7 +44,7 @@ def export_wallet(ctx: Context, params: Json) -> Json:
 
 def export_wallet_account(ctx: Context, params: Json) -> Json:
     wallet, account = find_account(ctx, params["address"])
-    key = wallets.derive(seed_of(wallet), account.curve, account.path)
+    key = key_material.derive(seed_of(wallet), account.curve, account.path)
     bundle = sealed_for_export(ctx, key.private_key, params["targetPublicKey"])
     account.exported = True
     return {"address": account.address, "exportBundle": bundle}
@@ -103,11 +104,11 @@ def new_target(ctx: Context, user_id: str, kind: str) -> str:
 
 
 def import_wallet(ctx: Context, params: Json) -> Json:
-    check_limit(len(ctx.org.wallets), 1, wallets.MAX_WALLETS, "wallets")
+    check_limit(len(ctx.org.wallets), 1, key_material.MAX_WALLETS, "wallets")
     target, plaintext = open_import(ctx, params, WALLET)
     words = mnemonic_from(plaintext)
-    prepared = wallets.PreparedWallet(words, mnemonic_languages.seed_of(words))
-    wallet = wallets.new_wallet(ctx, params["walletName"], params["accounts"], prepared=prepared)
+    prepared = key_material.PreparedWallet(words, mnemonic_languages.seed_of(words))
+    wallet = key_material.new_wallet(ctx, params["walletName"], params["accounts"], prepared=prepared)
     wallet.imported = True
     target.state = "used"
     return {"walletId": wallet.wallet_id, "addresses": [a.address for a in wallet.accounts]}

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from simulator.activities.wallets import address_of, distinct, refuse_unexported
 from simulator.crypto import addresses, keys
 from simulator.handling import tags
 from simulator.handling.context import Context, require_unique
+from simulator.handling.key_material import address_of, distinct, refuse_unexported
 from simulator.handling.limits import check_limit
 from simulator.handling.tags import new_tag
 from simulator.state.records import PrivateKey

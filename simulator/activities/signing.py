@@ -15,11 +15,11 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519
 from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, decode_dss_signature
 
-from simulator.activities.wallets import derive
 from simulator.crypto import keys, spark
 from simulator.crypto.hashing import keccak256
 from simulator.errors import InvalidArgument, NotFound, Unimplemented
 from simulator.handling.context import Context
+from simulator.handling.key_material import derive
 from simulator.wire import Json
 
 HASHES: dict[str, Callable[[bytes], bytes]] = {

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import json
 
-from simulator.activities import wallets
 from simulator.errors import InvalidArgument, PermissionDenied
-from simulator.handling import user_records, verification_tokens
+from simulator.handling import key_material, user_records, verification_tokens
 from simulator.handling.context import Context
 from simulator.handling.limits import check_limit
 from simulator.state.store import Organization
@@ -40,11 +39,11 @@ def create_sub_organization(ctx: Context, params: Json) -> Json:
     wallet = None
     if params.get("wallet"):
         spec = params["wallet"]
-        wallet = wallets.new_wallet(
+        wallet = key_material.new_wallet(
             child_ctx,
             spec["walletName"],
             spec["accounts"],
-            mnemonic_length=spec.get("mnemonicLength", wallets.DEFAULT_MNEMONIC_LENGTH),
+            mnemonic_length=spec.get("mnemonicLength", key_material.DEFAULT_MNEMONIC_LENGTH),
         )
     ctx.store.add_org(child)
     for user, keys, auths in built:
@@ -95,6 +94,6 @@ def delete_sub_organization(ctx: Context, params: Json) -> Json:
     if not params.get("deleteWithoutExport"):
         unexported = [f"wallet {w.wallet_id}" for w in org.wallets.values() if not w.exported]
         unexported += [f"private key {k.private_key_id}" for k in org.private_keys.values() if not k.exported]
-        wallets.refuse_unexported("sub-organization key material", unexported)
+        key_material.refuse_unexported("sub-organization key material", unexported)
     ctx.store.detach_organization(org)
     return {"subOrganizationUuid": org.organization_id}

@@ -81,9 +81,9 @@ class Seeder:
 
     def wallet(self, ctx: Context, spec: Json) -> None:
         # imported on first use: keeps serve's start-up short (the default scenario declares no wallets)
-        from simulator.activities import wallets
+        from simulator.handling import key_material
 
-        wallets.new_wallet(
+        key_material.new_wallet(
             ctx,
             spec["name"],
             spec.get("accounts", []),
