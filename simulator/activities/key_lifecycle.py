@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from simulator.activities import private_keys
 from simulator.crypto import bundles, keys, mnemonic_languages
 from simulator.errors import InvalidArgument, NotFound
 from simulator.handling import key_material
@@ -115,12 +114,12 @@ def import_wallet(ctx: Context, params: Json) -> Json:
 
 
 def import_private_key(ctx: Context, params: Json) -> Json:
-    check_limit(len(ctx.org.private_keys), 1, private_keys.MAX_PRIVATE_KEYS, "private keys")
+    check_limit(len(ctx.org.private_keys), 1, key_material.MAX_PRIVATE_KEYS, "private keys")
     name, curve = params["privateKeyName"], params["curve"]
     require_unique([k.name for k in ctx.org.private_keys.values()], [name], "private key name")
     target, plaintext = open_import(ctx, params, PRIVATE_KEY)
     secret = secret_for_curve(plaintext, curve)
-    key = private_keys.new_private_key(ctx, name, curve, params["addressFormats"], [], secret=secret)
+    key = key_material.new_private_key(ctx, name, curve, params["addressFormats"], [], secret=secret)
     key.imported = True
     ctx.org.private_keys[key.private_key_id] = key
     target.state = "used"

@@ -1,22 +1,24 @@
 """Key material as several families make and guard it: an HD wallet drawn from the simulator's
 mnemonic stream with its accounts derived (wallets, imports, sub-organizations, TVC, swaps, the
-scenario seed), a key derived and an address computed (signing, Spark, private keys), and the
-refusal to delete what was never exported (wallets, private keys, sub-organizations)."""
+scenario seed), a key derived and an address computed (signing, Spark, private keys), a private
+key made (private keys, imports, the scenario seed), and the refusal to delete what was never
+exported (wallets, private keys, sub-organizations)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from simulator.clock import Source
-from simulator.crypto import addresses, hd
+from simulator.crypto import addresses, hd, keys
 from simulator.errors import InvalidArgument
 from simulator.handling import mnemonic_pool
 from simulator.handling.context import Context
-from simulator.state.records import Wallet, WalletAccount
+from simulator.state.records import PrivateKey, Wallet, WalletAccount
 from simulator.wire import Json
 
 MAX_WALLETS = 100
 DEFAULT_MNEMONIC_LENGTH = 12
+MAX_PRIVATE_KEYS = 1000
 
 
 @dataclass
@@ -158,3 +160,29 @@ def refuse_unexported(what: str, ids: list[str]) -> None:
 
 def distinct(ids: list[str]) -> list[str]:
     return list(dict.fromkeys(ids))
+
+
+def new_private_key(
+    ctx: Context,
+    name: str,
+    curve: str,
+    formats: list[str],
+    tag_ids: list[str],
+    secret: bytes | None = None,
+    key_id: str | None = None,
+) -> PrivateKey:
+    """A checked private key (shared by create_private_keys and scenarios), not yet stored."""
+    ctx.tags(tag_ids, "TAG_TYPE_PRIVATE_KEY", "private key tags")
+    secret = secret or keys.new_secret(ctx.source, curve)
+    public = keys.public_key_for(curve, secret)
+    found = [{"format": f, "address": address_of(f, curve, public)} for f in formats]
+    return PrivateKey(
+        key_id or ctx.new_id(),
+        name,
+        curve,
+        secret,
+        addresses.public_key_hex(curve, public),
+        found,
+        ctx.now_ms,
+        list(tag_ids),
+    )

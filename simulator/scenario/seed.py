@@ -201,11 +201,11 @@ class Seeder:
 
     def private_key(self, ctx: Context, spec: Json) -> None:
         # imported on first use: keeps serve's start-up short (the default scenario declares no private keys)
-        from simulator.activities import private_keys
+        from simulator.handling import key_material
 
         secret = bytes.fromhex(spec["privateKey"]) if spec.get("privateKey") else None
         tag_ids = [self.tag(ctx, name, "TAG_TYPE_PRIVATE_KEY").tag_id for name in spec.get("tags", [])]
-        key = private_keys.new_private_key(
+        key = key_material.new_private_key(
             ctx,
             spec["name"],
             spec["curve"],
