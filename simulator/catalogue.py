@@ -247,14 +247,14 @@ OPERATIONS: tuple[Operation, ...] = (
         "PRIVATE_KEY",
         "SIGN",
         "signing:sign_raw_payload",
-        policy_context="transactions:payload_policy_context",
+        policy_context="signing:payload_policy_context",
     ),
     activity(
         "sign_raw_payloads",
         "PRIVATE_KEY",
         "SIGN",
         "signing:sign_raw_payloads",
-        policy_context="transactions:payload_policy_context",
+        policy_context="signing:payload_policy_context",
     ),
     activity(
         "sign_transaction",
