@@ -331,7 +331,7 @@ OPERATIONS: tuple[Operation, ...] = (
     activity("set_tvc_app_live_deployment", handler="tvc:set_tvc_app_live_deployment"),
     # queries: organization
     query("whoami", "organization:whoami"),
-    query("get_organization", "suborgs:get_organization"),
+    query("get_organization", "organization:get_organization"),
     query("get_organization_configs", "organization:get_organization_configs"),
     query("list_suborgs", "suborgs:list_suborgs"),
     query("list_verified_suborgs", "suborgs:list_verified_suborgs"),
