@@ -121,7 +121,7 @@ def startup() -> None:
 
 def reset_and_restore() -> None:
     from simulator import Simulator
-    from simulator.activities import wallets
+    from simulator.handling import key_material
     from simulator.handling.context import Context
     from simulator.state.store import Organization
 
@@ -139,7 +139,7 @@ def reset_and_restore() -> None:
         org = big.store.add_org(Organization(f"bench-org-{n}", f"bench {n}", now))
         ctx = Context(big.store, big.source, now, org)
         for i in range(100):
-            wallets.new_wallet(ctx, f"w{i}", [ETH])
+            key_material.new_wallet(ctx, f"w{i}", [ETH])
     snapshot = big.snapshot()
     restore_ms = timed(lambda: big.restore(snapshot), 20)
     print(

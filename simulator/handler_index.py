@@ -18,13 +18,13 @@ if TYPE_CHECKING:
     import simulator.activities.broadcast_solana
     import simulator.activities.credentials
     import simulator.activities.earn
+    import simulator.activities.invitations
     import simulator.activities.ip_allowlist
     import simulator.activities.key_lifecycle
     import simulator.activities.mfa
     import simulator.activities.oauth
     import simulator.activities.onramp
     import simulator.activities.organization
-    import simulator.activities.organizations_lifecycle
     import simulator.activities.otp
     import simulator.activities.policies
     import simulator.activities.private_keys
@@ -34,33 +34,38 @@ if TYPE_CHECKING:
     import simulator.activities.session_profiles
     import simulator.activities.sessions
     import simulator.activities.signing
+    import simulator.activities.smart_contract_interfaces
     import simulator.activities.spark
     import simulator.activities.suborgs
     import simulator.activities.swaps
     import simulator.activities.transactions
     import simulator.activities.tvc
     import simulator.activities.tvc_quorum
+    import simulator.activities.user_tags
     import simulator.activities.users
-    import simulator.activities.users_lifecycle
     import simulator.activities.wallets
     import simulator.activities.webhook_endpoints
     import simulator.proxy.endpoints
     import simulator.queries.activities
     import simulator.queries.boot_proofs
+    import simulator.queries.credentials
     import simulator.queries.earn
     import simulator.queries.ip_allowlist
     import simulator.queries.mfa
     import simulator.queries.onramp
     import simulator.queries.organization
+    import simulator.queries.policies
+    import simulator.queries.private_keys
     import simulator.queries.providers
     import simulator.queries.secrets
-    import simulator.queries.sessions
+    import simulator.queries.session_profiles
+    import simulator.queries.smart_contract_interfaces
     import simulator.queries.suborgs
     import simulator.queries.swaps
     import simulator.queries.transactions
     import simulator.queries.tvc
+    import simulator.queries.user_tags
     import simulator.queries.users
-    import simulator.queries.wallet_accounts
     import simulator.queries.wallets
     import simulator.queries.webhook_endpoints
     from simulator.activities import Handler, Preparer
@@ -90,6 +95,8 @@ if TYPE_CHECKING:
         "earn:earn_deposit": simulator.activities.earn.earn_deposit,
         "earn:earn_set_wrapper_state": simulator.activities.earn.earn_set_wrapper_state,
         "earn:earn_withdraw": simulator.activities.earn.earn_withdraw,
+        "invitations:create_invitations": simulator.activities.invitations.create_invitations,
+        "invitations:delete_invitation": simulator.activities.invitations.delete_invitation,
         "ip_allowlist:remove_ip_allowlist": simulator.activities.ip_allowlist.remove_ip_allowlist,
         "ip_allowlist:set_ip_allowlist": simulator.activities.ip_allowlist.set_ip_allowlist,
         "key_lifecycle:export_private_key": simulator.activities.key_lifecycle.export_private_key,
@@ -106,12 +113,10 @@ if TYPE_CHECKING:
         "oauth:oauth2_authenticate": simulator.activities.oauth.oauth2_authenticate,
         "oauth:oauth_login": simulator.activities.oauth.oauth_login,
         "onramp:init_fiat_on_ramp": simulator.activities.onramp.init_fiat_on_ramp,
-        "organization:create_smart_contract_interface": simulator.activities.organization.create_smart_contract_interface,
-        "organization:delete_smart_contract_interface": simulator.activities.organization.delete_smart_contract_interface,
         "organization:remove_organization_feature": simulator.activities.organization.remove_organization_feature,
         "organization:set_organization_feature": simulator.activities.organization.set_organization_feature,
-        "organizations_lifecycle:update_organization_name": simulator.activities.organizations_lifecycle.update_organization_name,
-        "organizations_lifecycle:update_root_quorum": simulator.activities.organizations_lifecycle.update_root_quorum,
+        "organization:update_organization_name": simulator.activities.organization.update_organization_name,
+        "organization:update_root_quorum": simulator.activities.organization.update_root_quorum,
         "otp:init_otp": simulator.activities.otp.init_otp,
         "otp:init_otp_auth": simulator.activities.otp.init_otp_auth,
         "otp:otp_auth": simulator.activities.otp.otp_auth,
@@ -141,6 +146,8 @@ if TYPE_CHECKING:
         "sessions:stamp_login": simulator.activities.sessions.stamp_login,
         "signing:sign_raw_payload": simulator.activities.signing.sign_raw_payload,
         "signing:sign_raw_payloads": simulator.activities.signing.sign_raw_payloads,
+        "smart_contract_interfaces:create_smart_contract_interface": simulator.activities.smart_contract_interfaces.create_smart_contract_interface,
+        "smart_contract_interfaces:delete_smart_contract_interface": simulator.activities.smart_contract_interfaces.delete_smart_contract_interface,
         "spark:spark_claim_transfer": simulator.activities.spark.spark_claim_transfer,
         "spark:spark_prepare_lightning_receive": simulator.activities.spark.spark_prepare_lightning_receive,
         "spark:spark_prepare_transfer": simulator.activities.spark.spark_prepare_transfer,
@@ -163,18 +170,16 @@ if TYPE_CHECKING:
         "tvc_quorum:create_tvc_quorum_key": simulator.activities.tvc_quorum.create_tvc_quorum_key,
         "tvc_quorum:post_tvc_quorum_key_share": simulator.activities.tvc_quorum.post_tvc_quorum_key_share,
         "tvc_quorum:re_encrypt_tvc_quorum_key_share": simulator.activities.tvc_quorum.re_encrypt_tvc_quorum_key_share,
-        "users:create_invitations": simulator.activities.users.create_invitations,
-        "users:create_user_tag": simulator.activities.users.create_user_tag,
+        "user_tags:create_user_tag": simulator.activities.user_tags.create_user_tag,
+        "user_tags:delete_user_tags": simulator.activities.user_tags.delete_user_tags,
+        "user_tags:update_user_tag": simulator.activities.user_tags.update_user_tag,
+        "users:create_api_only_users": simulator.activities.users.create_api_only_users,
         "users:create_users": simulator.activities.users.create_users,
-        "users:delete_invitation": simulator.activities.users.delete_invitation,
-        "users:delete_user_tags": simulator.activities.users.delete_user_tags,
-        "users:update_user_tag": simulator.activities.users.update_user_tag,
-        "users_lifecycle:create_api_only_users": simulator.activities.users_lifecycle.create_api_only_users,
-        "users_lifecycle:delete_users": simulator.activities.users_lifecycle.delete_users,
-        "users_lifecycle:update_user": simulator.activities.users_lifecycle.update_user,
-        "users_lifecycle:update_user_email": simulator.activities.users_lifecycle.update_user_email,
-        "users_lifecycle:update_user_name": simulator.activities.users_lifecycle.update_user_name,
-        "users_lifecycle:update_user_phone_number": simulator.activities.users_lifecycle.update_user_phone_number,
+        "users:delete_users": simulator.activities.users.delete_users,
+        "users:update_user": simulator.activities.users.update_user,
+        "users:update_user_email": simulator.activities.users.update_user_email,
+        "users:update_user_name": simulator.activities.users.update_user_name,
+        "users:update_user_phone_number": simulator.activities.users.update_user_phone_number,
         "wallets:create_wallet": simulator.activities.wallets.create_wallet,
         "wallets:create_wallet_accounts": simulator.activities.wallets.create_wallet_accounts,
         "wallets:delete_wallet_accounts": simulator.activities.wallets.delete_wallet_accounts,
@@ -196,7 +201,7 @@ if TYPE_CHECKING:
         "key_lifecycle:export_private_key_context": simulator.activities.key_lifecycle.export_private_key_context,
         "key_lifecycle:export_wallet_account_context": simulator.activities.key_lifecycle.export_wallet_account_context,
         "key_lifecycle:export_wallet_context": simulator.activities.key_lifecycle.export_wallet_context,
-        "transactions:payload_policy_context": simulator.activities.transactions.payload_policy_context,
+        "signing:payload_policy_context": simulator.activities.signing.payload_policy_context,
         "transactions:policy_context": simulator.activities.transactions.policy_context,
     }
 
@@ -207,6 +212,13 @@ if TYPE_CHECKING:
         "activities:list_app_proofs": simulator.queries.activities.list_app_proofs,
         "boot_proofs:get_boot_proof": simulator.queries.boot_proofs.get_boot_proof,
         "boot_proofs:get_latest_boot_proof": simulator.queries.boot_proofs.get_latest_boot_proof,
+        "credentials:get_api_key": simulator.queries.credentials.get_api_key,
+        "credentials:get_api_keys": simulator.queries.credentials.get_api_keys,
+        "credentials:get_authenticator": simulator.queries.credentials.get_authenticator,
+        "credentials:get_authenticators": simulator.queries.credentials.get_authenticators,
+        "credentials:get_oauth2_credential": simulator.queries.credentials.get_oauth2_credential,
+        "credentials:list_fiat_on_ramp_credentials": simulator.queries.credentials.list_fiat_on_ramp_credentials,
+        "credentials:list_oauth2_credentials": simulator.queries.credentials.list_oauth2_credentials,
         "earn:get_claim_earn_fees_status": simulator.queries.earn.get_claim_earn_fees_status,
         "earn:get_earn_deploy_status": simulator.queries.earn.get_earn_deploy_status,
         "earn:get_earn_deposit_status": simulator.queries.earn.get_earn_deposit_status,
@@ -219,20 +231,20 @@ if TYPE_CHECKING:
         "mfa:get_mfa_policy": simulator.queries.mfa.get_mfa_policy,
         "mfa:get_mfa_status": simulator.queries.mfa.get_mfa_status,
         "onramp:get_onramp_transaction_status": simulator.queries.onramp.get_onramp_transaction_status,
-        "organization:get_oauth2_credential": simulator.queries.organization.get_oauth2_credential,
+        "organization:get_organization": simulator.queries.organization.get_organization,
         "organization:get_organization_configs": simulator.queries.organization.get_organization_configs,
-        "organization:get_policy": simulator.queries.organization.get_policy,
-        "organization:get_smart_contract_interface": simulator.queries.organization.get_smart_contract_interface,
-        "organization:list_fiat_on_ramp_credentials": simulator.queries.organization.list_fiat_on_ramp_credentials,
-        "organization:list_oauth2_credentials": simulator.queries.organization.list_oauth2_credentials,
-        "organization:list_policies": simulator.queries.organization.list_policies,
-        "organization:list_smart_contract_interfaces": simulator.queries.organization.list_smart_contract_interfaces,
         "organization:whoami": simulator.queries.organization.whoami,
+        "policies:get_policy": simulator.queries.policies.get_policy,
+        "policies:list_policies": simulator.queries.policies.list_policies,
+        "private_keys:get_private_key": simulator.queries.private_keys.get_private_key,
+        "private_keys:list_private_key_tags": simulator.queries.private_keys.list_private_key_tags,
+        "private_keys:list_private_keys": simulator.queries.private_keys.list_private_keys,
         "providers:get_oauth_providers": simulator.queries.providers.get_oauth_providers,
         "secrets:list_secrets": simulator.queries.secrets.list_secrets,
-        "sessions:get_session_profile": simulator.queries.sessions.get_session_profile,
-        "sessions:get_session_profiles": simulator.queries.sessions.get_session_profiles,
-        "suborgs:get_organization": simulator.queries.suborgs.get_organization,
+        "session_profiles:get_session_profile": simulator.queries.session_profiles.get_session_profile,
+        "session_profiles:get_session_profiles": simulator.queries.session_profiles.get_session_profiles,
+        "smart_contract_interfaces:get_smart_contract_interface": simulator.queries.smart_contract_interfaces.get_smart_contract_interface,
+        "smart_contract_interfaces:list_smart_contract_interfaces": simulator.queries.smart_contract_interfaces.list_smart_contract_interfaces,
         "suborgs:list_suborgs": simulator.queries.suborgs.list_suborgs,
         "suborgs:list_verified_suborgs": simulator.queries.suborgs.list_verified_suborgs,
         "swaps:get_swap_status": simulator.queries.swaps.get_swap_status,
@@ -251,19 +263,12 @@ if TYPE_CHECKING:
         "tvc:list_tvc_app_deployments": simulator.queries.tvc.list_tvc_app_deployments,
         "tvc:list_tvc_apps": simulator.queries.tvc.list_tvc_apps,
         "tvc:validate_tvc_image": simulator.queries.tvc.validate_tvc_image,
-        "users:get_api_key": simulator.queries.users.get_api_key,
-        "users:get_api_keys": simulator.queries.users.get_api_keys,
-        "users:get_authenticator": simulator.queries.users.get_authenticator,
-        "users:get_authenticators": simulator.queries.users.get_authenticators,
+        "user_tags:list_user_tags": simulator.queries.user_tags.list_user_tags,
         "users:get_user": simulator.queries.users.get_user,
-        "users:list_user_tags": simulator.queries.users.list_user_tags,
         "users:list_users": simulator.queries.users.list_users,
-        "wallet_accounts:get_wallet_account": simulator.queries.wallet_accounts.get_wallet_account,
-        "wallets:get_private_key": simulator.queries.wallets.get_private_key,
         "wallets:get_wallet": simulator.queries.wallets.get_wallet,
+        "wallets:get_wallet_account": simulator.queries.wallets.get_wallet_account,
         "wallets:get_wallet_address_balances": simulator.queries.wallets.get_wallet_address_balances,
-        "wallets:list_private_key_tags": simulator.queries.wallets.list_private_key_tags,
-        "wallets:list_private_keys": simulator.queries.wallets.list_private_keys,
         "wallets:list_wallet_accounts": simulator.queries.wallets.list_wallet_accounts,
         "wallets:list_wallets": simulator.queries.wallets.list_wallets,
         "webhook_endpoints:list_email_events": simulator.queries.webhook_endpoints.list_email_events,

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from simulator import auth, catalogue, response_check
-from simulator.activities import ip_allowlist, session_profiles
+from simulator.activities import ip_allowlist
 from simulator.auth.stamps import Stamp
 from simulator.catalogue import Kind, Operation
 from simulator.clock import Clock, Source
@@ -25,7 +25,7 @@ from simulator.config import Config
 from simulator.consensus import engine, lifecycle, mfa_gate, rate_limits, rules
 from simulator.consensus.decisions import Decision, Outcome, VoteSelection
 from simulator.errors import ApiError, InvalidArgument, NotFound, PermissionDenied, Unimplemented
-from simulator.handling import envelope, refusals
+from simulator.handling import envelope, refusals, session_scope
 from simulator.handling.context import Context
 from simulator.journal import Journal
 from simulator.proxy_config import captcha
@@ -165,7 +165,7 @@ def _submit(
         if spec.handler is None:
             raise Unimplemented(f"activity {op} is part of the public API but not simulated yet")
         org = writable_org(host.store, principal, body["organizationId"], spec)
-        session_profiles.enforce_scope(host.store, principal, spec, body["type"], body["parameters"])
+        session_scope.enforce_scope(host.store, principal, spec, body["type"], body["parameters"])
     prepare = spec.prepare()
     prepared = prepare(host.source, body["parameters"]) if prepare else None
     with host.lock:

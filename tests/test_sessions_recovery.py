@@ -317,8 +317,8 @@ def test_session_profile_refusals(client):
 
 def test_enforce_scope_refuses_what_the_profile_does_not_allow(client, simulator):
     from simulator import auth, catalogue
-    from simulator.activities import session_profiles
     from simulator.errors import PermissionDenied
+    from simulator.handling import session_scope
 
     profile_id = profile(client)
     key = ClientKey()
@@ -330,9 +330,9 @@ def test_enforce_scope_refuses_what_the_profile_does_not_allow(client, simulator
     key_id = next(k.api_key_id for k in user.api_keys.values() if k.public_key == key.public)
     principal = auth.Principal(org, user, None, key_id)
     wallet, policy = catalogue.get("submit", "create_wallet"), catalogue.get("submit", "create_policy")
-    session_profiles.enforce_scope(store, principal, wallet, "ACTIVITY_TYPE_CREATE_WALLET", {})
+    session_scope.enforce_scope(store, principal, wallet, "ACTIVITY_TYPE_CREATE_WALLET", {})
     with pytest.raises(PermissionDenied, match="beyond session restrictions"):
-        session_profiles.enforce_scope(store, principal, policy, "ACTIVITY_TYPE_CREATE_POLICY_V3", {})
+        session_scope.enforce_scope(store, principal, policy, "ACTIVITY_TYPE_CREATE_POLICY_V3", {})
 
 
 # --- X-Stamp-Attested (stamp_login of @turnkey/core >= 2.7) -------------------------------------

@@ -17,8 +17,6 @@ from typing import Any
 
 import coincurve
 
-from simulator.activities.signing import ecdsa, signing_key
-from simulator.activities.transactions import nested, signer_context, with_sender_and_call
 from simulator.chains import eth_rlp, ethereum, invalid
 from simulator.chains.eth_rlp import Encodable, RlpFieldError
 from simulator.chains.ethereum import EthereumTransaction
@@ -26,7 +24,9 @@ from simulator.crypto.hashing import keccak256
 from simulator.errors import InvalidArgument
 from simulator.handling import chain_standin, provider_standin
 from simulator.handling.context import Context
-from simulator.state.records import SentTransaction
+from simulator.handling.sent_transactions import keep, new_sent
+from simulator.handling.signatures import ecdsa, signing_key
+from simulator.handling.signer_views import nested, signer_context, with_sender_and_call
 from simulator.wire import Json
 
 DEFAULT_PRIORITY_FEE = 1_500_000_000  # 1.5 gwei: the stand-in's estimate (no fee market is simulated)
@@ -225,35 +225,6 @@ def authorization_digest(payload: str) -> bytes:
 
 
 # shared -------------------------------------------------------------------------------------------------
-def new_sent(ctx: Context, params: Json, sender: str, chain_hash: str, **extra: Any) -> SentTransaction:
-    user = ctx.principal.user if ctx.principal else None
-    track = chain_standin.new_track(ctx.store, ctx.org, user, ctx.activity_type, params, ctx.now_ms)
-    details: Json = {
-        k: params[k] for k in ("sponsor", "gasLimit", "maxFeePerGas", "maxPriorityFeePerGas", "deadline") if k in params
-    }
-    if "calls" in params or "to" in params:
-        details["calls"] = [
-            {k: c[k] for k in ("to", "value", "data") if k in c} for c in params.get("calls") or [params]
-        ]
-    return SentTransaction(
-        status_id=ctx.new_id(),
-        organization_id=ctx.org.organization_id,
-        activity_type=ctx.activity_type,
-        caip2=provider_standin.canonical_caip2(params["caip2"]),
-        sender=sender.lower() if sender.startswith("0x") else sender,
-        chain_id=chain_hash,
-        submitted_ms=ctx.now_ms,
-        track=track,
-        details=details,
-        **extra,
-    )
-
-
-def keep(ctx: Context, sent: SentTransaction) -> str:
-    ctx.store.sent_transactions[sent.status_id] = sent
-    return sent.status_id
-
-
 def evm_sender(ctx: Context, params: Json) -> str:
     provider_standin.signer_on(ctx.org, params["from"], params["caip2"], "from")
     return str(params["from"])

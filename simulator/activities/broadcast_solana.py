@@ -16,13 +16,13 @@ import binascii
 
 import base58
 
-from simulator.activities.broadcast import keep, new_sent
-from simulator.activities.signing import signing_key
-from simulator.activities.transactions import nested, signer_context
 from simulator.chains import invalid, solana, unsigned_bytes
 from simulator.errors import InvalidArgument
 from simulator.handling import provider_standin
 from simulator.handling.context import Context
+from simulator.handling.sent_transactions import keep, new_sent
+from simulator.handling.signatures import signing_key
+from simulator.handling.signer_views import nested, signer_context
 from simulator.wire import Json
 
 LAMPORTS_PER_SIGNATURE = 5_000

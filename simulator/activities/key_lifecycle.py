@@ -12,16 +12,16 @@ from __future__ import annotations
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from simulator.activities import private_keys, wallets
-from simulator.activities.users import check_limit
 from simulator.crypto import bundles, keys, mnemonic_languages
 from simulator.errors import InvalidArgument, NotFound
+from simulator.handling import key_material
 from simulator.handling.context import Context, require_unique
+from simulator.handling.enclave_bundles import IMPORT_TARGET_TTL_MS, sealed_for_export
+from simulator.handling.limits import check_limit
 from simulator.state.records import ImportTarget, PrivateKey, Wallet, WalletAccount, timestamp
 from simulator.wire import Json
 
 WALLET, PRIVATE_KEY = "wallet", "private_key"
-IMPORT_TARGET_TTL_MS = 48 * 3600 * 1000  # not public; the simulator's choice (see the README's fidelity notes)
 _CURVES = {"CURVE_SECP256K1": ec.SECP256K1, "CURVE_P256": ec.SECP256R1}
 
 
@@ -43,7 +43,7 @@ def export_wallet(ctx: Context, params: Json) -> Json:
 
 def export_wallet_account(ctx: Context, params: Json) -> Json:
     wallet, account = find_account(ctx, params["address"])
-    key = wallets.derive(seed_of(wallet), account.curve, account.path)
+    key = key_material.derive(seed_of(wallet), account.curve, account.path)
     bundle = sealed_for_export(ctx, key.private_key, params["targetPublicKey"])
     account.exported = True
     return {"address": account.address, "exportBundle": bundle}
@@ -54,14 +54,6 @@ def export_private_key(ctx: Context, params: Json) -> Json:
     bundle = sealed_for_export(ctx, key.secret, params["targetPublicKey"])
     key.exported = True
     return {"privateKeyId": key.private_key_id, "exportBundle": bundle}
-
-
-def sealed_for_export(ctx: Context, plaintext: bytes, target_public_key: str) -> str:
-    ephemeral = keys.new_ec_key(ctx.source, "p256")
-    try:
-        return bundles.export_bundle(plaintext, target_public_key, ctx.org.organization_id, ephemeral)
-    except bundles.BundleError as exc:
-        raise InvalidArgument(f"{exc} (a P-256 public key, compressed or uncompressed hex)") from None
 
 
 def find_wallet(ctx: Context, wallet_id: str) -> Wallet:
@@ -111,23 +103,23 @@ def new_target(ctx: Context, user_id: str, kind: str) -> str:
 
 
 def import_wallet(ctx: Context, params: Json) -> Json:
-    check_limit(len(ctx.org.wallets), 1, wallets.MAX_WALLETS, "wallets")
+    check_limit(len(ctx.org.wallets), 1, key_material.MAX_WALLETS, "wallets")
     target, plaintext = open_import(ctx, params, WALLET)
     words = mnemonic_from(plaintext)
-    prepared = wallets.PreparedWallet(words, mnemonic_languages.seed_of(words))
-    wallet = wallets.new_wallet(ctx, params["walletName"], params["accounts"], prepared=prepared)
+    prepared = key_material.PreparedWallet(words, mnemonic_languages.seed_of(words))
+    wallet = key_material.new_wallet(ctx, params["walletName"], params["accounts"], prepared=prepared)
     wallet.imported = True
     target.state = "used"
     return {"walletId": wallet.wallet_id, "addresses": [a.address for a in wallet.accounts]}
 
 
 def import_private_key(ctx: Context, params: Json) -> Json:
-    check_limit(len(ctx.org.private_keys), 1, private_keys.MAX_PRIVATE_KEYS, "private keys")
+    check_limit(len(ctx.org.private_keys), 1, key_material.MAX_PRIVATE_KEYS, "private keys")
     name, curve = params["privateKeyName"], params["curve"]
     require_unique([k.name for k in ctx.org.private_keys.values()], [name], "private key name")
     target, plaintext = open_import(ctx, params, PRIVATE_KEY)
     secret = secret_for_curve(plaintext, curve)
-    key = private_keys.new_private_key(ctx, name, curve, params["addressFormats"], [], secret=secret)
+    key = key_material.new_private_key(ctx, name, curve, params["addressFormats"], [], secret=secret)
     key.imported = True
     ctx.org.private_keys[key.private_key_id] = key
     target.state = "used"

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 
-from simulator.activities import session_profiles
 from simulator.clock import Source
 from simulator.errors import InvalidArgument, NotFound
+from simulator.handling import session_scope
 from simulator.handling.context import Context
 from simulator.policy.errors import PolicyEvaluationError, PolicySyntaxError
 from simulator.state.records import MfaPolicy, User
@@ -157,7 +157,7 @@ def can_satisfy(ctx: Context, user: User, method: Json) -> bool:
     if kind == SMS_OTP:
         return bool(user.phone_number)
     if kind == SESSION:  # a session is always obtainable; a pinned profile must exist
-        known = {p.session_profile_id for p in session_profiles.visible(ctx.store, ctx.org)}
+        known = {p.session_profile_id for p in session_scope.visible(ctx.store, ctx.org)}
         return not pinned or pinned in known | {DEFAULT_SESSION_PROFILE}
     held = {
         API_KEY: {k.api_key_id for k in user.api_keys.values() if k.credential_type.startswith(LONG_LIVED_KEY_PREFIX)},

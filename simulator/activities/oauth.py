@@ -10,12 +10,12 @@ from __future__ import annotations
 import base64
 import hashlib
 
-from simulator.activities import sessions
-from simulator.activities.credentials import oauth2_credential
 from simulator.auth import attested
 from simulator.crypto import hpke, keys, service_keys, tokens
 from simulator.errors import InvalidArgument, NotFound
+from simulator.handling import session_keys
 from simulator.handling.context import Context
+from simulator.handling.credential_records import oauth2_credential
 from simulator.state.records import User
 from simulator.wire import Json
 
@@ -61,7 +61,7 @@ def sealed_bearer_token(ctx: Context, target: str) -> str:
 def oauth_login(ctx: Context, params: Json) -> Json:
     claims = oidc_claims(ctx, params["oidcToken"], params["publicKey"])
     user = user_by_provider(ctx, claims)
-    return sessions.new_session(ctx, user, params["publicKey"], params, "CREDENTIAL_TYPE_OAUTH_KEY_P256")
+    return session_keys.new_session(ctx, user, params["publicKey"], params, "CREDENTIAL_TYPE_OAUTH_KEY_P256")
 
 
 def oidc_claims(ctx: Context, token: str, public_key: str) -> Json:
@@ -77,7 +77,7 @@ def oauth(ctx: Context, params: Json) -> Json:
     token's nonce binds that key, as the iframe flow hashed its embedded key)."""
     claims = oidc_claims(ctx, params["oidcToken"], params["targetPublicKey"])
     user = user_by_provider(ctx, claims)
-    key, bundle = sessions.sealed_key(ctx, user, params, "CREDENTIAL_TYPE_OAUTH_KEY_P256", "Oauth")
+    key, bundle = session_keys.sealed_key(ctx, user, params, "CREDENTIAL_TYPE_OAUTH_KEY_P256", "Oauth")
     return {"userId": user.user_id, "apiKeyId": key.api_key_id, "credentialBundle": bundle}
 
 

@@ -1,4 +1,9 @@
-"""Organization features and smart contract interfaces (created, deleted)."""
+"""The organization itself: its name, its root quorum and its features.
+
+Root-quorum-only activities (update_organization_name, update_root_quorum, the features) are
+refused by the consensus engine to anyone outside the quorum; the handlers check again because a
+scripted rule or a parent's credential may have let the request through.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,6 @@ from urllib.parse import urlparse
 
 from simulator.errors import InvalidArgument, NotFound, PermissionDenied
 from simulator.handling.context import Context
-from simulator.state.records import Record
 from simulator.wire import Json
 
 
@@ -46,19 +50,45 @@ def check_webhook_url(value: str) -> None:
         )
 
 
-def create_smart_contract_interface(ctx: Context, params: Json) -> Json:
-    if params.get("type") == "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM":
-        from simulator.chains.eth_calls import validate_abi
-
-        validate_abi(params["smartContractInterface"])  # refused on upload, not later when a policy reads it
-    sci_id = ctx.new_id()
-    fields = {"smartContractInterfaceId": sci_id, "organizationId": ctx.org.organization_id, **params}
-    ctx.org.smart_contract_interfaces[sci_id] = Record(sci_id, fields, ctx.now_ms)
-    return {"smartContractInterfaceId": sci_id}
+def require_root(ctx: Context, what: str) -> None:
+    principal = ctx.principal
+    if principal is not None and principal.user.user_id not in ctx.org.root_user_ids:
+        raise PermissionDenied(
+            f"request not authorized: only the root quorum can {what} "
+            f"(user {principal.user.user_id} is not a root user of organization {ctx.org.organization_id})"
+        )
 
 
-def delete_smart_contract_interface(ctx: Context, params: Json) -> Json:
-    sci_id = params["smartContractInterfaceId"]
-    ctx.org.find(ctx.org.smart_contract_interfaces, sci_id, "smart contract interface")
-    del ctx.org.smart_contract_interfaces[sci_id]
-    return {"smartContractInterfaceId": sci_id}
+def update_organization_name(ctx: Context, params: Json) -> Json:
+    require_root(ctx, "rename the organization")
+    name = params["organizationName"].strip()
+    if not name:
+        raise InvalidArgument("organizationName must not be empty")
+    ctx.org.name = name
+    return {"organizationId": ctx.org.organization_id, "organizationName": name}
+
+
+def update_root_quorum(ctx: Context, params: Json) -> Json:
+    """The new quorum governs every activity decided from now on (see the README's fidelity notes
+    for activities already waiting)."""
+    require_root(ctx, "change the root quorum")
+    threshold, user_ids = params["threshold"], list(dict.fromkeys(params["userIds"]))
+    if threshold < 1:
+        raise InvalidArgument(f"quorum threshold must be non-zero integer (got {threshold})")
+    missing = [u for u in user_ids if u not in ctx.org.users]
+    if not user_ids or missing:
+        raise InvalidArgument(
+            "quorum users missing: "
+            + (
+                f"not users of organization {ctx.org.organization_id}: {', '.join(missing)}"
+                if missing
+                else "none given"
+            )
+        )
+    if threshold > len(user_ids):
+        raise InvalidArgument(
+            f"quorum threshold {threshold} is larger than the number of quorum users ({len(user_ids)})"
+        )
+    ctx.org.root_user_ids = user_ids
+    ctx.org.root_threshold = threshold
+    return {}

@@ -14,16 +14,15 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cryptography.exceptions import InvalidSignature, InvalidTag
+from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
-from simulator.activities import sessions
-from simulator.auth import attested
 from simulator.crypto import hpke, keys, service_keys, tokens
 from simulator.errors import InvalidArgument, NotFound
+from simulator.handling import session_keys
 from simulator.handling.context import Context
+from simulator.handling.verification_tokens import reachable, verification_claims, verify_client_signature
 from simulator.state.records import Otp, User, timestamp
 from simulator.wire import Json
 
@@ -74,7 +73,7 @@ def check_init_limits(ctx: Context, contact: str, identifier: str | None) -> Non
 def new_otp(ctx: Context, params: Json) -> Otp:
     contact, now, identifier = params["contact"], ctx.now_ms, params.get("userIdentifier") or None
     check_init_limits(ctx, contact, identifier)
-    ttl = sessions.seconds(params.get("expirationSeconds"), 300)
+    ttl = session_keys.seconds(params.get("expirationSeconds"), 300)
     if ttl > 600:
         raise InvalidArgument(f"invalid expirationSeconds {ttl}: OTP codes expire within 600 seconds")
     otp = Otp(
@@ -144,23 +143,13 @@ def spend(ctx: Context, otp_id: str, code: str) -> Otp:
     return otp
 
 
-def reachable(ctx: Context, organization_id: str) -> bool:
-    """The organization or one of its ancestors (parent-issued codes and tokens serve sub-orgs)."""
-    org_id: str | None = ctx.org.organization_id
-    while org_id:
-        if org_id == organization_id:
-            return True
-        org_id = ctx.store.orgs[org_id].parent_id
-    return False
-
-
 def verify_otp(ctx: Context, params: Json) -> Json:
     """V1 takes the code (and the client's key) in clear; V2 takes them HPKE-sealed to V3's target."""
     code, public_key = params.get("otpCode"), params.get("publicKey")
     if "encryptedOtpBundle" in params:
         code, public_key = open_otp_bundle(ctx, params["otpId"], params["encryptedOtpBundle"])
     otp = spend(ctx, params["otpId"], str(code))
-    ttl = sessions.seconds(params.get("expirationSeconds"), 3600)
+    ttl = session_keys.seconds(params.get("expirationSeconds"), 3600)
     enclave = "encryptedOtpBundle" in params
     claims = {
         "contact": otp.contact,
@@ -206,18 +195,8 @@ def otp_login(ctx: Context, params: Json) -> Json:
         raise InvalidArgument("clientSignature is required: the verification token names a public key")
     if signature is not None:
         check_client_signature(signature, claims, params["publicKey"])
-    sessions.spend_verification_token(ctx, user, claims)
-    return sessions.new_session(ctx, user, params["publicKey"], params, "CREDENTIAL_TYPE_LOGIN")
-
-
-def verification_claims(ctx: Context, token: str) -> Json:
-    try:
-        claims = attested.verification_claims(token, ctx.now_ms, ctx.store.used_tokens)
-    except ValueError as exc:
-        raise InvalidArgument(f"invalid verification token: {exc}") from None
-    if not reachable(ctx, str(claims.get("organization_id", ""))):
-        raise InvalidArgument("invalid verification token: issued for another organization")
-    return claims
+    session_keys.spend_verification_token(ctx, user, claims)
+    return session_keys.new_session(ctx, user, params["publicKey"], params, "CREDENTIAL_TYPE_LOGIN")
 
 
 def user_by_contact(ctx: Context, claims: Json) -> User:
@@ -246,24 +225,9 @@ def check_client_signature(signature: Json, claims: Json, public_key: str) -> No
     verify_client_signature(signature, claims)
 
 
-def verify_client_signature(signature: Json, claims: Json) -> None:
-    """ECDSA P-256 (raw r‖s hex) over the message bytes, by the key the verification token names."""
-    try:
-        if signature["publicKey"].lower() != str(claims.get("public_key", "")).lower():
-            raise ValueError("the signature's key is not the token's")
-        raw = bytes.fromhex(signature["signature"])
-        der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
-        point = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), bytes.fromhex(signature["publicKey"]))
-        point.verify(der, signature["message"].encode(), ec.ECDSA(hashes.SHA256()))
-    except (ValueError, KeyError, TypeError, AttributeError, InvalidSignature):
-        raise InvalidArgument(
-            "invalid client signature: it must be signed with the key named in the verification token"
-        ) from None
-
-
 def otp_auth(ctx: Context, params: Json) -> Json:
     """A new expiring P-256 key for the user, its private key sealed to targetPublicKey."""
     otp = spend(ctx, params["otpId"], params["otpCode"])
     user = user_by_contact(ctx, {"contact": otp.contact, "verification_type": otp.otp_type})
-    key, bundle = sessions.sealed_key(ctx, user, params, "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256", "OTP Auth")
+    key, bundle = session_keys.sealed_key(ctx, user, params, "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256", "OTP Auth")
     return {"userId": user.user_id, "apiKeyId": key.api_key_id, "credentialBundle": bundle}

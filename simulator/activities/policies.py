@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from simulator.activities.users import check_limit
 from simulator.errors import InvalidArgument
 from simulator.handling.context import Context, require_unique
+from simulator.handling.limits import check_limit
 from simulator.policy.errors import PolicySyntaxError
 from simulator.state.records import Policy
 from simulator.wire import Json

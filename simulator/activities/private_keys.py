@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from simulator.activities import tags
-from simulator.activities.users import check_limit, new_tag
-from simulator.activities.wallets import address_of, distinct, refuse_unexported
-from simulator.crypto import addresses, keys
+from simulator.handling import tags
 from simulator.handling.context import Context, require_unique
-from simulator.state.records import PrivateKey
+from simulator.handling.key_material import MAX_PRIVATE_KEYS, distinct, new_private_key, refuse_unexported
+from simulator.handling.limits import check_limit
+from simulator.handling.tags import new_tag
 from simulator.wire import Json
-
-MAX_PRIVATE_KEYS = 1000
 
 
 def create_private_keys(ctx: Context, params: Json) -> Json:
@@ -27,32 +24,6 @@ def create_private_keys(ctx: Context, params: Json) -> Json:
     return {
         "privateKeys": [{"privateKeyId": k.private_key_id, "addresses": [dict(a) for a in k.addresses]} for k in made]
     }
-
-
-def new_private_key(
-    ctx: Context,
-    name: str,
-    curve: str,
-    formats: list[str],
-    tag_ids: list[str],
-    secret: bytes | None = None,
-    key_id: str | None = None,
-) -> PrivateKey:
-    """A checked private key (shared by create_private_keys and scenarios), not yet stored."""
-    ctx.tags(tag_ids, "TAG_TYPE_PRIVATE_KEY", "private key tags")
-    secret = secret or keys.new_secret(ctx.source, curve)
-    public = keys.public_key_for(curve, secret)
-    found = [{"format": f, "address": address_of(f, curve, public)} for f in formats]
-    return PrivateKey(
-        key_id or ctx.new_id(),
-        name,
-        curve,
-        secret,
-        addresses.public_key_hex(curve, public),
-        found,
-        ctx.now_ms,
-        list(tag_ids),
-    )
 
 
 def create_private_key_tag(ctx: Context, params: Json) -> Json:

@@ -7,10 +7,10 @@ simulator trusts whose ``email`` is the user's marks that email verified (social
 
 from __future__ import annotations
 
-from simulator.activities import users
 from simulator.auth.attested import ISSUER_KEYS
 from simulator.crypto import service_keys, tokens
 from simulator.errors import InvalidArgument, ResourceExhausted
+from simulator.handling import oidc
 from simulator.handling.context import Context
 from simulator.state.records import User
 from simulator.wire import Json
@@ -20,7 +20,7 @@ MAX_PROVIDERS = 10  # per user (resource limits)
 
 def create_oauth_providers(ctx: Context, params: Json) -> Json:
     user = ctx.user(params["userId"])
-    made = [users.oauth_provider(ctx, p) for p in params["oauthProviders"]]
+    made = [oidc.oauth_provider(ctx, p) for p in params["oauthProviders"]]
     if len(user.oauth_providers) + len(made) > MAX_PROVIDERS:
         raise ResourceExhausted(f"user has exceeded maximum oauth providers ({MAX_PROVIDERS})")
     taken = {triple(p) for u in ctx.org.users.values() for p in u.oauth_providers}

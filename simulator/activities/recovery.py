@@ -8,8 +8,8 @@ it by that user, registers a new passkey and spends the recovery key.
 
 from __future__ import annotations
 
-from simulator.activities import credentials, sessions
 from simulator.errors import InvalidArgument, PermissionDenied
+from simulator.handling import credential_records, session_keys
 from simulator.handling.context import Context
 from simulator.state.records import User, timestamp
 from simulator.wire import Json
@@ -27,16 +27,16 @@ def email_auth(ctx: Context, params: Json) -> Json:
             error_code="REQUEST_NOT_AUTHORIZED",
         )
     check_customization(ctx, params)
-    user = sessions.user_by_email(ctx, params["email"])
-    key, bundle = sessions.sealed_key(ctx, user, params, EMAIL_AUTH_TYPE, "Email Auth")
+    user = session_keys.user_by_email(ctx, params["email"])
+    key, bundle = session_keys.sealed_key(ctx, user, params, EMAIL_AUTH_TYPE, "Email Auth")
     mail(ctx, user, "EMAIL_AUTH", bundle, params)
     return {"userId": user.user_id, "apiKeyId": key.api_key_id}
 
 
 def init_user_email_recovery(ctx: Context, params: Json) -> Json:
     check_customization(ctx, params)
-    user = sessions.user_by_email(ctx, params["email"])
-    key, bundle = sessions.sealed_key(ctx, user, {**params, "invalidateExisting": True}, RECOVERY_TYPE, "Recovery")
+    user = session_keys.user_by_email(ctx, params["email"])
+    key, bundle = session_keys.sealed_key(ctx, user, {**params, "invalidateExisting": True}, RECOVERY_TYPE, "Recovery")
     mail(ctx, user, "EMAIL_RECOVERY", bundle, params)
     return {"userId": user.user_id}
 
@@ -85,7 +85,7 @@ def recover_user(ctx: Context, params: Json) -> Json:
             "(the key init_user_email_recovery mailed)",
             error_code="REQUEST_NOT_AUTHORIZED",
         )
-    authenticator = credentials.new_authenticator(ctx, params["authenticator"])
-    credentials.add_authenticators(ctx, user, [authenticator])
+    authenticator = credential_records.new_authenticator(ctx, params["authenticator"])
+    credential_records.add_authenticators(ctx, user, [authenticator])
     ctx.store.remove_api_key(ctx.org, user, key.api_key_id)
     return {"authenticatorId": [authenticator.authenticator_id]}

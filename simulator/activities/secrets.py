@@ -9,11 +9,11 @@ ServerSendMsg (``{encappedPublic, ciphertext, organizationId}``). Batches are al
 
 from __future__ import annotations
 
-from simulator.activities.key_lifecycle import IMPORT_TARGET_TTL_MS, sealed_for_export
 from simulator.crypto import bundles, keys
 from simulator.errors import InvalidArgument
 from simulator.handling import provider_standin
 from simulator.handling.context import Context, require_unique
+from simulator.handling.enclave_bundles import IMPORT_TARGET_TTL_MS, sealed_for_export
 from simulator.state.records import ImportTarget
 from simulator.wire import Json
 

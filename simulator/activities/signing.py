@@ -11,15 +11,14 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.asymmetric import ec, ed25519
-from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, decode_dss_signature
+from cryptography.hazmat.primitives.asymmetric import ed25519
 
-from simulator.activities.wallets import derive
-from simulator.crypto import keys, spark
+from simulator.crypto import spark
 from simulator.crypto.hashing import keccak256
-from simulator.errors import InvalidArgument, NotFound, Unimplemented
+from simulator.errors import InvalidArgument, Unimplemented
 from simulator.handling.context import Context
+from simulator.handling.signatures import ecdsa, payload_view, signing_key
+from simulator.handling.signer_views import signer_context
 from simulator.wire import Json
 
 HASHES: dict[str, Callable[[bytes], bytes]] = {
@@ -74,23 +73,6 @@ def sign_schnorr(secret: bytes, payload: str, encoding: str, hash_function: str)
     return {"r": signature[:32].hex(), "s": signature[32:].hex(), "v": "00"}
 
 
-def signing_key(ctx: Context, sign_with: str) -> tuple[str, bytes]:
-    """The curve and private key behind a wallet account address, a private key id or its address."""
-    wanted = sign_with.lower()
-    for wallet in ctx.org.wallets.values():
-        for account in wallet.accounts:
-            if account.address.lower() == wanted:
-                return account.curve, derive(wallet.seed, account.curve, account.path).private_key
-    for key in ctx.org.private_keys.values():
-        if key.private_key_id == sign_with or any(a["address"].lower() == wanted for a in key.addresses):
-            return key.curve, key.secret
-    raise NotFound(
-        f"could not find a wallet account or private key {sign_with!r} to sign with in organization "
-        f"{ctx.org.organization_id}",
-        error_code="REQUEST_INVALID",
-    )
-
-
 STANDARD_ENCODINGS = ("PAYLOAD_ENCODING_EIP712", "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION")
 
 
@@ -141,27 +123,6 @@ def standard_digest(payload: str, encoding: str) -> bytes:
     return eth_authorization.authorization_digest(payload)
 
 
-def payload_view(payload: str, encoding: str) -> Json:
-    """What policies read of a payload: ``eth.eip_712`` or ``eth.eip_7702_authorization``, else nothing."""
-    from simulator.chains import eip712, eth_authorization
-
-    if encoding == "PAYLOAD_ENCODING_EIP712":
-        return {"eth": {"eip_712": eip712.typed_data_view(payload)}}
-    if encoding == "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION":
-        return {"eth": {"eip_7702_authorization": eth_authorization.authorization_view(payload)}}
-    return {}
-
-
-def ecdsa(curve: str, secret: bytes, digest: bytes) -> Json:
-    if curve == "CURVE_SECP256K1":
-        signature = keys.secp256k1_signer(secret).sign_recoverable(digest, hasher=None)
-        return {"r": signature[:32].hex(), "s": signature[32:64].hex(), "v": f"{signature[64]:02x}"}
-    key = ec.derive_private_key(int.from_bytes(secret, "big"), ec.SECP256R1())
-    der = key.sign(digest, ec.ECDSA(Prehashed(hashes.SHA256()), deterministic_signing=True))
-    r, s = decode_dss_signature(der)
-    return {"r": f"{r:064x}", "s": f"{s:064x}", "v": "00"}
-
-
 def payload_bytes(payload: str, encoding: str) -> bytes:
     if encoding == "PAYLOAD_ENCODING_TEXT_UTF8":
         return payload.encode()
@@ -172,3 +133,13 @@ def payload_bytes(payload: str, encoding: str) -> bytes:
         except ValueError:
             raise InvalidArgument(f"invalid payload encoding: {payload[:80]!r} is not hexadecimal") from None
     raise Unimplemented(f"payload encoding {encoding} is not supported by the simulator yet")
+
+
+def payload_policy_context(ctx: Context, params: Json) -> Json:
+    """sign_raw_payload(s): the signing targets, and typed data or an authorization as policies read them."""
+    payloads = params.get("payloads") or [params.get("payload", "")]
+    try:
+        view = payload_view(payloads[0], params["encoding"]) if payloads else {}
+    except InvalidArgument:
+        view = {}  # the handler refuses the payload with the precise reason
+    return {**view, **signer_context(ctx, params["signWith"])}

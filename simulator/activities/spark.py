@@ -22,11 +22,11 @@ import uuid
 import coincurve
 from cryptography.exceptions import InvalidTag
 
-from simulator.activities.wallets import derive
 from simulator.crypto import spark
 from simulator.errors import InvalidArgument, Unimplemented
 from simulator.handling import provider_standin
 from simulator.handling.context import Context
+from simulator.handling.key_material import derive
 from simulator.protobuf_wire import length_delimited
 from simulator.wire import Json
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 
-from simulator.activities import otp, users, wallets
 from simulator.errors import InvalidArgument, PermissionDenied
+from simulator.handling import key_material, user_records, verification_tokens
 from simulator.handling.context import Context
+from simulator.handling.limits import check_limit
 from simulator.state.store import Organization
 from simulator.wire import Json
 
@@ -18,7 +19,7 @@ SUB_ORGANIZATIONS_IN_A_SUB_ORGANIZATION = 0
 def create_sub_organization(ctx: Context, params: Json) -> Json:
     """V7 and V8: rootUsers become the root quorum with rootQuorumThreshold."""
     if ctx.org.parent_id is not None:  # before anything is drawn: a refusal changes nothing
-        users.check_limit(
+        check_limit(
             len(ctx.org.children),
             1,
             SUB_ORGANIZATIONS_IN_A_SUB_ORGANIZATION,
@@ -34,19 +35,19 @@ def create_sub_organization(ctx: Context, params: Json) -> Json:
         check_signup(ctx, params)
     child = Organization(ctx.new_id(), params["subOrganizationName"], ctx.now_ms, ctx.org.organization_id)
     child_ctx = Context(ctx.store, ctx.source, ctx.now_ms, child, None, ctx.activity_type)
-    built = [users.build_user(child_ctx, {**user, "userTags": []}) for user in roots]
+    built = [user_records.build_user(child_ctx, {**user, "userTags": []}) for user in roots]
     wallet = None
     if params.get("wallet"):
         spec = params["wallet"]
-        wallet = wallets.new_wallet(
+        wallet = key_material.new_wallet(
             child_ctx,
             spec["walletName"],
             spec["accounts"],
-            mnemonic_length=spec.get("mnemonicLength", wallets.DEFAULT_MNEMONIC_LENGTH),
+            mnemonic_length=spec.get("mnemonicLength", key_material.DEFAULT_MNEMONIC_LENGTH),
         )
     ctx.store.add_org(child)
     for user, keys, auths in built:
-        users.store_user(child_ctx, user, keys, auths)
+        user_records.store_user(child_ctx, user, keys, auths)
     child.root_user_ids = [user.user_id for user, _, _ in built]
     child.root_threshold = threshold
     result: Json = {"subOrganizationId": child.organization_id, "rootUserIds": list(child.root_user_ids)}
@@ -57,7 +58,7 @@ def create_sub_organization(ctx: Context, params: Json) -> Json:
 
 def check_signup(ctx: Context, params: Json) -> None:
     """A sign-up with a verification token: valid token, and the client's signature when it names a key."""
-    claims = otp.verification_claims(ctx, params["verificationToken"])
+    claims = verification_tokens.verification_claims(ctx, params["verificationToken"])
     if not claims.get("public_key"):
         return
     signature = params.get("clientSignature")
@@ -69,7 +70,7 @@ def check_signup(ctx: Context, params: Json) -> None:
         message = {}
     if message.get("tokenId") != claims["id"] or message.get("type") != "USAGE_TYPE_SIGNUP":
         raise InvalidArgument("invalid client signature: the message must name the token id and USAGE_TYPE_SIGNUP")
-    otp.verify_client_signature(signature, claims)
+    verification_tokens.verify_client_signature(signature, claims)
 
 
 def delete_sub_organization(ctx: Context, params: Json) -> Json:
@@ -93,6 +94,6 @@ def delete_sub_organization(ctx: Context, params: Json) -> Json:
     if not params.get("deleteWithoutExport"):
         unexported = [f"wallet {w.wallet_id}" for w in org.wallets.values() if not w.exported]
         unexported += [f"private key {k.private_key_id}" for k in org.private_keys.values() if not k.exported]
-        wallets.refuse_unexported("sub-organization key material", unexported)
+        key_material.refuse_unexported("sub-organization key material", unexported)
     ctx.store.detach_organization(org)
     return {"subOrganizationUuid": org.organization_id}

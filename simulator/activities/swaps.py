@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from decimal import ROUND_DOWN, Decimal
 
-from simulator.activities import wallets
 from simulator.errors import InvalidArgument
-from simulator.handling import provider_standin
+from simulator.handling import key_material, provider_standin
 from simulator.handling.context import Context
 from simulator.wire import Json
 
@@ -54,7 +53,7 @@ def upsert_swap_config(ctx: Context, params: Json) -> Json:
 
 def auto_fee_receiver(ctx: Context) -> str:
     """The parent-owned EVM account Turnkey creates when a fee is set without a receiver."""
-    wallet = wallets.new_wallet(ctx, f"Swap fee receiver {ctx.now_ms}", [ETH_FEE_ACCOUNT])
+    wallet = key_material.new_wallet(ctx, f"Swap fee receiver {ctx.now_ms}", [ETH_FEE_ACCOUNT])
     return wallet.accounts[0].address
 
 

@@ -9,13 +9,13 @@ activity runs, which may be after approvals; it is cheap, and keeps nothing but 
 from __future__ import annotations
 
 import importlib
-from typing import Any
 
-from simulator.activities.signing import payload_view, signing_key
 from simulator.chains import ParsedTransaction
 from simulator.chains.ethereum import EthereumTransaction
 from simulator.errors import InvalidArgument
 from simulator.handling.context import Context
+from simulator.handling.signatures import signing_key
+from simulator.handling.signer_views import nested, signer_context, with_sender_and_call
 from simulator.wire import Json
 
 CHAINS = {
@@ -53,33 +53,6 @@ def bitcoin_network(ctx: Context, sign_with: str) -> str:
     return "MAINNET"
 
 
-def nested(namespace: str, view: Json) -> Json:
-    """``eth.tx`` and a view -> ``{"eth": {"tx": view}}``, as the policy language reads it."""
-    out: Any = view
-    for part in reversed(namespace.split(".")):
-        out = {part: out}
-    result: Json = out
-    return result
-
-
-def signer_context(ctx: Context, sign_with: str) -> Json:
-    """``wallet``, ``wallet_account`` and ``private_key`` of the key a request signs with."""
-    wanted = sign_with.lower()
-    for wallet in ctx.org.wallets.values():
-        for account in wallet.accounts:
-            if account.address.lower() == wanted:
-                flags = {"imported": wallet.imported, "exported": wallet.exported}
-                return {
-                    "wallet": {"id": wallet.wallet_id, "label": wallet.name, **flags},
-                    "wallet_account": {"address": account.address, "curve": account.curve, "path": account.path},
-                }
-    for key in ctx.org.private_keys.values():
-        if key.private_key_id == sign_with or any(a["address"].lower() == wanted for a in key.addresses):
-            flags = {"imported": key.imported, "exported": key.exported}
-            return {"private_key": {"id": key.private_key_id, "label": key.name, "tags": list(key.tag_ids), **flags}}
-    return {}
-
-
 def parsed_from(ctx: Context, params: Json) -> ParsedTransaction:
     """The transaction of ``params``, parsed once per request (policies read it, then the handler signs it)."""
     key = f"transaction {params['type']} {params['unsignedTransaction']} {params['signWith']}"
@@ -104,28 +77,6 @@ def ethereum_address(ctx: Context, sign_with: str, signer: Json) -> str:
     key = ctx.org.private_keys.get(signer.get("private_key", {}).get("id", ""))
     found = [a["address"] for a in key.addresses if a.get("format") == "ADDRESS_FORMAT_ETHEREUM"] if key else []
     return found[0] if found else sign_with
-
-
-def with_sender_and_call(ctx: Context, parsed: EthereumTransaction, sender: str) -> EthereumTransaction:
-    """The view with ``from``, and the call decoded through a stored interface for ``to``."""
-    parsed = parsed.with_sender(sender)
-    for record in ctx.org.smart_contract_interfaces.values():
-        fields = record.fields
-        if fields.get("type") == "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM" and str(
-            fields.get("smartContractAddress", "")
-        ).lower() == parsed.view.get("to"):
-            return parsed.with_contract_interface(fields["smartContractInterface"])
-    return parsed
-
-
-def payload_policy_context(ctx: Context, params: Json) -> Json:
-    """sign_raw_payload(s): the signing targets, and typed data or an authorization as policies read them."""
-    payloads = params.get("payloads") or [params.get("payload", "")]
-    try:
-        view = payload_view(payloads[0], params["encoding"]) if payloads else {}
-    except InvalidArgument:
-        view = {}  # the handler refuses the payload with the precise reason
-    return {**view, **signer_context(ctx, params["signWith"])}
 
 
 def sign_transaction(ctx: Context, params: Json) -> Json:

@@ -16,7 +16,7 @@ import json
 from simulator.activities import wallets
 from simulator.crypto import keys
 from simulator.errors import InvalidArgument
-from simulator.handling import provider_standin
+from simulator.handling import key_material, provider_standin
 from simulator.handling.context import Context, require_unique
 from simulator.state.store import Organization
 from simulator.wire import Json
@@ -50,7 +50,7 @@ def create_tvc_operator(ctx: Context, params: Json) -> Json:
         wallets.create_wallet_accounts(ctx, {"walletId": params["walletId"], "accounts": accounts})
         wallet = ctx.org.wallets[params["walletId"]]
     elif params.get("walletName"):
-        wallet = wallets.new_wallet(ctx, params["walletName"], accounts)
+        wallet = key_material.new_wallet(ctx, params["walletName"], accounts)
     else:
         raise InvalidArgument("give walletId (an existing wallet) or walletName (a new one) for the operator's keys")
     encrypt, sign = (a.address for a in wallet.accounts[-2:])  # UNCOMPRESSED addresses are the 65-byte keys

@@ -1,22 +1,23 @@
-"""Users, user tags and invitations (created, changed, deleted)."""
+"""Users: created (with their credentials, or API-only), renamed, their contacts changed (with
+verification tokens), deleted."""
 
 from __future__ import annotations
 
-import json
+import re
 
-from simulator.activities import credentials, tags
-from simulator.errors import InvalidArgument, ResourceExhausted
-from simulator.handling.context import Context, require_unique
-from simulator.state.records import ApiKey, Authenticator, Record, Tag, User, timestamp
-from simulator.wire import Json, b64url_decode
+from simulator.errors import InvalidArgument
+from simulator.handling import verification_tokens
+from simulator.handling.context import Context
+from simulator.handling.limits import check_limit
+from simulator.handling.tags import user_tags
+from simulator.handling.user_records import build_user, store_user
+from simulator.state.records import User
+from simulator.wire import Json
 
 MAX_USERS = 100
-MAX_INVITATIONS = 100
-
-
-def check_limit(have: int, adding: int, limit: int, what: str) -> None:
-    if have + adding > limit:
-        raise ResourceExhausted(f"organization has reached its limit of {limit} {what}")
+EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+E164 = re.compile(r"^\+[1-9][0-9]{1,14}$")
+TOKEN_TYPES = {"email": "OTP_TYPE_EMAIL", "phone": "OTP_TYPE_SMS"}
 
 
 def create_users(ctx: Context, params: Json) -> Json:
@@ -27,119 +28,119 @@ def create_users(ctx: Context, params: Json) -> Json:
     return {"userIds": [user.user_id for user, _, _ in built]}
 
 
-Built = tuple[User, list[ApiKey], list[Authenticator]]
+def create_api_only_users(ctx: Context, params: Json) -> Json:
+    """Users with API keys only (P-256: the intent's keys carry no curve type)."""
+    specs = params["apiOnlyUsers"]
+    check_limit(len(ctx.org.users), len(specs), MAX_USERS, "users")
+    built = [build_user(ctx, {**spec, "authenticators": []}) for spec in specs]
+    for user, keys, auths in built:
+        store_user(ctx, user, keys, auths)
+    return {"userIds": [user.user_id for user, _, _ in built]}
 
 
-def build_user(ctx: Context, params: Json) -> Built:
-    """A user with its credentials and tags, checked but not yet stored."""
-    tag_ids = list(params.get("userTags", []))
-    user_tags(ctx, tag_ids)
-    user = User(
-        user_id=ctx.new_id(),
-        name=params["userName"],
-        created_ms=ctx.now_ms,
-        email=params.get("userEmail"),
-        phone_number=params.get("userPhoneNumber"),
-        tag_ids=tag_ids,
-        oauth_providers=[oauth_provider(ctx, p) for p in params.get("oauthProviders", [])],
-    )
-    keys = [credentials.new_api_key(ctx, p) for p in params.get("apiKeys", [])]
-    auths = [credentials.new_authenticator(ctx, p) for p in params.get("authenticators", [])]
-    credentials.check_api_keys(user, keys)
-    credentials.check_authenticators(user, auths)
-    return user, keys, auths
+def update_user(ctx: Context, params: Json) -> Json:
+    """Every given field replaces the stored one; ``userTagIds`` replaces the whole tag list."""
+    user = ctx.user(params["userId"])
+    if "userTagIds" in params:
+        user_tags(ctx, params["userTagIds"])
+    if "userName" in params:
+        user.name = checked_name(params["userName"])
+    if "userEmail" in params:
+        set_email(user, checked_contact("email", params["userEmail"]), verified=False)
+    if "userPhoneNumber" in params:
+        set_phone(user, checked_contact("phone", params["userPhoneNumber"]), verified=False)
+    if "userTagIds" in params:
+        user.tag_ids = list(dict.fromkeys(params["userTagIds"]))
+    user.updated_ms = ctx.now_ms
+    return {"userId": user.user_id}
 
 
-def store_user(ctx: Context, user: User, keys: list[ApiKey], auths: list[Authenticator]) -> None:
-    ctx.org.users[user.user_id] = user
-    for key in keys:
-        ctx.store.add_api_key(ctx.org, user, key)
-    for auth in auths:
-        ctx.store.add_authenticator(ctx.org, user, auth)
+def update_user_name(ctx: Context, params: Json) -> Json:
+    user = ctx.user(params["userId"])
+    user.name = checked_name(params["userName"])
+    user.updated_ms = ctx.now_ms
+    return {"userId": user.user_id}
 
 
-def oauth_provider(ctx: Context, params: Json) -> Json:
-    claims = params.get("oidcClaims") or token_claims(params.get("oidcToken", ""))
-    missing = [c for c in ("iss", "sub", "aud") if not claims.get(c)]
-    if missing:
+def update_user_email(ctx: Context, params: Json) -> Json:
+    """An empty address removes the email; a verification token for the new address marks it verified."""
+    user = ctx.user(params["userId"])
+    email = checked_contact("email", params["userEmail"])
+    verified = spend_token(ctx, params.get("verificationToken"), "email", email)
+    set_email(user, email, verified)
+    user.updated_ms = ctx.now_ms
+    return {"userId": user.user_id}
+
+
+def update_user_phone_number(ctx: Context, params: Json) -> Json:
+    user = ctx.user(params["userId"])
+    phone = checked_contact("phone", params["userPhoneNumber"])
+    verified = spend_token(ctx, params.get("verificationToken"), "phone", phone)
+    set_phone(user, phone, verified)
+    user.updated_ms = ctx.now_ms
+    return {"userId": user.user_id}
+
+
+def checked_name(name: str) -> str:
+    if not name.strip():
+        raise InvalidArgument("userName must not be empty")
+    return name
+
+
+def checked_contact(kind: str, value: str) -> str | None:
+    """None for "" (the service's way to remove a contact), else the value if well-formed."""
+    if value == "":
+        return None
+    if kind == "email" and not EMAIL.match(value):
+        raise InvalidArgument(f"invalid email address {value!r}", error_code="INVALID_EMAIL")
+    if kind == "phone" and not E164.match(value):
+        raise InvalidArgument(f"invalid phone number {value!r}: expected E.164, such as +14155550100")
+    return value
+
+
+def spend_token(ctx: Context, token: str | None, kind: str, contact: str | None) -> bool:
+    """Whether a verification token proves ``contact``; a token that does not is refused, not ignored."""
+    if not token:
+        return False
+    if contact is None:
+        raise InvalidArgument(f"a verification token cannot verify the removal of a {kind} contact")
+    claims = verification_tokens.verification_claims(ctx, token)
+    if claims.get("verification_type") != TOKEN_TYPES[kind]:
         raise InvalidArgument(
-            f"invalid OIDC token: the token must carry aud, sub and iss (missing {', '.join(missing)})",
-            error_code="INVALID_OIDC_TOKEN",
+            f"invalid verification token: it verifies a {claims.get('verification_type')} contact, "
+            f"not {TOKEN_TYPES[kind]}"
         )
-    aud = claims["aud"][0] if isinstance(claims["aud"], list) else claims["aud"]
-    return {
-        "providerId": ctx.new_id(),
-        "providerName": params["providerName"],
-        "issuer": claims["iss"],
-        "audience": aud,
-        "subject": claims["sub"],
-        "createdAt": timestamp(ctx.now_ms),
-        "updatedAt": timestamp(ctx.now_ms),
-    }
+    if str(claims.get("contact", "")).lower() != contact.lower():
+        raise InvalidArgument(f"invalid verification token: it was issued for another {kind} contact")
+    ctx.store.used_tokens.add(claims["id"])
+    return True
 
 
-def token_claims(token: str) -> Json:
-    """The payload of a JWT, unverified (registration is not nonce- or signature-bound here)."""
-    try:
-        claims = json.loads(b64url_decode(token.split(".")[1]))
-        return claims if isinstance(claims, dict) else {}
-    except (ValueError, IndexError):
-        return {}
+def set_email(user: User, email: str | None, verified: bool) -> None:
+    if email != user.email or verified:
+        user.email_verified = verified and email is not None
+    user.email = email
 
 
-def user_tags(ctx: Context, tag_ids: list[str]) -> list[Tag]:
-    return ctx.tags(tag_ids, "TAG_TYPE_USER", "user tags")
+def set_phone(user: User, phone: str | None, verified: bool) -> None:
+    if phone != user.phone_number or verified:
+        user.phone_verified = verified and phone is not None
+    user.phone_number = phone
 
 
-def create_user_tag(ctx: Context, params: Json) -> Json:
-    users = ctx.users(params["userIds"])
-    tag = new_tag(ctx, params["userTagName"], "TAG_TYPE_USER")
-    for user in users:
-        if tag.tag_id not in user.tag_ids:
-            user.tag_ids.append(tag.tag_id)
-    return {"userTagId": tag.tag_id, "userIds": [u.user_id for u in users]}
-
-
-def new_tag(ctx: Context, name: str, tag_type: str) -> Tag:
-    tags.check_room(ctx)
-    require_unique([t.name for t in ctx.org.tags.values() if t.tag_type == tag_type], [name], "tag name")
-    tag = Tag(ctx.new_id(), name, tag_type, ctx.now_ms)
-    ctx.org.tags[tag.tag_id] = tag
-    return tag
-
-
-def update_user_tag(ctx: Context, params: Json) -> Json:
-    tag = user_tags(ctx, [params["userTagId"]])[0]
-    adding = ctx.users(params["addUserIds"])
-    removing = ctx.users(params["removeUserIds"])
-    tags.retag(ctx, tag, params.get("newUserTagName"), adding, removing)
-    return {"userTagId": tag.tag_id}
-
-
-def create_invitations(ctx: Context, params: Json) -> Json:
-    invitations = params["invitations"]
-    check_limit(len(ctx.org.invitations), len(invitations), MAX_INVITATIONS, "invitations")
-    for inv in invitations:
-        ctx.user(inv["senderUserId"])
-        user_tags(ctx, inv["receiverUserTags"])
-    ids = []
-    for inv in invitations:
-        inv_id = ctx.new_id()
-        fields = {"invitationId": inv_id, **inv, "status": "INVITATION_STATUS_CREATED"}
-        ctx.org.invitations[inv_id] = Record(inv_id, fields, ctx.now_ms)
-        ids.append(inv_id)
-    return {"invitationIds": ids}
-
-
-def delete_user_tags(ctx: Context, params: Json) -> Json:
-    ids = list(dict.fromkeys(params["userTagIds"]))
-    user_tags(ctx, ids)
-    detached = tags.delete_tags(ctx, ids, ctx.org.users.values(), lambda user: user.user_id)
-    return {"userTagIds": ids, "userIds": detached}
-
-
-def delete_invitation(ctx: Context, params: Json) -> Json:
-    invitation_id = params["invitationId"]
-    ctx.existing(ctx.org.invitations, [invitation_id], "invitation")
-    del ctx.org.invitations[invitation_id]
-    return {"invitationId": invitation_id}
+def delete_users(ctx: Context, params: Json) -> Json:
+    """Their API keys, passkeys and MFA policies go with them; their votes stop counting."""
+    ids = list(dict.fromkeys(params["userIds"]))
+    found = ctx.users(ids)
+    in_quorum = [u.user_id for u in found if u.user_id in ctx.org.root_user_ids]
+    if in_quorum:
+        raise InvalidArgument(
+            f"quorum users missing: {', '.join(in_quorum)} belong to the root quorum; "
+            "update the root quorum before deleting them"
+        )
+    for user in found:
+        for key in user.api_keys.values():
+            ctx.org.ip_allowlists.pop(key.public_key, None)
+        ctx.store.remove_user_credentials(user)
+        del ctx.org.users[user.user_id]
+    return {"userIds": ids}

@@ -9,10 +9,10 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from simulator import pipeline
-from simulator.activities.users import token_claims
 from simulator.auth.stamps import P256
 from simulator.crypto import keys
 from simulator.errors import ApiError, InvalidArgument
+from simulator.handling.oidc import token_claims
 from simulator.pipeline import Host, client_time_ms
 from simulator.proxy_config import config as proxy_config
 from simulator.state.store import Organization

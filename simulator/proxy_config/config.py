@@ -9,9 +9,10 @@ from __future__ import annotations
 import base58
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from simulator.activities import credentials, policies
+from simulator.activities import policies
 from simulator.crypto import hpke, keys, service_keys
 from simulator.errors import NotFound, PermissionDenied
+from simulator.handling import credential_records
 from simulator.handling.context import Context
 from simulator.state.records import User
 from simulator.state.store import Store
@@ -42,7 +43,7 @@ def enable(ctx: Context, settings: Json) -> Json:
     user = User(ctx.new_id(), "Auth Proxy", ctx.now_ms)
     ctx.org.users[user.user_id] = user
     private = keys.new_ec_key(ctx.source, "p256")
-    key = credentials.new_api_key(
+    key = credential_records.new_api_key(
         ctx,
         {"apiKeyName": "Auth Proxy key", "publicKey": keys.compressed_hex(private), "curveType": "API_KEY_CURVE_P256"},
     )

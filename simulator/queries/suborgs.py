@@ -1,11 +1,11 @@
-"""The whole organization, and finding sub-organizations by what their users hold."""
+"""Finding sub-organizations by what their users hold."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from simulator.activities.users import token_claims
 from simulator.errors import InvalidArgument
+from simulator.handling.oidc import token_claims
 from simulator.queries.context import QueryContext
 from simulator.queries.pagination import paginate
 from simulator.state.records import User
@@ -13,32 +13,6 @@ from simulator.state.store import Organization
 from simulator.wire import Json
 
 Matcher = Callable[[Organization, str], bool]
-
-
-def get_organization(q: QueryContext, body: Json) -> Json:
-    org = q.org
-    return {
-        "organizationData": {
-            "organizationId": org.organization_id,
-            "name": org.name,
-            "users": [u.to_api() for u in org.users.values()],
-            "policies": [p.to_api() for p in org.policies.values()],
-            "privateKeys": [k.to_api() for k in org.private_keys.values()],
-            "invitations": [i.to_api() for i in org.invitations.values()],
-            "tags": [t.to_api() for t in org.tags.values()],
-            "rootQuorum": {"threshold": org.root_threshold, "userIds": list(org.root_user_ids)},
-            "features": org.features_api(),
-            "wallets": [w.to_api() for w in org.wallets.values()],
-            "smartContractInterfaceReferences": [
-                {
-                    "smartContractInterfaceId": sci.record_id,
-                    "smartContractAddress": sci.fields.get("smartContractAddress", ""),
-                    "digest": sci.fields.get("digest", ""),
-                }
-                for sci in org.smart_contract_interfaces.values()
-            ],
-        }
-    }
 
 
 def list_suborgs(q: QueryContext, body: Json) -> Json:

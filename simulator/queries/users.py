@@ -1,8 +1,7 @@
-"""Reads of users, their credentials and user tags."""
+"""Reads of users."""
 
 from __future__ import annotations
 
-from simulator.errors import NotFound
 from simulator.queries.context import QueryContext
 from simulator.wire import Json
 
@@ -13,38 +12,3 @@ def list_users(q: QueryContext, body: Json) -> Json:
 
 def get_user(q: QueryContext, body: Json) -> Json:
     return {"user": q.find(q.org.users, body["userId"], "user").to_api()}
-
-
-def get_api_keys(q: QueryContext, body: Json) -> Json:
-    user_id = body.get("userId")
-    users = [q.find(q.org.users, user_id, "user")] if user_id else list(q.org.users.values())
-    return {"apiKeys": [k.to_api() for u in users for k in u.api_keys.values()]}
-
-
-def get_api_key(q: QueryContext, body: Json) -> Json:
-    for user in q.org.users.values():
-        if body["apiKeyId"] in user.api_keys:
-            return {"apiKey": user.api_keys[body["apiKeyId"]].to_api()}
-    raise NotFound(
-        f"api key {body['apiKeyId']} not found in organization {q.org.organization_id}",
-        error_code="CREDENTIAL_NOT_FOUND",
-    )
-
-
-def get_authenticators(q: QueryContext, body: Json) -> Json:
-    user = q.find(q.org.users, body["userId"], "user")
-    return {"authenticators": [a.to_api() for a in user.authenticators.values()]}
-
-
-def get_authenticator(q: QueryContext, body: Json) -> Json:
-    for user in q.org.users.values():
-        if body["authenticatorId"] in user.authenticators:
-            return {"authenticator": user.authenticators[body["authenticatorId"]].to_api()}
-    raise NotFound(
-        f"authenticator {body['authenticatorId']} not found in organization {q.org.organization_id}",
-        error_code="CREDENTIAL_NOT_FOUND",
-    )
-
-
-def list_user_tags(q: QueryContext, body: Json) -> Json:
-    return {"userTags": [t.to_api() for t in q.org.tags.values() if t.tag_type == "TAG_TYPE_USER"]}

@@ -1,8 +1,8 @@
-"""Reads of wallets, accounts, private keys, their tags, and address balances."""
+"""Reads of wallets, their accounts (listed, or one by address or by derivation path), and address balances."""
 
 from __future__ import annotations
 
-from simulator.errors import NotFound, PermissionDenied
+from simulator.errors import InvalidArgument, NotFound, PermissionDenied
 from simulator.queries.context import QueryContext
 from simulator.queries.pagination import paginate
 from simulator.wire import Json
@@ -32,19 +32,6 @@ def list_wallet_accounts(q: QueryContext, body: Json) -> Json:
     return {"accounts": out}
 
 
-def list_private_keys(q: QueryContext, body: Json) -> Json:
-    return {"privateKeys": [k.to_api() for k in q.org.private_keys.values()]}
-
-
-def get_private_key(q: QueryContext, body: Json) -> Json:
-    return {"privateKey": q.find(q.org.private_keys, body["privateKeyId"], "private key").to_api()}
-
-
-def list_private_key_tags(q: QueryContext, body: Json) -> Json:
-    tags = [t.to_api() for t in q.org.tags.values() if t.tag_type == "TAG_TYPE_PRIVATE_KEY"]
-    return {"privateKeyTags": tags}
-
-
 def get_wallet_address_balances(q: QueryContext, body: Json) -> Json:
     """Scenario-given balances of one of the organization's addresses; non-zero ones only."""
     if not q.org.balances_access:
@@ -63,3 +50,15 @@ def get_wallet_address_balances(q: QueryContext, body: Json) -> Json:
         )
     assets = q.org.balances.get((address, body["caip2"]), [])
     return {"balances": [dict(a) for a in assets if int(a.get("balance", "0")) != 0]}
+
+
+def get_wallet_account(q: QueryContext, body: Json) -> Json:
+    wallet = q.find(q.org.wallets, body["walletId"], "wallet")
+    address, path = body.get("address"), body.get("path")
+    if not address and not path:
+        raise InvalidArgument("get_wallet_account needs the account's address or its path")
+    for account in wallet.accounts:
+        if (not address or account.address == address) and (not path or account.path == path):
+            return {"account": account.to_api()}
+    wanted = " and ".join(f"{name} {value}" for name, value in (("address", address), ("path", path)) if value)
+    raise NotFound(f"no account with {wanted} in wallet {wallet.wallet_id}", error_code="REQUEST_INVALID")

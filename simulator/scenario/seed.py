@@ -12,7 +12,7 @@ from simulator.config import origin_text
 from simulator.consensus import rate_limits
 from simulator.crypto import keys
 from simulator.errors import ApiError
-from simulator.handling import chain_standin, provider_standin
+from simulator.handling import chain_standin, credential_records, provider_standin
 from simulator.handling.context import Context
 from simulator.proxy_config import config as proxy_config
 from simulator.scenario import Scenario
@@ -81,9 +81,9 @@ class Seeder:
 
     def wallet(self, ctx: Context, spec: Json) -> None:
         # imported on first use: keeps serve's start-up short (the default scenario declares no wallets)
-        from simulator.activities import wallets
+        from simulator.handling import key_material
 
-        wallets.new_wallet(
+        key_material.new_wallet(
             ctx,
             spec["name"],
             spec.get("accounts", []),
@@ -125,8 +125,8 @@ class Seeder:
             "curveType": curve,
             "expirationSeconds": spec.get("expirationSeconds"),
         }
-        key = credentials.new_api_key(ctx, params)
-        credentials.add_api_keys(ctx, user, [key])
+        key = credential_records.new_api_key(ctx, params)
+        credential_records.add_api_keys(ctx, user, [key])
         self.made.append(
             {
                 "organizationId": ctx.org.organization_id,
@@ -156,14 +156,14 @@ class Seeder:
             key = keys.ec_key_from_hex("p256", private) if private else keys.new_ec_key(self.source, "p256")
             point, private = keys.uncompressed(key), keys.private_hex(key)
         cred_id = spec.get("credentialId") or b64url_encode(self.source.bytes(16))
-        auth = credentials.authenticator_record(
+        auth = credential_records.authenticator_record(
             ctx,
             spec.get("name", "Passkey"),
             cred_id,
             point,
             spec.get("transports", ["AUTHENTICATOR_TRANSPORT_INTERNAL"]),
         )
-        credentials.add_authenticators(ctx, user, [auth])
+        credential_records.add_authenticators(ctx, user, [auth])
         self.made.append(
             {
                 "organizationId": ctx.org.organization_id,
@@ -201,11 +201,11 @@ class Seeder:
 
     def private_key(self, ctx: Context, spec: Json) -> None:
         # imported on first use: keeps serve's start-up short (the default scenario declares no private keys)
-        from simulator.activities import private_keys
+        from simulator.handling import key_material
 
         secret = bytes.fromhex(spec["privateKey"]) if spec.get("privateKey") else None
         tag_ids = [self.tag(ctx, name, "TAG_TYPE_PRIVATE_KEY").tag_id for name in spec.get("tags", [])]
-        key = private_keys.new_private_key(
+        key = key_material.new_private_key(
             ctx,
             spec["name"],
             spec["curve"],

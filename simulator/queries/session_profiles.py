@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from simulator.activities import session_profiles
+from simulator.handling import session_scope
 from simulator.queries.context import QueryContext
 from simulator.wire import Json
 
 
 def get_session_profile(q: QueryContext, body: Json) -> Json:
-    return {"sessionProfile": session_profiles.lookup(q.store, q.org, body["sessionProfileId"]).to_api()}
+    return {"sessionProfile": session_scope.lookup(q.store, q.org, body["sessionProfileId"]).to_api()}
 
 
 def get_session_profiles(q: QueryContext, body: Json) -> Json:
-    return {"sessionProfiles": [p.to_api() for p in session_profiles.visible(q.store, q.org)]}
+    return {"sessionProfiles": [p.to_api() for p in session_scope.visible(q.store, q.org)]}

@@ -1,5 +1,5 @@
-"""What user tags and private-key tags share: the organization's allowance, renaming, attaching,
-detaching, deleting."""
+"""What user tags and private-key tags share: the organization's allowance, creating, renaming,
+attaching, detaching, deleting (and the user-tag lookup that users and invitations make too)."""
 
 from __future__ import annotations
 
@@ -51,3 +51,15 @@ def delete_tags(ctx: Context, ids: list[str], holders: Iterable[Holder], id_of: 
     for tag_id in ids:
         del ctx.org.tags[tag_id]
     return detached
+
+
+def user_tags(ctx: Context, tag_ids: list[str]) -> list[Tag]:
+    return ctx.tags(tag_ids, "TAG_TYPE_USER", "user tags")
+
+
+def new_tag(ctx: Context, name: str, tag_type: str) -> Tag:
+    check_room(ctx)
+    require_unique([t.name for t in ctx.org.tags.values() if t.tag_type == tag_type], [name], "tag name")
+    tag = Tag(ctx.new_id(), name, tag_type, ctx.now_ms)
+    ctx.org.tags[tag.tag_id] = tag
+    return tag

@@ -1,0 +1,50 @@
+"""What policies read of a signing or broadcast request, as the signing, transaction and broadcast
+families build it: the signer's wallet, account or private key, a chain's view under its
+namespace (``eth.tx``), and an Ethereum transaction with its sender and its decoded call."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simulator.chains.ethereum import EthereumTransaction
+from simulator.handling.context import Context
+from simulator.wire import Json
+
+
+def nested(namespace: str, view: Json) -> Json:
+    """``eth.tx`` and a view -> ``{"eth": {"tx": view}}``, as the policy language reads it."""
+    out: Any = view
+    for part in reversed(namespace.split(".")):
+        out = {part: out}
+    result: Json = out
+    return result
+
+
+def signer_context(ctx: Context, sign_with: str) -> Json:
+    """``wallet``, ``wallet_account`` and ``private_key`` of the key a request signs with."""
+    wanted = sign_with.lower()
+    for wallet in ctx.org.wallets.values():
+        for account in wallet.accounts:
+            if account.address.lower() == wanted:
+                flags = {"imported": wallet.imported, "exported": wallet.exported}
+                return {
+                    "wallet": {"id": wallet.wallet_id, "label": wallet.name, **flags},
+                    "wallet_account": {"address": account.address, "curve": account.curve, "path": account.path},
+                }
+    for key in ctx.org.private_keys.values():
+        if key.private_key_id == sign_with or any(a["address"].lower() == wanted for a in key.addresses):
+            flags = {"imported": key.imported, "exported": key.exported}
+            return {"private_key": {"id": key.private_key_id, "label": key.name, "tags": list(key.tag_ids), **flags}}
+    return {}
+
+
+def with_sender_and_call(ctx: Context, parsed: EthereumTransaction, sender: str) -> EthereumTransaction:
+    """The view with ``from``, and the call decoded through a stored interface for ``to``."""
+    parsed = parsed.with_sender(sender)
+    for record in ctx.org.smart_contract_interfaces.values():
+        fields = record.fields
+        if fields.get("type") == "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM" and str(
+            fields.get("smartContractAddress", "")
+        ).lower() == parsed.view.get("to"):
+            return parsed.with_contract_interface(fields["smartContractInterface"])
+    return parsed
