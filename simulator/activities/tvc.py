@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 
-from simulator.activities import wallets
 from simulator.crypto import keys
 from simulator.errors import InvalidArgument
 from simulator.handling import key_material, provider_standin
@@ -47,7 +46,7 @@ def create_tvc_operator(ctx: Context, params: Json) -> Json:
         for i in (0, 1)
     ]
     if params.get("walletId"):
-        wallets.create_wallet_accounts(ctx, {"walletId": params["walletId"], "accounts": accounts})
+        key_material.add_to_wallet(ctx, params["walletId"], accounts)
         wallet = ctx.org.wallets[params["walletId"]]
     elif params.get("walletName"):
         wallet = key_material.new_wallet(ctx, params["walletName"], accounts)

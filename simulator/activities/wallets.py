@@ -20,12 +20,11 @@ from simulator.handling.key_material import (
     DEFAULT_MNEMONIC_LENGTH,
     MAX_WALLETS,
     PreparedWallet,
-    add_accounts,
+    add_to_wallet,
     distinct,
     drawn_wallet,
     new_wallet,
     refuse_unexported,
-    seed_of,
 )
 from simulator.handling.limits import check_limit
 from simulator.state.records import Wallet, WalletAccount
@@ -55,9 +54,7 @@ def create_wallet(ctx: Context, params: Json) -> Json:
 
 def create_wallet_accounts(ctx: Context, params: Json) -> Json:
     """More accounts for an existing wallet; ``persist: false`` only shows their addresses."""
-    wallet = ctx.org.find(ctx.org.wallets, params["walletId"], "wallet")
-    prepared = PreparedWallet(wallet.mnemonic, wallet.seed or seed_of(wallet.mnemonic))
-    made = add_accounts(ctx, wallet, params["accounts"], prepared, persist=params.get("persist", True))
+    made = add_to_wallet(ctx, params["walletId"], params["accounts"], persist=params.get("persist", True))
     return {"addresses": [a.address for a in made]}
 
 

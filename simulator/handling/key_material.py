@@ -96,6 +96,13 @@ def drawn_wallet(source: Source, length: int, *, reserve: bool = True) -> Prepar
     return PreparedWallet(mnemonic, hd.mnemonic_to_seed(mnemonic))
 
 
+def add_to_wallet(ctx: Context, wallet_id: str, accounts: list[Json], persist: bool = True) -> list[WalletAccount]:
+    """More accounts for the organization's existing wallet ``wallet_id``, derived from its own seed."""
+    wallet = ctx.org.find(ctx.org.wallets, wallet_id, "wallet")
+    prepared = PreparedWallet(wallet.mnemonic, wallet.seed or seed_of(wallet.mnemonic))
+    return add_accounts(ctx, wallet, accounts, prepared, persist=persist)
+
+
 def add_accounts(
     ctx: Context, wallet: Wallet, accounts: list[Json], prepared: PreparedWallet, persist: bool = True
 ) -> list[WalletAccount]:
