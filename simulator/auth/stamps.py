@@ -196,15 +196,17 @@ def minimal_der(signature: bytes) -> bytes:
     if len(signature) < 8 or signature[0] != 0x30 or signature[1] != len(signature) - 2:
         return signature
     numbers: list[int] = []
+    padded = False  # a needless leading zero byte: the only thing re-encoding changes
     at = 2
     while at < len(signature) and len(numbers) < 2:
         size = signature[at + 1] if at + 1 < len(signature) else 0
         value = signature[at + 2 : at + 2 + size]
         if signature[at] != 0x02 or size == 0 or len(value) != size or value[0] & 0x80:
             return signature
+        padded = padded or (size > 1 and value[0] == 0 and not value[1] & 0x80)
         numbers.append(int.from_bytes(value, "big"))
         at += 2 + size
-    if len(numbers) != 2 or at != len(signature):
+    if len(numbers) != 2 or at != len(signature) or not padded:
         return signature
     return encode_dss_signature(numbers[0], numbers[1])
 
