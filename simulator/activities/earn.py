@@ -133,7 +133,7 @@ def live_wrapper(ctx: Context, address: str, caip2: str) -> Json:
     if wrapper["vault"]["caip19"].split("/", 1)[0] != caip2:
         raise InvalidArgument(f"wrapper {address} lives on {wrapper['vault']['caip19'].split('/', 1)[0]}, not {caip2}")
     deploy = find_request(ctx.store, ctx.org, wrapper["deployRequestId"])
-    if deploy is None or provider_standin.current(deploy["track"], ctx.now_ms)["status"] != "COMPLETED":
+    if deploy is None or provider_standin.track_of(deploy).reached(ctx.now_ms)["status"] != "COMPLETED":
         raise InvalidArgument(
             f"wrapper {address} is not deployed yet: poll get_earn_deploy_status until COMPLETED",
             error_code="EARN_SETUP_REQUIRED",
@@ -166,7 +166,7 @@ def completed(store: Store, org: Organization, wrapper: Json, now_ms: int) -> li
         for request in provider_standin.table(member, REQUESTS).values():
             if request.get("wrapper") != wrapper["wrapperAddress"] or request["kind"] not in ("deposit", "withdraw"):
                 continue
-            step = provider_standin.current(request["track"], now_ms)
+            step = provider_standin.track_of(request).reached(now_ms)
             if step["status"] == "COMPLETED":
                 done.append((int(step["reachedMs"]), request))
     return sorted(done, key=lambda pair: pair[0])

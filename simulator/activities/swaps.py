@@ -66,7 +66,7 @@ def claim_swap_fees(ctx: Context, params: Json) -> Json:
         swap
         for org in (ctx.org, *ctx.store.descendants(ctx.org.organization_id))
         for swap in provider_standin.table(org, "swaps").values()
-        if not swap["claimed"] and provider_standin.current(swap["track"], ctx.now_ms)["status"] == "COMPLETED"
+        if not swap["claimed"] and provider_standin.track_of(swap).reached(ctx.now_ms)["status"] == "COMPLETED"
     ]
     if sum(Decimal(s["quote"]["feeUsd"]) for s in unclaimed) <= 0:
         raise InvalidArgument("no swap fees have accrued to claim (no completed swap carried a client fee)")

@@ -163,7 +163,7 @@ def maybe_start(ctx: Context, deployment: Json) -> None:
     shared = len(deployment["shares"]) >= sets[app["shareSetId"]]["threshold"]
     if approved and shared and deployment["startedMs"] is None:
         deployment["startedMs"] = ctx.now_ms
-        deployment["track"]["createdMs"] = ctx.now_ms
+        provider_standin.track_of(deployment).started_ms = ctx.now_ms  # its seconds count from the boot
 
 
 def check_signature(public_hex: str, signature_hex: str, manifest: str, operator_id: str) -> None:

@@ -38,7 +38,7 @@ def status_of(q: QueryContext, request_id: str, kind: str) -> Json:
             f"{kind} request {request_id} not found in organization {q.org.organization_id}",
             error_code="REQUEST_INVALID",
         )
-    step = provider_standin.current(request["track"], q.now_ms, poll=True)
+    step = provider_standin.track_of(request).reached(q.now_ms, poll=True)
     out: Json = {"status": step["status"]}
     if step["status"] == "COMPLETED":
         out[TX_FIELDS[kind]] = request["txHash"]

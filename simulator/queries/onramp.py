@@ -11,4 +11,4 @@ def get_onramp_transaction_status(q: QueryContext, body: Json) -> Json:
     transaction = q.find(
         provider_standin.table(q.org, "onrampTransactions"), body["transactionId"], "on-ramp transaction"
     )
-    return {"transactionStatus": provider_standin.current(transaction["track"], q.now_ms, poll=True)["status"]}
+    return {"transactionStatus": provider_standin.track_of(transaction).reached(q.now_ms, poll=True)["status"]}

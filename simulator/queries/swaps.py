@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from simulator.handling import provider_standin
 from simulator.queries.context import QueryContext
+from simulator.state.status_track import step_fields
 from simulator.wire import Json
 
 DEFAULT_ERRORS = {
@@ -14,7 +15,7 @@ DEFAULT_ERRORS = {
 
 def get_swap_status(q: QueryContext, body: Json) -> Json:
     swap = q.find(provider_standin.table(q.org, "swaps"), body["swapRequestId"], "swap request")
-    step = provider_standin.current(swap["track"], q.now_ms, poll=True)
+    step = provider_standin.track_of(swap).reached(q.now_ms, poll=True)
     quote, status = swap["quote"], step["status"]
     out: Json = {
         "status": status,
@@ -35,7 +36,7 @@ def get_swap_status(q: QueryContext, body: Json) -> Json:
         if cross and out["error"].get("reason") == "PROVIDER_FILL_FAILED":
             out.update(originTxHash=swap["originTxHash"])
             out["refund"] = step.get("refund") or {"asset": quote["inputToken"], "amount": quote["inputAmount"]}
-    out.update({k: v for k, v in provider_standin.step_fields(step).items() if k not in ("error", "refund")})
+    out.update({k: v for k, v in step_fields(step).items() if k not in ("error", "refund")})
     return out
 
 

@@ -43,7 +43,7 @@ def get_app_status(q: QueryContext, body: Json) -> Json:
             continue
         ready, updated = 0, deployment["updatedMs"]
         if deployment["startedMs"] is not None:
-            step = provider_standin.current(deployment["track"], q.now_ms, poll=True)
+            step = provider_standin.track_of(deployment).reached(q.now_ms, poll=True)
             ready = deployment["replicas"] if step["status"] == "READY" else 0
             updated = max(updated, step["reachedMs"])
         statuses.append(

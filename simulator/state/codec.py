@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from simulator.state import activity, records, store, votes
+from simulator.state.status_track import StatusTrack
 from simulator.state.tables import ActivityIds, ActivityTable
 
 CLASSES: dict[str, type] = {
@@ -35,6 +36,8 @@ _YIELD_EVERY_S = 0.001  # the longest the writer keeps the interpreter before le
 def encode(value: Any) -> Any:
     if isinstance(value, activity.Activity):
         return {"__type__": "Activity", **{k: encode(v) for k, v in activity_state(value).items()}}
+    if isinstance(value, StatusTrack):  # written as it always was: {createdMs, polls, steps}
+        return encode(value.as_document())
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {"__type__": type(value).__name__, **{name: encode(v) for name, v in record_fields(value)}}
     if isinstance(value, store.Store):

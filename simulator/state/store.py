@@ -26,6 +26,7 @@ from simulator.state.records import (
     WebhookEndpoint,
 )
 from simulator.state.retention import Retention
+from simulator.state.status_track import StatusTrack
 from simulator.state.tables import ActivityIds, ActivityTable
 from simulator.wire import Json
 
@@ -63,6 +64,10 @@ class Organization:
     def __post_init__(self) -> None:
         if not isinstance(self.activities, (ActivityTable, ActivityIds)):  # a decoded document: a plain dict
             self.activities = ActivityTable(self.activities)
+        for records in self.longtail.values():  # a decoded document holds status tracks in their JSON form
+            for record in records.values():
+                if "track" in record:
+                    record["track"] = StatusTrack.from_document(record["track"])
 
     def user(self, user_id: str) -> User:
         return self.find(self.users, user_id, "user")
