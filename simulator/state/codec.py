@@ -75,6 +75,10 @@ def record_fields(value: Any) -> Iterator[tuple[str, Any]]:
             # Work done ahead for the handler (a wallet's seed and keys): not state. Left out, so an
             # export taken while an activity waits imports again; the handler then does the work itself.
             yield name, None
+        elif isinstance(value, activity.Pending) and name == "wait":  # written as it always was
+            polls_left, ready_at_ms = value.wait_document()
+            yield "polls_left", polls_left
+            yield "ready_at_ms", ready_at_ms
         elif isinstance(value, store.Organization) and isinstance(item, ActivityTable):
             yield name, {ACTIVITY_IDS: list(item)}  # the store's table holds them
         else:
@@ -129,6 +133,10 @@ def build(value: dict[str, Any]) -> Any:
         return activity.Activity.from_older(fields)
     if name not in CLASSES:
         raise ValueError(f"unknown record type {name!r} in the state")
+    if name == "Pending":
+        fields["wait"] = activity.Pending.wait_from_document(
+            fields.pop("polls_left", None), fields.pop("ready_at_ms", None)
+        )
     made = CLASSES[name](**fields)
     if isinstance(made, activity.Activity):
         for vote in made.votes:
