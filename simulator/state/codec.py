@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from simulator.state import activity, records, store, votes
+from simulator.state import activity, longtail_records, records, store, votes
 from simulator.state.status_track import StatusTrack
 from simulator.state.tables import ActivityIds, ActivityTable
 
@@ -27,6 +27,7 @@ CLASSES: dict[str, type] = {
     for cls in vars(module).values()
     if isinstance(cls, type) and dataclasses.is_dataclass(cls)
 }
+DOCUMENT_RECORDS = (StatusTrack, *longtail_records.RECORDS)  # records kept in the JSON form they replaced
 ACTIVITY_IDS = "__activity_ids__"
 _WIRE = json.JSONEncoder(separators=(",", ":"))  # what the control API's JSON responses use
 _PIECE_ITEMS = 64  # containers larger than this are written member by member
@@ -36,7 +37,7 @@ _YIELD_EVERY_S = 0.001  # the longest the writer keeps the interpreter before le
 def encode(value: Any) -> Any:
     if isinstance(value, activity.Activity):
         return {"__type__": "Activity", **{k: encode(v) for k, v in activity_state(value).items()}}
-    if isinstance(value, StatusTrack):  # written as it always was: {createdMs, polls, steps}
+    if isinstance(value, DOCUMENT_RECORDS):  # written as they always were: JSON objects
         return encode(value.as_document())
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {"__type__": type(value).__name__, **{name: encode(v) for name, v in record_fields(value)}}

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from simulator.errors import NotFound
+from simulator.state import longtail_records
 from simulator.state.activity import Activity
 from simulator.state.copying import copy_store
 from simulator.state.records import (
@@ -26,7 +27,6 @@ from simulator.state.records import (
     WebhookEndpoint,
 )
 from simulator.state.retention import Retention
-from simulator.state.status_track import StatusTrack
 from simulator.state.tables import ActivityIds, ActivityTable
 from simulator.wire import Json
 
@@ -58,16 +58,13 @@ class Organization:
     webhook_endpoints: dict[str, WebhookEndpoint] = field(default_factory=dict)
     ip_allowlists: dict[str, IpAllowlist] = field(default_factory=dict)  # "" = the organization's, else by key
     # swaps, earn, TVC, secrets, on-ramp (simulator.handling.provider_standin): table name -> record id -> record
-    longtail: dict[str, dict[str, Json]] = field(default_factory=dict)
+    longtail: dict[str, dict[str, Any]] = field(default_factory=dict)  # typed families: state.longtail_records
     session_profiles: dict[str, SessionProfile] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not isinstance(self.activities, (ActivityTable, ActivityIds)):  # a decoded document: a plain dict
             self.activities = ActivityTable(self.activities)
-        for records in self.longtail.values():  # a decoded document holds status tracks in their JSON form
-            for record in records.values():
-                if "track" in record:
-                    record["track"] = StatusTrack.from_document(record["track"])
+        longtail_records.adopt(self.longtail)  # a decoded document holds its records and tracks in their JSON form
 
     def user(self, user_id: str) -> User:
         return self.find(self.users, user_id, "user")
