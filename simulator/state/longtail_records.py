@@ -61,7 +61,120 @@ class OnrampTransaction:
         return cls(value["params"], StatusTrack.from_document(value["track"]))
 
 
-FAMILIES: dict[str, Any] = {"secrets": Secret, "onrampTransactions": OnrampTransaction}
+@dataclass
+class SwapConfig:
+    """The parent organization's swap fee configuration (upsert_swap_config); the table's ``config``."""
+
+    fee_receiver_wallet_address: str
+    fee_bps: str
+    stable_fee_bps: str | None = None  # None: not set (the document leaves it out)
+
+    def as_document(self) -> Json:
+        out = {"feeReceiverWalletAddress": self.fee_receiver_wallet_address, "feeBps": self.fee_bps}
+        if self.stable_fee_bps is not None:
+            out["stableFeeBps"] = self.stable_fee_bps
+        return out
+
+    @classmethod
+    def from_document(cls, value: Json) -> SwapConfig:
+        return cls(value["feeReceiverWalletAddress"], value["feeBps"], value.get("stableFeeBps"))
+
+
+QUOTE_WIRE = (  # what create_swap_quote answers, in its order
+    "quoteId",
+    "provider",
+    "outputAmount",
+    "minOutputAmount",
+    "expiresAt",
+    "slippageBps",
+    "clientFeeBps",
+    "estimatedTimeSeconds",
+)
+
+
+@dataclass
+class SwapQuote:
+    """A swap quote (create_swap_quote): what it answered, and what it committed to for execute_swap."""
+
+    quote_id: str
+    provider: str
+    output_amount: str
+    min_output_amount: str
+    expires_at: str  # ms, as a decimal string
+    slippage_bps: str
+    client_fee_bps: str
+    estimated_time_seconds: str
+    sign_with: str
+    input_token: str  # CAIP-19
+    output_token: str
+    input_amount: str
+    fee_usd: str  # the client fee's worth, for claim_swap_fees
+    used: bool = False
+
+    def wire(self) -> Json:
+        """The quote as create_swap_quote answers it."""
+        return {k: v for k, v in self.as_document().items() if k in QUOTE_WIRE}
+
+    def as_document(self) -> Json:
+        return {
+            "quoteId": self.quote_id,
+            "provider": self.provider,
+            "outputAmount": self.output_amount,
+            "minOutputAmount": self.min_output_amount,
+            "expiresAt": self.expires_at,
+            "slippageBps": self.slippage_bps,
+            "clientFeeBps": self.client_fee_bps,
+            "estimatedTimeSeconds": self.estimated_time_seconds,
+            "signWith": self.sign_with,
+            "inputToken": self.input_token,
+            "outputToken": self.output_token,
+            "inputAmount": self.input_amount,
+            "feeUsd": self.fee_usd,
+            "used": self.used,
+        }
+
+    @classmethod
+    def from_document(cls, value: Json) -> SwapQuote:
+        return cls(*(value[key] for key in SWAP_QUOTE_KEYS))
+
+
+SWAP_QUOTE_KEYS = (*QUOTE_WIRE, "signWith", "inputToken", "outputToken", "inputAmount", "feeUsd", "used")
+
+
+@dataclass
+class Swap:
+    """An executed swap (execute_swap): its quote, its kind, its hashes and the status it moves along."""
+
+    quote: SwapQuote
+    swap_kind: str  # SAME_CHAIN or CROSS_CHAIN
+    origin_tx_hash: str
+    destination_tx_hash: str
+    track: StatusTrack
+    claimed: bool = False  # its client fee was collected by claim_swap_fees
+
+    def as_document(self) -> Json:
+        return {
+            "quote": self.quote,
+            "swapKind": self.swap_kind,
+            "originTxHash": self.origin_tx_hash,
+            "destinationTxHash": self.destination_tx_hash,
+            "track": self.track,
+            "claimed": self.claimed,
+        }
+
+    @classmethod
+    def from_document(cls, value: Json) -> Swap:
+        quote, track = SwapQuote.from_document(value["quote"]), StatusTrack.from_document(value["track"])
+        return cls(quote, value["swapKind"], value["originTxHash"], value["destinationTxHash"], track, value["claimed"])
+
+
+FAMILIES: dict[str, Any] = {
+    "secrets": Secret,
+    "onrampTransactions": OnrampTransaction,
+    "swapConfig": SwapConfig,
+    "swapQuotes": SwapQuote,
+    "swaps": Swap,
+}
 RECORDS = tuple(FAMILIES.values())  # what the state codec writes through ``as_document``
 
 
@@ -82,3 +195,16 @@ def secrets(tables: dict[str, dict[str, Any]]) -> dict[str, Secret]:
 
 def onramp_transactions(tables: dict[str, dict[str, Any]]) -> dict[str, OnrampTransaction]:
     return cast(dict[str, OnrampTransaction], tables.setdefault("onrampTransactions", {}))
+
+
+def swap_config(tables: dict[str, dict[str, Any]]) -> dict[str, SwapConfig]:
+    """The swap configuration table: one record, ``config``, once upsert_swap_config ran."""
+    return cast(dict[str, SwapConfig], tables.setdefault("swapConfig", {}))
+
+
+def swap_quotes(tables: dict[str, dict[str, Any]]) -> dict[str, SwapQuote]:
+    return cast(dict[str, SwapQuote], tables.setdefault("swapQuotes", {}))
+
+
+def swaps(tables: dict[str, dict[str, Any]]) -> dict[str, Swap]:
+    return cast(dict[str, Swap], tables.setdefault("swaps", {}))
