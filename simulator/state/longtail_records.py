@@ -168,7 +168,99 @@ class Swap:
         return cls(quote, value["swapKind"], value["originTxHash"], value["destinationTxHash"], track, value["claimed"])
 
 
+@dataclass
+class EarnWrapper:
+    """A fee wrapper over a catalogue vault (earn_deploy_wrapper), kept by the top organization."""
+
+    wrapper_address: str
+    splitter_address: str
+    deploy_request_id: str
+    deploy_organization_id: str
+    vault: Json  # the catalogue entry it wraps
+    client_fee_bps: int
+    client_fee_wallet: str
+    deposits_disabled: bool = False
+    claimed_fee: int = 0  # client fees claimed so far (base units)
+
+    def as_document(self) -> Json:
+        return {
+            "wrapperAddress": self.wrapper_address,
+            "splitterAddress": self.splitter_address,
+            "deployRequestId": self.deploy_request_id,
+            "deployOrganizationId": self.deploy_organization_id,
+            "vault": self.vault,
+            "clientFeeBps": self.client_fee_bps,
+            "clientFeeWallet": self.client_fee_wallet,
+            "depositsDisabled": self.deposits_disabled,
+            "claimedFee": self.claimed_fee,
+        }
+
+    @classmethod
+    def from_document(cls, value: Json) -> EarnWrapper:
+        return cls(*(value[key] for key in EARN_WRAPPER_KEYS))
+
+
+EARN_WRAPPER_KEYS = (
+    "wrapperAddress",
+    "splitterAddress",
+    "deployRequestId",
+    "deployOrganizationId",
+    "vault",
+    "clientFeeBps",
+    "clientFeeWallet",
+    "depositsDisabled",
+    "claimedFee",
+)
+
+
+@dataclass
+class EarnRequest:
+    """A wrapper deployment, deposit, withdrawal or fee claim, and the status it moves along.
+
+    The fields after ``track`` are those of its kind (None: not one of its kind's): ``wrapper_address``
+    for a deployment; ``amount`` and ``wrapper`` for the others; ``max`` for a withdrawal."""
+
+    id: str
+    kind: str  # deploy, deposit, withdraw or claim
+    sign_with: str
+    track: StatusTrack
+    tx_hash: str = ""
+    wrapper_address: str | None = None
+    amount: int | None = None
+    max: bool | None = None
+    wrapper: str | None = None
+
+    def as_document(self) -> Json:
+        out: Json = {"id": self.id, "kind": self.kind, "signWith": self.sign_with, "track": self.track}
+        for key, value in (
+            ("wrapperAddress", self.wrapper_address),
+            ("amount", self.amount),
+            ("max", self.max),
+            ("wrapper", self.wrapper),
+        ):
+            if value is not None:
+                out[key] = value
+        out["txHash"] = self.tx_hash
+        return out
+
+    @classmethod
+    def from_document(cls, value: Json) -> EarnRequest:
+        return cls(
+            value["id"],
+            value["kind"],
+            value["signWith"],
+            StatusTrack.from_document(value["track"]),
+            value["txHash"],
+            value.get("wrapperAddress"),
+            value.get("amount"),
+            value.get("max"),
+            value.get("wrapper"),
+        )
+
+
 FAMILIES: dict[str, Any] = {
+    "earnWrappers": EarnWrapper,
+    "earnRequests": EarnRequest,
     "secrets": Secret,
     "onrampTransactions": OnrampTransaction,
     "swapConfig": SwapConfig,
@@ -208,3 +300,12 @@ def swap_quotes(tables: dict[str, dict[str, Any]]) -> dict[str, SwapQuote]:
 
 def swaps(tables: dict[str, dict[str, Any]]) -> dict[str, Swap]:
     return cast(dict[str, Swap], tables.setdefault("swaps", {}))
+
+
+def earn_wrappers(tables: dict[str, dict[str, Any]]) -> dict[str, EarnWrapper]:
+    """A top organization's Earn wrappers, by lower-case wrapper address."""
+    return cast(dict[str, EarnWrapper], tables.setdefault("earnWrappers", {}))
+
+
+def earn_requests(tables: dict[str, dict[str, Any]]) -> dict[str, EarnRequest]:
+    return cast(dict[str, EarnRequest], tables.setdefault("earnRequests", {}))
