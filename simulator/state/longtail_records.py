@@ -9,8 +9,9 @@ typed records; the others are still plain JSON (their ``track``, a ``StatusTrack
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from simulator.state.status_track import StatusTrack
 from simulator.wire import Json
@@ -258,7 +259,103 @@ class EarnRequest:
         )
 
 
+def camel(name: str) -> str:
+    """A field's key in its document: ``created_ms`` is ``createdMs``."""
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+class FieldDocument:
+    """A record whose document has one key per field, in field order, named in camelCase."""
+
+    def as_document(self) -> Json:
+        return {camel(f.name): getattr(self, f.name) for f in dataclasses.fields(cast(Any, self))}
+
+    @classmethod
+    def from_document(cls: type[R], value: Json) -> R:
+        made: R = cast(Any, cls)(*(value[camel(f.name)] for f in dataclasses.fields(cast(Any, cls))))
+        return made
+
+
+R = TypeVar("R", bound=FieldDocument)
+
+
+@dataclass
+class TvcOperator(FieldDocument):
+    """A Verifiable Cloud operator: its P-256 key (65 bytes, or QuorumOS's 130-byte pair)."""
+
+    id: str
+    name: str
+    public_key: str
+    created_ms: int
+
+
+@dataclass
+class TvcOperatorSet(FieldDocument):
+    """An app's manifest or share set: its operators and how many of them must act."""
+
+    id: str
+    name: str
+    operator_ids: list[str]
+    threshold: int
+    created_ms: int
+
+
+@dataclass
+class TvcApp(FieldDocument):
+    id: str
+    name: str
+    quorum_public_key: str
+    manifest_set_id: str
+    share_set_id: str
+    enable_egress: bool
+    enable_debug_mode_deployments: bool
+    live_deployment_id: str | None
+    created_ms: int
+    updated_ms: int
+
+
+@dataclass
+class TvcDeployment(FieldDocument):
+    """A deployment of an app: its manifest, approvals and key shares, and the status its replicas
+    move along once the enclave boots (``started_ms``)."""
+
+    id: str
+    app_id: str
+    manifest_id: str
+    manifest: str  # the manifest's JSON text, as operators sign it
+    params: Json  # the request's parameters, the pull secret left out
+    has_pull_secret: bool
+    replicas: int
+    approvals: list[Json]  # [{id, operatorId, signature, createdMs}]
+    shares: list[Json]  # [{id, operator}]
+    provisioning_key: str  # hex P-256 private key of the provisioning enclave
+    track: StatusTrack
+    started_ms: int | None
+    deleted: bool
+    created_ms: int
+    updated_ms: int
+
+    def __post_init__(self) -> None:
+        self.track = StatusTrack.from_document(self.track)  # a document holds it in its JSON form
+
+
+@dataclass
+class TvcQuorumKey(FieldDocument):
+    """A quorum key the simulator hosts (create_tvc_quorum_key), one share per operator key."""
+
+    id: str
+    public_key: str
+    threshold: int
+    operators: dict[str, str]  # lower-case operator encryption key -> share id
+
+
 FAMILIES: dict[str, Any] = {
+    "tvcOperators": TvcOperator,
+    "tvcOperatorSets": TvcOperatorSet,
+    "tvcApps": TvcApp,
+    "tvcDeployments": TvcDeployment,
+    "tvcQuorumKeys": TvcQuorumKey,
     "earnWrappers": EarnWrapper,
     "earnRequests": EarnRequest,
     "secrets": Secret,
@@ -309,3 +406,23 @@ def earn_wrappers(tables: dict[str, dict[str, Any]]) -> dict[str, EarnWrapper]:
 
 def earn_requests(tables: dict[str, dict[str, Any]]) -> dict[str, EarnRequest]:
     return cast(dict[str, EarnRequest], tables.setdefault("earnRequests", {}))
+
+
+def tvc_operators(tables: dict[str, dict[str, Any]]) -> dict[str, TvcOperator]:
+    return cast(dict[str, TvcOperator], tables.setdefault("tvcOperators", {}))
+
+
+def tvc_operator_sets(tables: dict[str, dict[str, Any]]) -> dict[str, TvcOperatorSet]:
+    return cast(dict[str, TvcOperatorSet], tables.setdefault("tvcOperatorSets", {}))
+
+
+def tvc_apps(tables: dict[str, dict[str, Any]]) -> dict[str, TvcApp]:
+    return cast(dict[str, TvcApp], tables.setdefault("tvcApps", {}))
+
+
+def tvc_deployments(tables: dict[str, dict[str, Any]]) -> dict[str, TvcDeployment]:
+    return cast(dict[str, TvcDeployment], tables.setdefault("tvcDeployments", {}))
+
+
+def tvc_quorum_keys(tables: dict[str, dict[str, Any]]) -> dict[str, TvcQuorumKey]:
+    return cast(dict[str, TvcQuorumKey], tables.setdefault("tvcQuorumKeys", {}))
