@@ -17,8 +17,34 @@ from simulator.state.status_track import StatusTrack
 from simulator.wire import Json
 
 
+def camel(name: str) -> str:
+    """A field's key in its document: ``created_ms`` is ``createdMs``."""
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+class FieldDocument:
+    """A record whose document has one key per field, in field order, named in camelCase."""
+
+    def as_document(self) -> Json:
+        return {camel(f.name): getattr(self, f.name) for f in dataclasses.fields(cast(Any, self))}
+
+    @classmethod
+    def from_document(cls: type[R], value: Json) -> R:
+        made: R = cast(Any, cls)(*(value[camel(f.name)] for f in dataclasses.fields(cast(Any, cls))))
+        return made
+
+    @classmethod
+    def adopted(cls: type[R], value: Any) -> R:
+        """``value`` as a record: read from its document form, or already one."""
+        return value if isinstance(value, cls) else cls.from_document(value)
+
+
+R = TypeVar("R", bound=FieldDocument)
+
+
 @dataclass
-class Secret:
+class Secret(FieldDocument):
     """An imported secret (import_secrets); only its metadata is ever read back (list_secrets)."""
 
     secret_id: str
@@ -31,35 +57,16 @@ class Secret:
         """What list_secrets shows: everything but the plaintext, empty strings left out."""
         return {k: v for k, v in self.as_document().items() if k != "plaintext" and v != ""}
 
-    def as_document(self) -> Json:
-        return {
-            "secretId": self.secret_id,
-            "name": self.name,
-            "staticProperties": self.static_properties,
-            "createdAtUnixMs": self.created_at_unix_ms,
-            "plaintext": self.plaintext,
-        }
-
-    @classmethod
-    def from_document(cls, value: Json) -> Secret:
-        return cls(
-            value["secretId"], value["name"], value["staticProperties"], value["createdAtUnixMs"], value["plaintext"]
-        )
-
 
 @dataclass
-class OnrampTransaction:
+class OnrampTransaction(FieldDocument):
     """A fiat on-ramp transaction (init_fiat_on_ramp) and the status it moves along."""
 
     params: Json  # the request's parameters, as sent
     track: StatusTrack
 
-    def as_document(self) -> Json:
-        return {"params": self.params, "track": self.track}
-
-    @classmethod
-    def from_document(cls, value: Json) -> OnrampTransaction:
-        return cls(value["params"], StatusTrack.from_document(value["track"]))
+    def __post_init__(self) -> None:
+        self.track = StatusTrack.from_document(self.track)  # a document holds it in its JSON form
 
 
 @dataclass
@@ -94,7 +101,7 @@ QUOTE_WIRE = (  # what create_swap_quote answers, in its order
 
 
 @dataclass
-class SwapQuote:
+class SwapQuote(FieldDocument):
     """A swap quote (create_swap_quote): what it answered, and what it committed to for execute_swap."""
 
     quote_id: str
@@ -116,34 +123,9 @@ class SwapQuote:
         """The quote as create_swap_quote answers it."""
         return {k: v for k, v in self.as_document().items() if k in QUOTE_WIRE}
 
-    def as_document(self) -> Json:
-        return {
-            "quoteId": self.quote_id,
-            "provider": self.provider,
-            "outputAmount": self.output_amount,
-            "minOutputAmount": self.min_output_amount,
-            "expiresAt": self.expires_at,
-            "slippageBps": self.slippage_bps,
-            "clientFeeBps": self.client_fee_bps,
-            "estimatedTimeSeconds": self.estimated_time_seconds,
-            "signWith": self.sign_with,
-            "inputToken": self.input_token,
-            "outputToken": self.output_token,
-            "inputAmount": self.input_amount,
-            "feeUsd": self.fee_usd,
-            "used": self.used,
-        }
-
-    @classmethod
-    def from_document(cls, value: Json) -> SwapQuote:
-        return cls(*(value[key] for key in SWAP_QUOTE_KEYS))
-
-
-SWAP_QUOTE_KEYS = (*QUOTE_WIRE, "signWith", "inputToken", "outputToken", "inputAmount", "feeUsd", "used")
-
 
 @dataclass
-class Swap:
+class Swap(FieldDocument):
     """An executed swap (execute_swap): its quote, its kind, its hashes and the status it moves along."""
 
     quote: SwapQuote
@@ -153,24 +135,13 @@ class Swap:
     track: StatusTrack
     claimed: bool = False  # its client fee was collected by claim_swap_fees
 
-    def as_document(self) -> Json:
-        return {
-            "quote": self.quote,
-            "swapKind": self.swap_kind,
-            "originTxHash": self.origin_tx_hash,
-            "destinationTxHash": self.destination_tx_hash,
-            "track": self.track,
-            "claimed": self.claimed,
-        }
-
-    @classmethod
-    def from_document(cls, value: Json) -> Swap:
-        quote, track = SwapQuote.from_document(value["quote"]), StatusTrack.from_document(value["track"])
-        return cls(quote, value["swapKind"], value["originTxHash"], value["destinationTxHash"], track, value["claimed"])
+    def __post_init__(self) -> None:  # a document holds both in their JSON form
+        self.quote = SwapQuote.adopted(self.quote)
+        self.track = StatusTrack.from_document(self.track)
 
 
 @dataclass
-class EarnWrapper:
+class EarnWrapper(FieldDocument):
     """A fee wrapper over a catalogue vault (earn_deploy_wrapper), kept by the top organization."""
 
     wrapper_address: str
@@ -182,36 +153,6 @@ class EarnWrapper:
     client_fee_wallet: str
     deposits_disabled: bool = False
     claimed_fee: int = 0  # client fees claimed so far (base units)
-
-    def as_document(self) -> Json:
-        return {
-            "wrapperAddress": self.wrapper_address,
-            "splitterAddress": self.splitter_address,
-            "deployRequestId": self.deploy_request_id,
-            "deployOrganizationId": self.deploy_organization_id,
-            "vault": self.vault,
-            "clientFeeBps": self.client_fee_bps,
-            "clientFeeWallet": self.client_fee_wallet,
-            "depositsDisabled": self.deposits_disabled,
-            "claimedFee": self.claimed_fee,
-        }
-
-    @classmethod
-    def from_document(cls, value: Json) -> EarnWrapper:
-        return cls(*(value[key] for key in EARN_WRAPPER_KEYS))
-
-
-EARN_WRAPPER_KEYS = (
-    "wrapperAddress",
-    "splitterAddress",
-    "deployRequestId",
-    "deployOrganizationId",
-    "vault",
-    "clientFeeBps",
-    "clientFeeWallet",
-    "depositsDisabled",
-    "claimedFee",
-)
 
 
 @dataclass
@@ -257,27 +198,6 @@ class EarnRequest:
             value.get("max"),
             value.get("wrapper"),
         )
-
-
-def camel(name: str) -> str:
-    """A field's key in its document: ``created_ms`` is ``createdMs``."""
-    head, *rest = name.split("_")
-    return head + "".join(part.title() for part in rest)
-
-
-class FieldDocument:
-    """A record whose document has one key per field, in field order, named in camelCase."""
-
-    def as_document(self) -> Json:
-        return {camel(f.name): getattr(self, f.name) for f in dataclasses.fields(cast(Any, self))}
-
-    @classmethod
-    def from_document(cls: type[R], value: Json) -> R:
-        made: R = cast(Any, cls)(*(value[camel(f.name)] for f in dataclasses.fields(cast(Any, cls))))
-        return made
-
-
-R = TypeVar("R", bound=FieldDocument)
 
 
 @dataclass
