@@ -118,11 +118,6 @@ def seeded(store: Store, table: str) -> Any:
     return store.longtail_seed.get(table, DEFAULTS[table])
 
 
-def table(org: Organization, name: str) -> dict[str, Json]:
-    """One of the organization's long-tail tables (swaps, earnWrappers, tvcApps, secrets, ...)."""
-    return org.longtail.setdefault(name, {})
-
-
 # the market ---------------------------------------------------------------------------------------
 def canonical_caip2(caip2: str) -> str:
     return SOLANA_ALIASES.get(caip2, caip2)
@@ -156,12 +151,6 @@ def new_track(
     scripts = [] if user is None else seeded(store, "statuses")
     script = first_script(scripts, "status:", store, org, user, activity_type, params)
     return StatusTrack.start(default if script is None else script["sequence"], now_ms)
-
-
-def track_of(record: Json) -> StatusTrack:
-    """The status track a long-tail record (a swap, an earn request, a deployment, ...) follows."""
-    track: StatusTrack = record["track"]
-    return track
 
 
 def root_of(store: Store, org: Organization) -> Organization:

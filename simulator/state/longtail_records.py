@@ -1,10 +1,10 @@
-"""Typed records of the long-tail families an organization keeps (``Organization.longtail``).
+"""Typed records of the long-tail families an organization keeps (``Organization.longtail``: table
+name -> record id -> record): swaps, earn, on-ramp, TVC and secrets.
 
-The long-tail operations (swaps, earn, on-ramp, TVC, secrets) began with plain JSON tables, and
-state documents hold each record as that JSON object. A family moved to a typed record here keeps
-the object exactly (``as_document``: the same keys, in the same order; ``from_document`` reads it
-back), so exports are unchanged and older documents import. ``FAMILIES`` names the tables that hold
-typed records; the others are still plain JSON (their ``track``, a ``StatusTrack`` either way).
+These tables began as plain JSON, and state documents hold each record as that JSON object. The
+records keep it exactly (``as_document``: the same keys, in the same order; ``from_document`` reads
+it back), so exports are unchanged and older documents import. ``FAMILIES`` names every table; the
+accessors (``swaps(org.longtail)``, ...) create a table on first use, as the JSON tables were.
 """
 
 from __future__ import annotations
@@ -288,14 +288,12 @@ RECORDS = tuple(FAMILIES.values())  # what the state codec writes through ``as_d
 
 
 def adopt(tables: dict[str, dict[str, Any]]) -> None:
-    """Records a decoded document holds as JSON objects, typed again (a status track in any)."""
+    """Records a decoded document holds as JSON objects, typed again."""
     for name, records in tables.items():
         family = FAMILIES.get(name)
         for key, record in records.items():
             if family is not None and isinstance(record, dict):
                 records[key] = family.from_document(record)
-            elif isinstance(record, dict) and "track" in record:
-                record["track"] = StatusTrack.from_document(record["track"])
 
 
 def secrets(tables: dict[str, dict[str, Any]]) -> dict[str, Secret]:
