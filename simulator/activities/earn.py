@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import hashlib
 from decimal import Decimal
+from typing import Any
 
 from simulator.errors import InvalidArgument, NotFound
 from simulator.handling import provider_standin
 from simulator.handling.context import Context
+from simulator.state import longtail_records
+from simulator.state.longtail_records import EarnRequest, EarnWrapper
 from simulator.state.store import Organization, Store
 from simulator.wire import Json
 
@@ -23,7 +26,6 @@ TURNKEY_YIELD_BPS = 1000  # "Turnkey's fee (10% of yield by default)"
 MAX_CLIENT_FEE_BPS = 4000  # client plus Turnkey at most 5,000 bps of yield
 CONFIRM_SECONDS = {"deploy": 15, "deposit": 5, "withdraw": 5, "claim": 5}
 YEAR_MS = 365 * 24 * 3600 * 1000
-WRAPPERS, REQUESTS = "earnWrappers", "earnRequests"
 
 
 # activities ---------------------------------------------------------------------------------------
@@ -34,36 +36,39 @@ def earn_deploy_wrapper(ctx: Context, params: Json) -> Json:
     root = provider_standin.root_of(ctx.store, ctx.org)
     seed = f"{root.organization_id}/{vault['vaultAddress'].lower()}/{fee}/{params['clientFeeWallet'].lower()}"
     wrapper_address = evm_address(seed + "/wrapper")
-    existing = provider_standin.table(root, WRAPPERS).get(wrapper_address.lower())
+    existing = longtail_records.earn_wrappers(root.longtail).get(wrapper_address.lower())
     if existing is not None:  # identical parameters re-derive the same wrapper: nothing is redeployed
-        return {k: existing[k] for k in ("wrapperAddress", "splitterAddress", "deployRequestId")}
-    request = new_request(ctx, "deploy", params, {"wrapperAddress": wrapper_address})
-    provider_standin.table(root, WRAPPERS)[wrapper_address.lower()] = {
-        "wrapperAddress": wrapper_address,
-        "splitterAddress": evm_address(seed + "/splitter"),
-        "deployRequestId": request["id"],
-        "deployOrganizationId": ctx.org.organization_id,
-        "vault": vault,
-        "clientFeeBps": fee,
-        "clientFeeWallet": params["clientFeeWallet"],
-        "depositsDisabled": False,
-        "claimedFee": 0,
-    }
+        return deployed(existing)
+    request = new_request(ctx, "deploy", params, wrapper_address=wrapper_address)
+    wrapper = EarnWrapper(
+        wrapper_address,
+        evm_address(seed + "/splitter"),
+        request.id,
+        ctx.org.organization_id,
+        vault,
+        fee,
+        params["clientFeeWallet"],
+    )
+    longtail_records.earn_wrappers(root.longtail)[wrapper_address.lower()] = wrapper
+    return deployed(wrapper)
+
+
+def deployed(wrapper: EarnWrapper) -> Json:
     return {
-        "wrapperAddress": wrapper_address,
-        "splitterAddress": evm_address(seed + "/splitter"),
-        "deployRequestId": request["id"],
+        "wrapperAddress": wrapper.wrapper_address,
+        "splitterAddress": wrapper.splitter_address,
+        "deployRequestId": wrapper.deploy_request_id,
     }
 
 
 def earn_deposit(ctx: Context, params: Json) -> Json:
     wrapper = live_wrapper(ctx, params["wrapperAddress"], params["chainCaip2"])
-    if wrapper["depositsDisabled"]:
-        raise InvalidArgument(f"deposits to wrapper {wrapper['wrapperAddress']} are disabled (earn_set_wrapper_state)")
+    if wrapper.deposits_disabled:
+        raise InvalidArgument(f"deposits to wrapper {wrapper.wrapper_address} are disabled (earn_set_wrapper_state)")
     provider_standin.signer_on(ctx.org, params["signWith"], params["chainCaip2"])
     amount = provider_standin.amount(params["assets"], "assets")
-    request = new_request(ctx, "deposit", params, {"amount": amount, "wrapper": wrapper["wrapperAddress"]})
-    return {"depositRequestId": request["id"]}
+    request = new_request(ctx, "deposit", params, amount=amount, wrapper=wrapper.wrapper_address)
+    return {"depositRequestId": request.id}
 
 
 def earn_withdraw(ctx: Context, params: Json) -> Json:
@@ -74,38 +79,37 @@ def earn_withdraw(ctx: Context, params: Json) -> Json:
     amount = value if raw == "MAX" else provider_standin.amount(raw, "amountValue")
     if amount <= 0 or amount > value:
         raise InvalidArgument(f"amountValue {raw} exceeds the position's current value {value} in this wrapper")
-    request = new_request(
-        ctx, "withdraw", params, {"amount": amount, "max": raw == "MAX", "wrapper": wrapper["wrapperAddress"]}
-    )
-    return {"withdrawRequestId": request["id"]}
+    request = new_request(ctx, "withdraw", params, amount=amount, max=raw == "MAX", wrapper=wrapper.wrapper_address)
+    return {"withdrawRequestId": request.id}
 
 
 def earn_set_wrapper_state(ctx: Context, params: Json) -> Json:
     wrapper = find_wrapper(ctx.store, ctx.org, params["wrapperAddress"])
-    wrapper["depositsDisabled"] = bool(params["depositsDisabled"])
-    return {"wrapperAddress": wrapper["wrapperAddress"], "depositsDisabled": wrapper["depositsDisabled"]}
+    wrapper.deposits_disabled = bool(params["depositsDisabled"])
+    return {"wrapperAddress": wrapper.wrapper_address, "depositsDisabled": wrapper.deposits_disabled}
 
 
 def claim_earn_fees(ctx: Context, params: Json) -> Json:
     wrapper = find_wrapper(ctx.store, ctx.org, params["wrapperAddress"])
     claimable = claimable_fee(ctx.store, ctx.org, wrapper, ctx.now_ms)
     if claimable <= 0:
-        raise InvalidArgument(f"no client fees have accrued on wrapper {wrapper['wrapperAddress']} to claim")
-    wrapper["claimedFee"] += claimable
-    request = new_request(ctx, "claim", params, {"amount": claimable, "wrapper": wrapper["wrapperAddress"]})
-    return {"claimRequestId": request["id"]}
+        raise InvalidArgument(f"no client fees have accrued on wrapper {wrapper.wrapper_address} to claim")
+    wrapper.claimed_fee += claimable
+    request = new_request(ctx, "claim", params, amount=claimable, wrapper=wrapper.wrapper_address)
+    return {"claimRequestId": request.id}
 
 
 # records ------------------------------------------------------------------------------------------
-def new_request(ctx: Context, kind: str, params: Json, fields: Json) -> Json:
+def new_request(ctx: Context, kind: str, params: Json, **fields: Any) -> EarnRequest:
+    """A request of ``kind`` with its status track; ``fields`` are its kind's (EarnRequest)."""
     done = {"status": "COMPLETED", "after": {"seconds": CONFIRM_SECONDS[kind]}}
     user = ctx.principal.user if ctx.principal else None
     track = provider_standin.new_track(
         ctx.store, ctx.org, user, ctx.activity_type, params, ctx.now_ms, [{"status": "PENDING"}, done]
     )
-    request = {"id": ctx.new_id(), "kind": kind, "signWith": params.get("signWith", ""), "track": track, **fields}
-    request["txHash"] = provider_standin.tx_hash(ctx.source, params.get("chainCaip2", "eip155:8453"))
-    provider_standin.table(ctx.org, REQUESTS)[request["id"]] = request
+    request = EarnRequest(ctx.new_id(), kind, params.get("signWith", ""), track, **fields)
+    request.tx_hash = provider_standin.tx_hash(ctx.source, params.get("chainCaip2", "eip155:8453"))
+    longtail_records.earn_requests(ctx.org.longtail)[request.id] = request
     return request
 
 
@@ -118,8 +122,8 @@ def catalogue_vault(store: Store, address: str, caip2: str) -> Json:
     raise InvalidArgument(f"vault {address} is not in the Earn vault catalogue (list_earn_vaults)")
 
 
-def find_wrapper(store: Store, org: Organization, address: str) -> Json:
-    found = provider_standin.table(provider_standin.root_of(store, org), WRAPPERS).get(address.lower())
+def find_wrapper(store: Store, org: Organization, address: str) -> EarnWrapper:
+    found = longtail_records.earn_wrappers(provider_standin.root_of(store, org).longtail).get(address.lower())
     if found is None:
         raise NotFound(
             f"no Earn wrapper {address} is deployed for organization {org.organization_id}",
@@ -128,12 +132,12 @@ def find_wrapper(store: Store, org: Organization, address: str) -> Json:
     return found
 
 
-def live_wrapper(ctx: Context, address: str, caip2: str) -> Json:
+def live_wrapper(ctx: Context, address: str, caip2: str) -> EarnWrapper:
     wrapper = find_wrapper(ctx.store, ctx.org, address)
-    if wrapper["vault"]["caip19"].split("/", 1)[0] != caip2:
-        raise InvalidArgument(f"wrapper {address} lives on {wrapper['vault']['caip19'].split('/', 1)[0]}, not {caip2}")
-    deploy = find_request(ctx.store, ctx.org, wrapper["deployRequestId"])
-    if deploy is None or provider_standin.current(deploy["track"], ctx.now_ms)["status"] != "COMPLETED":
+    if wrapper.vault["caip19"].split("/", 1)[0] != caip2:
+        raise InvalidArgument(f"wrapper {address} lives on {wrapper.vault['caip19'].split('/', 1)[0]}, not {caip2}")
+    deploy = find_request(ctx.store, ctx.org, wrapper.deploy_request_id)
+    if deploy is None or deploy.track.reached(ctx.now_ms)["status"] != "COMPLETED":
         raise InvalidArgument(
             f"wrapper {address} is not deployed yet: poll get_earn_deploy_status until COMPLETED",
             error_code="EARN_SETUP_REQUIRED",
@@ -150,63 +154,64 @@ def tree(store: Store, org: Organization) -> list[Organization]:
     return [root, *store.descendants(root.organization_id)]
 
 
-def find_request(store: Store, org: Organization, request_id: str) -> Json | None:
+def find_request(store: Store, org: Organization, request_id: str) -> EarnRequest | None:
     for member in tree(store, org):
-        found = provider_standin.table(member, REQUESTS).get(request_id)
+        found = longtail_records.earn_requests(member.longtail).get(request_id)
         if found is not None:
             return found
     return None
 
 
 # positions ----------------------------------------------------------------------------------------
-def completed(store: Store, org: Organization, wrapper: Json, now_ms: int) -> list[tuple[int, Json]]:
+def completed(store: Store, org: Organization, wrapper: EarnWrapper, now_ms: int) -> list[tuple[int, EarnRequest]]:
     """(completion time, request) of every completed deposit and withdrawal into ``wrapper``, in time order."""
     done = []
     for member in tree(store, org):
-        for request in provider_standin.table(member, REQUESTS).values():
-            if request.get("wrapper") != wrapper["wrapperAddress"] or request["kind"] not in ("deposit", "withdraw"):
+        for request in longtail_records.earn_requests(member.longtail).values():
+            if request.wrapper != wrapper.wrapper_address or request.kind not in ("deposit", "withdraw"):
                 continue
-            step = provider_standin.current(request["track"], now_ms)
+            step = request.track.reached(now_ms)
             if step["status"] == "COMPLETED":
                 done.append((int(step["reachedMs"]), request))
     return sorted(done, key=lambda pair: pair[0])
 
 
-def position(store: Store, org: Organization, wrapper: Json, address: str, now_ms: int) -> Json:
+def position(store: Store, org: Organization, wrapper: EarnWrapper, address: str, now_ms: int) -> Json:
     """One wallet's position in one wrapper: value net of fees, lifetime totals, client fee accrued."""
     fold = address.lower()
     state: Json = {"value": Decimal(0), "deposited": 0, "withdrawn": 0, "clientFee": Decimal(0), "at": 0}
     for at, request in completed(store, org, wrapper, now_ms):
-        if request["signWith"].lower() != fold:
+        if request.sign_with.lower() != fold:
             continue
         accrue(state, wrapper, at)
-        if request["kind"] == "deposit":
-            state["value"] += request["amount"]
-            state["deposited"] += request["amount"]
+        amount = request.amount or 0  # deposits and withdrawals always carry one
+        if request.kind == "deposit":
+            state["value"] += amount
+            state["deposited"] += amount
         else:
-            state["value"] -= min(Decimal(request["amount"]), state["value"])
-            state["withdrawn"] += request["amount"]
-            if request.get("max"):
+            state["value"] -= min(Decimal(amount), state["value"])
+            state["withdrawn"] += amount
+            if request.max:
                 state.update(value=Decimal(0), deposited=0, withdrawn=0)
     accrue(state, wrapper, now_ms)
     return {**state, "currentValue": int(state["value"])}
 
 
-def accrue(state: Json, wrapper: Json, until_ms: int) -> None:
+def accrue(state: Json, wrapper: EarnWrapper, until_ms: int) -> None:
     if state["value"] > 0 and until_ms > state["at"]:
-        gross = state["value"] * Decimal(str(wrapper["vault"].get("apyPct", "0"))) * (until_ms - state["at"]) / YEAR_MS
-        client = gross * wrapper["clientFeeBps"] / 10_000
+        gross = state["value"] * Decimal(str(wrapper.vault.get("apyPct", "0"))) * (until_ms - state["at"]) / YEAR_MS
+        client = gross * wrapper.client_fee_bps / 10_000
         state["clientFee"] += client
         state["value"] += gross - client - gross * TURNKEY_YIELD_BPS / 10_000
     state["at"] = until_ms
 
 
-def wallets_in(store: Store, org: Organization, wrapper: Json, now_ms: int) -> set[str]:
-    return {r["signWith"].lower() for _, r in completed(store, org, wrapper, now_ms)}
+def wallets_in(store: Store, org: Organization, wrapper: EarnWrapper, now_ms: int) -> set[str]:
+    return {r.sign_with.lower() for _, r in completed(store, org, wrapper, now_ms)}
 
 
-def claimable_fee(store: Store, org: Organization, wrapper: Json, now_ms: int) -> int:
+def claimable_fee(store: Store, org: Organization, wrapper: EarnWrapper, now_ms: int) -> int:
     accrued = sum(
         position(store, org, wrapper, a, now_ms)["clientFee"] for a in wallets_in(store, org, wrapper, now_ms)
     )
-    return int(accrued) - int(wrapper["claimedFee"])
+    return int(accrued) - int(wrapper.claimed_fee)

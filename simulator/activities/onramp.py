@@ -18,6 +18,8 @@ from simulator.crypto import service_keys
 from simulator.errors import InvalidArgument
 from simulator.handling import provider_standin
 from simulator.handling.context import Context
+from simulator.state import longtail_records
+from simulator.state.longtail_records import OnrampTransaction
 from simulator.wire import Json
 
 URL_BASE = "https://onramp.simulator.invalid"
@@ -50,7 +52,7 @@ def init_fiat_on_ramp(ctx: Context, params: Json) -> Json:
     track = provider_standin.new_track(
         ctx.store, ctx.org, user, ctx.activity_type, params, ctx.now_ms, [{"status": "PENDING"}, done]
     )
-    provider_standin.table(ctx.org, "onrampTransactions")[transaction_id] = {"params": params, "track": track}
+    longtail_records.onramp_transactions(ctx.org.longtail)[transaction_id] = OnrampTransaction(params, track)
     query = {"transactionId": transaction_id, "walletAddress": params["walletAddress"], "currencyCode": crypto}
     if params.get("fiatCurrencyAmount"):
         query["baseCurrencyAmount"] = params["fiatCurrencyAmount"]

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from simulator.crypto import bundles, keys
 from simulator.errors import InvalidArgument
-from simulator.handling import provider_standin
 from simulator.handling.context import Context, require_unique
 from simulator.handling.enclave_bundles import IMPORT_TARGET_TTL_MS, sealed_for_export
+from simulator.state import longtail_records
+from simulator.state.longtail_records import Secret
 from simulator.state.records import ImportTarget
 from simulator.wire import Json
 
@@ -46,23 +47,20 @@ def init_import_secrets(ctx: Context, params: Json) -> Json:
 def import_secrets(ctx: Context, params: Json) -> Json:
     items = params["secrets"]
     names = [s["name"] for s in items if s.get("name")]
-    require_unique(
-        [s.get("name", "") for s in provider_standin.table(ctx.org, "secrets").values()], names, "secret name"
-    )
+    stored = longtail_records.secrets(ctx.org.longtail)
+    require_unique([s.name for s in stored.values()], names, "secret name")
     opened = [open_ingress(ctx, i, item) for i, item in enumerate(items)]
     ids = []
     for item, (target, plaintext) in zip(items, opened):
         target.state = "used"
         secret_id = ctx.new_id()
-        provider_standin.table(ctx.org, "secrets")[secret_id] = {
-            "secretId": secret_id,
-            "name": item.get("name", ""),
-            "staticProperties": [
-                {"key": p.get("key", ""), "value": p.get("value", "")} for p in item.get("staticProperties", [])
-            ],
-            "createdAtUnixMs": str(ctx.now_ms),
-            "plaintext": plaintext.hex(),
-        }
+        stored[secret_id] = Secret(
+            secret_id,
+            item.get("name", ""),
+            [{"key": p.get("key", ""), "value": p.get("value", "")} for p in item.get("staticProperties", [])],
+            str(ctx.now_ms),
+            plaintext.hex(),
+        )
         ids.append(secret_id)
     return {"secretIds": ids}
 
@@ -98,10 +96,10 @@ def ingress_target(ctx: Context, public_hex: str, where: str) -> ImportTarget:
 
 
 def export_secrets(ctx: Context, params: Json) -> Json:
-    stored = provider_standin.table(ctx.org, "secrets")
+    stored = longtail_records.secrets(ctx.org.longtail)
     found = ctx.existing(stored, [s["secretId"] for s in params["secrets"]], "secrets")
     payloads = [
-        sealed_for_export(ctx, bytes.fromhex(secret["plaintext"]), item["targetPublicKey"])
+        sealed_for_export(ctx, bytes.fromhex(secret.plaintext), item["targetPublicKey"])
         for secret, item in zip(found, params["secrets"])
     ]
     return {"secretPayloads": payloads}

@@ -14,6 +14,8 @@ from decimal import ROUND_DOWN, Decimal
 from simulator.errors import InvalidArgument
 from simulator.handling import key_material, provider_standin
 from simulator.handling.context import Context
+from simulator.state import longtail_records
+from simulator.state.longtail_records import Swap, SwapConfig, SwapQuote
 from simulator.wire import Json
 
 PROVIDER = "relay"
@@ -44,11 +46,9 @@ def upsert_swap_config(ctx: Context, params: Json) -> Json:
         provider_standin.signer_on(ctx.org, receiver, "eip155:8453", "feeReceiverWalletAddress")
     elif fee:
         receiver = auto_fee_receiver(ctx)
-    config = {"feeReceiverWalletAddress": receiver, "feeBps": str(fee)}
-    if stable not in (None, ""):
-        config["stableFeeBps"] = str(int(str(stable)))
-    provider_standin.table(ctx.org, "swapConfig")["config"] = config
-    return dict(config)
+    config = SwapConfig(receiver, str(fee), str(int(str(stable))) if stable not in (None, "") else None)
+    longtail_records.swap_config(ctx.org.longtail)["config"] = config
+    return config.as_document()
 
 
 def auto_fee_receiver(ctx: Context) -> str:
@@ -58,19 +58,19 @@ def auto_fee_receiver(ctx: Context) -> str:
 
 
 def claim_swap_fees(ctx: Context, params: Json) -> Json:
-    config = provider_standin.table(ctx.org, "swapConfig").get("config")
+    config = longtail_records.swap_config(ctx.org.longtail).get("config")
     if config is None:
         raise InvalidArgument("swaps are not configured for this organization: run upsert_swap_config first")
     unclaimed = [
         swap
         for org in (ctx.org, *ctx.store.descendants(ctx.org.organization_id))
-        for swap in provider_standin.table(org, "swaps").values()
-        if not swap["claimed"] and provider_standin.current(swap["track"], ctx.now_ms)["status"] == "COMPLETED"
+        for swap in longtail_records.swaps(org.longtail).values()
+        if not swap.claimed and swap.track.reached(ctx.now_ms)["status"] == "COMPLETED"
     ]
-    if sum(Decimal(s["quote"]["feeUsd"]) for s in unclaimed) <= 0:
+    if sum(Decimal(s.quote.fee_usd) for s in unclaimed) <= 0:
         raise InvalidArgument("no swap fees have accrued to claim (no completed swap carried a client fee)")
     for swap in unclaimed:
-        swap["claimed"] = True
+        swap.claimed = True
     return {"requestId": ctx.new_id()}
 
 
@@ -88,33 +88,32 @@ def create_swap_quote(ctx: Context, params: Json) -> Json:
     if output <= 0:
         raise InvalidArgument("inputAmount is too small: the quote's output after fees is zero")
     cross = origin != bought["caip19"].split("/", 1)[0]
-    quote = {
-        "quoteId": "sq_v1_" + ctx.source.bytes(32).hex(),
-        "provider": PROVIDER,
-        "outputAmount": str(output),
-        "minOutputAmount": str(output * (10_000 - slippage) // 10_000),
-        "expiresAt": str(ctx.now_ms + QUOTE_TTL_MS),
-        "slippageBps": str(slippage),
-        "clientFeeBps": str(client_fee),
-        "estimatedTimeSeconds": str(CROSS_CHAIN_SECONDS if cross else SAME_CHAIN_SECONDS),
-    }
-    provider_standin.table(ctx.org, "swapQuotes")[quote["quoteId"]] = {
-        **quote,
-        "signWith": params["signWith"],
-        "inputToken": sold["caip19"],
-        "outputToken": bought["caip19"],
-        "inputAmount": str(given),
-        "feeUsd": str(usd_value(given, sold) * client_fee / 10_000),
-        "used": False,
-    }
-    return {"quotes": [quote]}
+    quote = SwapQuote(
+        quote_id="sq_v1_" + ctx.source.bytes(32).hex(),
+        provider=PROVIDER,
+        output_amount=str(output),
+        min_output_amount=str(output * (10_000 - slippage) // 10_000),
+        expires_at=str(ctx.now_ms + QUOTE_TTL_MS),
+        slippage_bps=str(slippage),
+        client_fee_bps=str(client_fee),
+        estimated_time_seconds=str(CROSS_CHAIN_SECONDS if cross else SAME_CHAIN_SECONDS),
+        sign_with=params["signWith"],
+        input_token=sold["caip19"],
+        output_token=bought["caip19"],
+        input_amount=str(given),
+        fee_usd=str(usd_value(given, sold) * client_fee / 10_000),
+    )
+    longtail_records.swap_quotes(ctx.org.longtail)[quote.quote_id] = quote
+    return {"quotes": [quote.wire()]}
 
 
 def client_fee_bps(ctx: Context, sold: Json, bought: Json) -> int:
-    config = provider_standin.table(provider_standin.root_of(ctx.store, ctx.org), "swapConfig").get("config", {})
-    if sold.get("stable") and bought.get("stable") and config.get("stableFeeBps"):
-        return int(config["stableFeeBps"])
-    return int(config.get("feeBps", "0"))
+    config = longtail_records.swap_config(provider_standin.root_of(ctx.store, ctx.org).longtail).get("config")
+    if config is None:
+        return 0
+    if sold.get("stable") and bought.get("stable") and config.stable_fee_bps:
+        return int(config.stable_fee_bps)
+    return int(config.fee_bps)
 
 
 def priced(given: int, sold: Json, bought: Json, fee_bps: int) -> int:
@@ -137,40 +136,38 @@ def usd_value(given: int, sold: Json) -> Decimal:
 # execution ----------------------------------------------------------------------------------------
 def execute_swap(ctx: Context, params: Json) -> Json:
     quote = usable_quote(ctx, params["quoteId"])
+    committed = quote.as_document()
     restated = ("inputToken", "inputAmount", "outputToken", "minOutputAmount")
     for field in restated:
-        if str(params[field]).lower() != str(quote[field]).lower():
-            raise InvalidArgument(f"{field} {params[field]} does not match the quote's {quote[field]}")
-    if params["quotedOutputAmount"] != quote["outputAmount"]:
-        raise InvalidArgument(
-            f"quotedOutputAmount {params['quotedOutputAmount']} does not match {quote['outputAmount']}"
-        )
-    check_chain_fields(params, quote["inputToken"].split("/", 1)[0])
-    quote["used"] = True
+        if str(params[field]).lower() != str(committed[field]).lower():
+            raise InvalidArgument(f"{field} {params[field]} does not match the quote's {committed[field]}")
+    if params["quotedOutputAmount"] != quote.output_amount:
+        raise InvalidArgument(f"quotedOutputAmount {params['quotedOutputAmount']} does not match {quote.output_amount}")
+    check_chain_fields(params, quote.input_token.split("/", 1)[0])
+    quote.used = True
     swap_id = ctx.new_id()
-    cross = quote["inputToken"].split("/", 1)[0] != quote["outputToken"].split("/", 1)[0]
-    done = {"status": "COMPLETED", "after": {"seconds": int(quote["estimatedTimeSeconds"])}}
+    cross = quote.input_token.split("/", 1)[0] != quote.output_token.split("/", 1)[0]
+    done = {"status": "COMPLETED", "after": {"seconds": int(quote.estimated_time_seconds)}}
     user = ctx.principal.user if ctx.principal else None
     track = provider_standin.new_track(
         ctx.store, ctx.org, user, ctx.activity_type, params, ctx.now_ms, [{"status": "PENDING"}, done]
     )
-    provider_standin.table(ctx.org, "swaps")[swap_id] = {
-        "quote": quote,
-        "swapKind": "CROSS_CHAIN" if cross else "SAME_CHAIN",
-        "originTxHash": provider_standin.tx_hash(ctx.source, quote["inputToken"]),
-        "destinationTxHash": provider_standin.tx_hash(ctx.source, quote["outputToken"]),
-        "track": track,
-        "claimed": False,
-    }
-    return {"swapRequestId": swap_id, "provider": PROVIDER, "quoteId": quote["quoteId"]}
+    longtail_records.swaps(ctx.org.longtail)[swap_id] = Swap(
+        quote,
+        "CROSS_CHAIN" if cross else "SAME_CHAIN",
+        provider_standin.tx_hash(ctx.source, quote.input_token),
+        provider_standin.tx_hash(ctx.source, quote.output_token),
+        track,
+    )
+    return {"swapRequestId": swap_id, "provider": PROVIDER, "quoteId": quote.quote_id}
 
 
-def usable_quote(ctx: Context, quote_id: str) -> Json:
-    quote = ctx.org.find(provider_standin.table(ctx.org, "swapQuotes"), quote_id, "swap quote")
-    if quote["used"]:
+def usable_quote(ctx: Context, quote_id: str) -> SwapQuote:
+    quote = ctx.org.find(longtail_records.swap_quotes(ctx.org.longtail), quote_id, "swap quote")
+    if quote.used:
         raise InvalidArgument(f"swap quote {quote_id} was already executed", error_code="SWAP_QUOTE_ALREADY_USED")
-    if int(quote["expiresAt"]) <= ctx.now_ms:
-        raise InvalidArgument(f"swap quote {quote_id} expired at {quote['expiresAt']} (ms); request a new quote")
+    if int(quote.expires_at) <= ctx.now_ms:
+        raise InvalidArgument(f"swap quote {quote_id} expired at {quote.expires_at} (ms); request a new quote")
     return quote
 
 

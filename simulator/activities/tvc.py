@@ -17,21 +17,11 @@ from simulator.crypto import keys
 from simulator.errors import InvalidArgument
 from simulator.handling import key_material, provider_standin
 from simulator.handling.context import Context, require_unique
-from simulator.state.store import Organization
+from simulator.state import longtail_records as records
+from simulator.state.longtail_records import TvcApp, TvcDeployment, TvcOperator, TvcOperatorSet
 from simulator.wire import Json
 
-OPERATORS, SETS, APPS, DEPLOYMENTS, QUORUM_KEYS = (
-    "tvcOperators",
-    "tvcOperatorSets",
-    "tvcApps",
-    "tvcDeployments",
-    "tvcQuorumKeys",
-)
 READY_AFTER_SECONDS = 30  # not public; the simulator's choice
-
-
-def find(org: Organization, name: str, item_id: str, what: str) -> Json:
-    return org.find(provider_standin.table(org, name), item_id, what)
 
 
 # operators and sets -------------------------------------------------------------------------------
@@ -56,93 +46,89 @@ def create_tvc_operator(ctx: Context, params: Json) -> Json:
     operator = new_operator(ctx, params["operatorName"], encrypt + sign)
     return {
         "walletId": wallet.wallet_id,
-        "operatorId": operator["id"],
+        "operatorId": operator.id,
         "encryptPublicKey": encrypt,
         "signPublicKey": sign,
     }
 
 
-def new_operator(ctx: Context, name: str, public_key: str) -> Json:
+def new_operator(ctx: Context, name: str, public_key: str) -> TvcOperator:
     signing_key(public_key, f"operator {name!r}")
-    operator: Json = {"id": ctx.new_id(), "name": name, "publicKey": public_key, "createdMs": ctx.now_ms}
-    provider_standin.table(ctx.org, OPERATORS)[operator["id"]] = operator
+    operator = TvcOperator(ctx.new_id(), name, public_key, ctx.now_ms)
+    records.tvc_operators(ctx.org.longtail)[operator.id] = operator
     return operator
 
 
-def operator_set(ctx: Context, set_id: str | None, spec: Json | None, role: str) -> Json:
+def operator_set(ctx: Context, set_id: str | None, spec: Json | None, role: str) -> TvcOperatorSet:
     if bool(set_id) == bool(spec):
         raise InvalidArgument(f"give exactly one of {role}SetId and {role}SetParams")
     if set_id:
-        return find(ctx.org, SETS, set_id, f"TVC {role} set")
+        return ctx.org.find(records.tvc_operator_sets(ctx.org.longtail), set_id, f"TVC {role} set")
     assert spec is not None
-    existing = [find(ctx.org, OPERATORS, i, "TVC operator")["id"] for i in spec.get("existingOperatorIds", [])]
-    made = [new_operator(ctx, o["name"], o["publicKey"])["id"] for o in spec.get("newOperators", [])]
+    existing = [
+        ctx.org.find(records.tvc_operators(ctx.org.longtail), i, "TVC operator").id
+        for i in spec.get("existingOperatorIds", [])
+    ]
+    made = [new_operator(ctx, o["name"], o["publicKey"]).id for o in spec.get("newOperators", [])]
     members = existing + made
     threshold = int(spec["threshold"])  # int64 fields come as JSON numbers or decimal strings
     if not 1 <= threshold <= len(members):
         raise InvalidArgument(f"invalid {role} set threshold {threshold}: expected 1 to {len(members)} operators")
-    found = {
-        "id": ctx.new_id(),
-        "name": spec["name"],
-        "operatorIds": members,
-        "threshold": threshold,
-        "createdMs": ctx.now_ms,
-    }
-    provider_standin.table(ctx.org, SETS)[found["id"]] = found
+    found = TvcOperatorSet(ctx.new_id(), spec["name"], members, threshold, ctx.now_ms)
+    records.tvc_operator_sets(ctx.org.longtail)[found.id] = found
     return found
 
 
 # apps ---------------------------------------------------------------------------------------------
 def create_tvc_app(ctx: Context, params: Json) -> Json:
-    require_unique(
-        [a["name"] for a in provider_standin.table(ctx.org, APPS).values()], [params["name"]], "TVC app name"
-    )
+    apps = records.tvc_apps(ctx.org.longtail)
+    require_unique([a.name for a in apps.values()], [params["name"]], "TVC app name")
     signing_key(params["quorumPublicKey"], "quorumPublicKey")
     manifest = operator_set(ctx, params.get("manifestSetId"), params.get("manifestSetParams"), "manifest")
     share = operator_set(ctx, params.get("shareSetId"), params.get("shareSetParams"), "share")
-    app = {
-        "id": ctx.new_id(),
-        "name": params["name"],
-        "quorumPublicKey": params["quorumPublicKey"],
-        "manifestSetId": manifest["id"],
-        "shareSetId": share["id"],
-        "enableEgress": bool(params.get("enableEgress", False)),
-        "enableDebugModeDeployments": bool(params.get("enableDebugModeDeployments", False)),
-        "liveDeploymentId": None,
-        "createdMs": ctx.now_ms,
-        "updatedMs": ctx.now_ms,
-    }
-    provider_standin.table(ctx.org, APPS)[app["id"]] = app
+    app = TvcApp(
+        id=ctx.new_id(),
+        name=params["name"],
+        quorum_public_key=params["quorumPublicKey"],
+        manifest_set_id=manifest.id,
+        share_set_id=share.id,
+        enable_egress=bool(params.get("enableEgress", False)),
+        enable_debug_mode_deployments=bool(params.get("enableDebugModeDeployments", False)),
+        live_deployment_id=None,
+        created_ms=ctx.now_ms,
+        updated_ms=ctx.now_ms,
+    )
+    records.tvc_apps(ctx.org.longtail)[app.id] = app
     return {
-        "appId": app["id"],
-        "manifestSetId": manifest["id"],
-        "manifestSetOperatorIds": list(manifest["operatorIds"]),
-        "manifestSetThreshold": str(manifest["threshold"]),
-        "shareSetId": share["id"],
-        "shareSetOperatorIds": list(share["operatorIds"]),
-        "shareSetThreshold": str(share["threshold"]),
+        "appId": app.id,
+        "manifestSetId": manifest.id,
+        "manifestSetOperatorIds": list(manifest.operator_ids),
+        "manifestSetThreshold": str(manifest.threshold),
+        "shareSetId": share.id,
+        "shareSetOperatorIds": list(share.operator_ids),
+        "shareSetThreshold": str(share.threshold),
     }
 
 
 def delete_tvc_app_and_deployments(ctx: Context, params: Json) -> Json:
-    app = find(ctx.org, APPS, params["appId"], "TVC app")
-    deployments = provider_standin.table(ctx.org, DEPLOYMENTS)
-    for deployment_id in [d["id"] for d in deployments.values() if d["appId"] == app["id"]]:
+    app = ctx.org.find(records.tvc_apps(ctx.org.longtail), params["appId"], "TVC app")
+    deployments = records.tvc_deployments(ctx.org.longtail)
+    for deployment_id in [d.id for d in deployments.values() if d.app_id == app.id]:
         del deployments[deployment_id]
-    del provider_standin.table(ctx.org, APPS)[app["id"]]
-    return {"appId": app["id"]}
+    del records.tvc_apps(ctx.org.longtail)[app.id]
+    return {"appId": app.id}
 
 
 # deployments --------------------------------------------------------------------------------------
 def create_tvc_deployment(ctx: Context, params: Json) -> Json:
-    app = find(ctx.org, APPS, params["appId"], "TVC app")
+    app = ctx.org.find(records.tvc_apps(ctx.org.longtail), params["appId"], "TVC app")
     qos = provider_standin.seeded(ctx.store, "qosVersions")
     if params["qosVersion"] not in qos["available"]:
         raise InvalidArgument(
             f"unsupported qosVersion {params['qosVersion']}; available: {', '.join(qos['available'])}"
         )
-    if params.get("debugMode") and not app["enableDebugModeDeployments"]:
-        raise InvalidArgument(f"TVC app {app['id']} was created without enableDebugModeDeployments")
+    if params.get("debugMode") and not app.enable_debug_mode_deployments:
+        raise InvalidArgument(f"TVC app {app.id} was created without enableDebugModeDeployments")
     for port in ("healthCheckPort", "publicIngressPort"):
         if not 1 <= int(params[port]) <= 65535:  # int64 fields come as JSON numbers or decimal strings
             raise InvalidArgument(f"invalid {port} {params[port]}: expected 1 to 65535")
@@ -156,43 +142,40 @@ def create_tvc_deployment(ctx: Context, params: Json) -> Json:
     track = provider_standin.new_track(
         ctx.store, ctx.org, user, ctx.activity_type, params, ctx.now_ms, [{"status": "PENDING"}, ready]
     )
-    provider_standin.table(ctx.org, DEPLOYMENTS)[deployment_id] = {
-        "id": deployment_id,
-        "appId": app["id"],
-        "manifestId": manifest_id,
-        "manifest": manifest,
-        "params": {k: v for k, v in params.items() if k != "pivotContainerEncryptedPullSecret"},
-        "hasPullSecret": bool(params.get("pivotContainerEncryptedPullSecret")),
-        "replicas": replicas,
-        "approvals": [],
-        "shares": [],
-        "provisioningKey": keys.private_hex(keys.new_ec_key(ctx.source, "p256")),
-        "track": track,
-        "startedMs": None,
-        "deleted": False,
-        "createdMs": ctx.now_ms,
-        "updatedMs": ctx.now_ms,
-    }
+    records.tvc_deployments(ctx.org.longtail)[deployment_id] = TvcDeployment(
+        id=deployment_id,
+        app_id=app.id,
+        manifest_id=manifest_id,
+        manifest=manifest,
+        params={k: v for k, v in params.items() if k != "pivotContainerEncryptedPullSecret"},
+        has_pull_secret=bool(params.get("pivotContainerEncryptedPullSecret")),
+        replicas=replicas,
+        approvals=[],
+        shares=[],
+        provisioning_key=keys.private_hex(keys.new_ec_key(ctx.source, "p256")),
+        track=track,
+        started_ms=None,
+        deleted=False,
+        created_ms=ctx.now_ms,
+        updated_ms=ctx.now_ms,
+    )
     return {"deploymentId": deployment_id, "manifestId": manifest_id}
 
 
-def manifest_of(ctx: Context, app: Json, params: Json, deployment_id: str) -> str:
-    sets = provider_standin.table(ctx.org, SETS)
+def manifest_of(ctx: Context, app: TvcApp, params: Json, deployment_id: str) -> str:
+    sets, operators = records.tvc_operator_sets(ctx.org.longtail), records.tvc_operators(ctx.org.longtail)
     members = {
         role: {
-            "threshold": sets[app[f"{role}SetId"]]["threshold"],
-            "members": [
-                provider_standin.table(ctx.org, OPERATORS)[i]["publicKey"]
-                for i in sets[app[f"{role}SetId"]]["operatorIds"]
-            ],
+            "threshold": sets[set_id].threshold,
+            "members": [operators[i].public_key for i in sets[set_id].operator_ids],
         }
-        for role in ("manifest", "share")
+        for role, set_id in (("manifest", app.manifest_set_id), ("share", app.share_set_id))
     }
     manifest = {
         "namespace": {
-            "name": app["id"],
+            "name": app.id,
             "nonce": int(params.get("nonce", ctx.now_ms // 1000)),
-            "quorumKey": app["quorumPublicKey"],
+            "quorumKey": app.quorum_public_key,
         },
         "pivot": {"hash": params["expectedPivotDigest"], "args": params["pivotArgs"], "path": params["pivotPath"]},
         "manifestSet": members["manifest"],
@@ -203,34 +186,38 @@ def manifest_of(ctx: Context, app: Json, params: Json, deployment_id: str) -> st
     return json.dumps(manifest, separators=(",", ":"), sort_keys=True)
 
 
-def live_deployment(ctx: Context, deployment_id: str) -> Json:
-    found = find(ctx.org, DEPLOYMENTS, deployment_id, "TVC deployment")
-    if found["deleted"]:
+def find_deployment(ctx: Context, deployment_id: str) -> TvcDeployment:
+    return ctx.org.find(records.tvc_deployments(ctx.org.longtail), deployment_id, "TVC deployment")
+
+
+def live_deployment(ctx: Context, deployment_id: str) -> TvcDeployment:
+    found = find_deployment(ctx, deployment_id)
+    if found.deleted:
         raise InvalidArgument(f"TVC deployment {deployment_id} is deleted (restore_tvc_deployment brings it back)")
     return found
 
 
 def delete_tvc_deployment(ctx: Context, params: Json) -> Json:
     deployment = live_deployment(ctx, params["deploymentId"])
-    deployment.update(deleted=True, updatedMs=ctx.now_ms)
-    app = provider_standin.table(ctx.org, APPS)[deployment["appId"]]
-    if app["liveDeploymentId"] == deployment["id"]:
-        app.update(liveDeploymentId=None, updatedMs=ctx.now_ms)
-    return {"deploymentId": deployment["id"]}
+    deployment.deleted, deployment.updated_ms = True, ctx.now_ms
+    app = records.tvc_apps(ctx.org.longtail)[deployment.app_id]
+    if app.live_deployment_id == deployment.id:
+        app.live_deployment_id, app.updated_ms = None, ctx.now_ms
+    return {"deploymentId": deployment.id}
 
 
 def restore_tvc_deployment(ctx: Context, params: Json) -> Json:
-    deployment = find(ctx.org, DEPLOYMENTS, params["deploymentId"], "TVC deployment")
-    if not deployment["deleted"]:
-        raise InvalidArgument(f"TVC deployment {deployment['id']} is not deleted")
-    deployment.update(deleted=False, updatedMs=ctx.now_ms)
-    return {"deploymentId": deployment["id"]}
+    deployment = find_deployment(ctx, params["deploymentId"])
+    if not deployment.deleted:
+        raise InvalidArgument(f"TVC deployment {deployment.id} is not deleted")
+    deployment.deleted, deployment.updated_ms = False, ctx.now_ms
+    return {"deploymentId": deployment.id}
 
 
 def set_tvc_app_live_deployment(ctx: Context, params: Json) -> Json:
     deployment = live_deployment(ctx, params["deploymentId"])
-    app = provider_standin.table(ctx.org, APPS)[deployment["appId"]]
-    app.update(liveDeploymentId=deployment["id"], updatedMs=ctx.now_ms)
+    app = records.tvc_apps(ctx.org.longtail)[deployment.app_id]
+    app.live_deployment_id, app.updated_ms = deployment.id, ctx.now_ms
     return {}
 
 

@@ -11,50 +11,51 @@ import base64
 import hashlib
 import json
 
-from simulator.activities.tvc import APPS, DEPLOYMENTS, OPERATORS, QUORUM_KEYS, SETS, find, live_deployment, signing_key
+from simulator.activities.tvc import live_deployment, signing_key
 from simulator.crypto import keys
 from simulator.crypto.attestation import attestation_doc
 from simulator.errors import InvalidArgument, NotFound
-from simulator.handling import provider_standin
 from simulator.handling.context import Context
+from simulator.state import longtail_records as records
+from simulator.state.longtail_records import TvcDeployment, TvcOperator, TvcQuorumKey
 from simulator.wire import Json
 
 
 # approvals and quorum key shares ------------------------------------------------------------------
 def create_tvc_manifest_approvals(ctx: Context, params: Json) -> Json:
     deployment = by_manifest(ctx, params["manifestId"])
-    app = provider_standin.table(ctx.org, APPS)[deployment["appId"]]
-    members = provider_standin.table(ctx.org, SETS)[app["manifestSetId"]]["operatorIds"]
+    app = records.tvc_apps(ctx.org.longtail)[deployment.app_id]
+    members = records.tvc_operator_sets(ctx.org.longtail)[app.manifest_set_id].operator_ids
     made = []
     for approval in params["approvals"]:
         operator = member(ctx, approval["operatorId"], members, "manifest")
-        check_signature(operator["publicKey"], approval["signature"], deployment["manifest"], operator["id"])
+        check_signature(operator.public_key, approval["signature"], deployment.manifest, operator.id)
         made.append(
             {
                 "id": ctx.new_id(),
-                "operatorId": operator["id"],
+                "operatorId": operator.id,
                 "signature": approval["signature"],
                 "createdMs": ctx.now_ms,
             }
         )
-    deployment["approvals"].extend(made)
+    deployment.approvals.extend(made)
     maybe_start(ctx, deployment)
     return {"approvalIds": [a["id"] for a in made]}
 
 
-def by_manifest(ctx: Context, manifest_id: str) -> Json:
-    for deployment in provider_standin.table(ctx.org, DEPLOYMENTS).values():
-        if deployment["manifestId"] in (manifest_id,) or deployment["id"] == manifest_id:
+def by_manifest(ctx: Context, manifest_id: str) -> TvcDeployment:
+    for deployment in records.tvc_deployments(ctx.org.longtail).values():
+        if manifest_id in (deployment.manifest_id, deployment.id):
             return deployment
     raise NotFound(
         f"TVC manifest {manifest_id} not found in organization {ctx.org.organization_id}", error_code="REQUEST_INVALID"
     )
 
 
-def member(ctx: Context, operator_id: str, members: list[str], role: str) -> Json:
+def member(ctx: Context, operator_id: str, members: list[str], role: str) -> TvcOperator:
     if operator_id not in members:
         raise InvalidArgument(f"operator {operator_id} is not in the app's {role} set")
-    return find(ctx.org, OPERATORS, operator_id, "TVC operator")
+    return ctx.org.find(records.tvc_operators(ctx.org.longtail), operator_id, "TVC operator")
 
 
 def post_tvc_quorum_key_share(ctx: Context, params: Json) -> Json:
@@ -64,19 +65,18 @@ def post_tvc_quorum_key_share(ctx: Context, params: Json) -> Json:
             "ephemeralPublicKeyHex is not this deployment's provisioning key (see its provisioning details)"
         )
     bundle = params["shareApprovalBundle"]
-    app = provider_standin.table(ctx.org, APPS)[deployment["appId"]]
-    operator = member(
-        ctx, bundle["operatorId"], provider_standin.table(ctx.org, SETS)[app["shareSetId"]]["operatorIds"], "share"
-    )
-    check_signature(operator["publicKey"], bundle["signature"], deployment["manifest"], operator["id"])
-    return {"provisioningShareId": add_share(ctx, deployment, operator["id"])}
+    app = records.tvc_apps(ctx.org.longtail)[deployment.app_id]
+    members = records.tvc_operator_sets(ctx.org.longtail)[app.share_set_id].operator_ids
+    operator = member(ctx, bundle["operatorId"], members, "share")
+    check_signature(operator.public_key, bundle["signature"], deployment.manifest, operator.id)
+    return {"provisioningShareId": add_share(ctx, deployment, operator.id)}
 
 
-def add_share(ctx: Context, deployment: Json, operator_ref: str) -> str:
-    if any(s["operator"] == operator_ref for s in deployment["shares"]):
+def add_share(ctx: Context, deployment: TvcDeployment, operator_ref: str) -> str:
+    if any(s["operator"] == operator_ref for s in deployment.shares):
         raise InvalidArgument(f"operator {operator_ref} already posted a quorum key share for this deployment")
     share_id = ctx.new_id()
-    deployment["shares"].append({"id": share_id, "operator": operator_ref})
+    deployment.shares.append({"id": share_id, "operator": operator_ref})
     maybe_start(ctx, deployment)
     return share_id
 
@@ -90,29 +90,21 @@ def create_tvc_quorum_key(ctx: Context, params: Json) -> Json:
         signing_key(operator_key, f"operatorEncryptKeys[{i}]")
     quorum_key = keys.new_ec_key(ctx.source, "p256")
     shares = {k.lower(): ctx.new_id() for k in operators}  # one hosted share per operator key
-    record: Json = {"id": ctx.new_id(), "publicKey": keys.uncompressed(quorum_key).hex(), "threshold": threshold}
-    record["operators"] = shares
-    provider_standin.table(ctx.org, QUORUM_KEYS)[record["id"]] = record
-    return {
-        "quorumKeyId": record["id"],
-        "quorumPublicKey": record["publicKey"],
-        "shareIds": list(record["operators"].values()),
-    }
+    record = TvcQuorumKey(ctx.new_id(), keys.uncompressed(quorum_key).hex(), threshold, shares)
+    records.tvc_quorum_keys(ctx.org.longtail)[record.id] = record
+    return {"quorumKeyId": record.id, "quorumPublicKey": record.public_key, "shareIds": list(record.operators.values())}
 
 
 def re_encrypt_tvc_quorum_key_share(ctx: Context, params: Json) -> Json:
     import binascii
 
     deployment = live_deployment(ctx, params["deploymentId"])
-    app = provider_standin.table(ctx.org, APPS)[deployment["appId"]]
-    hosted = [
-        q
-        for q in provider_standin.table(ctx.org, QUORUM_KEYS).values()
-        if q["publicKey"] == params["appQuorumKey"].lower()
-    ]
-    if app["quorumPublicKey"].lower() != params["appQuorumKey"].lower() or not hosted:
+    app = records.tvc_apps(ctx.org.longtail)[deployment.app_id]
+    wanted = params["appQuorumKey"].lower()
+    hosted = [q for q in records.tvc_quorum_keys(ctx.org.longtail).values() if q.public_key == wanted]
+    if app.quorum_public_key.lower() != wanted or not hosted:
         raise InvalidArgument("appQuorumKey is not this deployment's app quorum key as hosted by create_tvc_quorum_key")
-    share_id = hosted[0]["operators"].get(params["operatorEncryptKey"].lower())
+    share_id = hosted[0].operators.get(params["operatorEncryptKey"].lower())
     if share_id is None:
         raise InvalidArgument("operatorEncryptKey holds no share of this hosted quorum key")
     details = provisioning(deployment)
@@ -123,7 +115,7 @@ def re_encrypt_tvc_quorum_key_share(ctx: Context, params: Json) -> Json:
         )
     except binascii.Error:
         raise InvalidArgument("manifestB64 and attestationDocB64 must be base64") from None
-    if given[0] != deployment["manifest"].encode() or not same_attestation(given[1], details["attestationDocument"]):
+    if given[0] != deployment.manifest.encode() or not same_attestation(given[1], details["attestationDocument"]):
         raise InvalidArgument(
             "manifestB64 or attestationDocB64 is not this deployment's (get_tvc_deployment_provisioning_details)"
         )
@@ -141,29 +133,27 @@ def same_attestation(given: bytes, issued_b64: str) -> bool:
         return False
 
 
-def provisioning(deployment: Json) -> Json:
+def provisioning(deployment: TvcDeployment) -> Json:
     """The provisioning enclave's attestation (simulated, see crypto.attestation) and manifest envelope."""
-    manifest = deployment["manifest"].encode()
+    manifest = deployment.manifest.encode()
     public = bytes.fromhex(provisioning_public_key(deployment))
     doc = attestation_doc(
-        public, hashlib.sha256(manifest).digest(), "simulator-tvc-provisioning", deployment["createdMs"]
+        public, hashlib.sha256(manifest).digest(), "simulator-tvc-provisioning", deployment.created_ms
     )
-    approvals = [{"operatorId": a["operatorId"], "signature": a["signature"]} for a in deployment["approvals"]]
-    envelope = json.dumps(
-        {"manifest": deployment["manifest"], "manifestSetApprovals": approvals, "shareSetApprovals": []}
-    )
+    approvals = [{"operatorId": a["operatorId"], "signature": a["signature"]} for a in deployment.approvals]
+    envelope = json.dumps({"manifest": deployment.manifest, "manifestSetApprovals": approvals, "shareSetApprovals": []})
     return {"attestationDocument": base64.b64encode(doc).decode(), "manifestEnvelope": envelope}
 
 
-def maybe_start(ctx: Context, deployment: Json) -> None:
+def maybe_start(ctx: Context, deployment: TvcDeployment) -> None:
     """Once approvals and shares meet their thresholds the enclave boots: the status sequence starts."""
-    app = provider_standin.table(ctx.org, APPS)[deployment["appId"]]
-    sets = provider_standin.table(ctx.org, SETS)
-    approved = len({a["operatorId"] for a in deployment["approvals"]}) >= sets[app["manifestSetId"]]["threshold"]
-    shared = len(deployment["shares"]) >= sets[app["shareSetId"]]["threshold"]
-    if approved and shared and deployment["startedMs"] is None:
-        deployment["startedMs"] = ctx.now_ms
-        deployment["track"]["createdMs"] = ctx.now_ms
+    app = records.tvc_apps(ctx.org.longtail)[deployment.app_id]
+    sets = records.tvc_operator_sets(ctx.org.longtail)
+    approved = len({a["operatorId"] for a in deployment.approvals}) >= sets[app.manifest_set_id].threshold
+    shared = len(deployment.shares) >= sets[app.share_set_id].threshold
+    if approved and shared and deployment.started_ms is None:
+        deployment.started_ms = ctx.now_ms
+        deployment.track.started_ms = ctx.now_ms  # its seconds count from the boot
 
 
 def check_signature(public_hex: str, signature_hex: str, manifest: str, operator_id: str) -> None:
@@ -188,5 +178,5 @@ def check_signature(public_hex: str, signature_hex: str, manifest: str, operator
         ) from None
 
 
-def provisioning_public_key(deployment: Json) -> str:
-    return keys.uncompressed(keys.ec_key_from_hex("p256", deployment["provisioningKey"])).hex()
+def provisioning_public_key(deployment: TvcDeployment) -> str:
+    return keys.uncompressed(keys.ec_key_from_hex("p256", deployment.provisioning_key)).hex()

@@ -26,7 +26,10 @@ class VoteSelection(str, Enum):
 
 @dataclass(frozen=True)
 class Wait:
-    """A scripted wait before the outcome applies: N polls of get_activity, or simulated seconds."""
+    """A scripted wait before the outcome applies: N polls of get_activity, or simulated seconds.
+
+    The lifecycle runs it as a status track (``Pending.start_wait``, simulator.state.status_track),
+    the record the long tail's and the broadcast stand-in's scripted statuses move on too."""
 
     polls: int | None = None
     seconds: float | None = None

@@ -54,8 +54,7 @@ def begin_outcome(
     wait = decision.wait
     if wait:
         pending.final = {"outcome": decision.outcome.value, "failure": decision.failure}
-        pending.polls_left = wait.polls
-        pending.ready_at_ms = ctx.now_ms + int(wait.seconds * 1000) if wait.seconds is not None else None
+        pending.start_wait(wait.status, wait.polls, wait.seconds, ctx.now_ms)
         activity.status = wait.status
         activity.notes.append(f"waiting ({describe(wait)}) before: {decision.outcome.value}")
         if not immediate:
@@ -77,10 +76,10 @@ def describe(wait: object) -> str:
 
 def schedule_wait(activity: Activity, settle_due: Callable[[], None]) -> None:
     """Settle a wait on simulated seconds when real time reaches it (the clock moving settles it too)."""
-    pending = activity.pending
-    if pending is None or pending.final is None or pending.ready_at_ms is None:
+    ready_at_ms = wait_due_ms(activity)
+    if ready_at_ms is None:
         return
-    delay = max(0.0, (pending.ready_at_ms - int(time.time() * 1000)) / 1000)
+    delay = max(0.0, (ready_at_ms - int(time.time() * 1000)) / 1000)
     timer = threading.Timer(delay + 0.005, settle_due)
     timer.daemon = True
     timer.start()
@@ -165,10 +164,13 @@ def count_poll(
 ) -> None:
     """The one documented way a read writes: a poll counts toward an "after N polls" wait."""
     pending = activity.pending
-    if pending is None or pending.final is None or pending.polls_left is None:
+    if pending is None or pending.final is None or pending.wait is None:
         return
-    pending.polls_left -= 1
-    if pending.polls_left <= 0:
+    wait, end = pending.wait, pending.wait.steps[-1]
+    if not wait.waits_on_polls(end):
+        return
+    wait.count_poll()
+    if wait.due_by_polls(end):
         end_wait(store, source, now_ms, activity, notify)
 
 
@@ -176,11 +178,17 @@ def settle(
     store: Store, source: Source, now_ms: int, activity: Activity, notify: Callable[[Activity, str], None] | None
 ) -> None:
     """A wait on simulated seconds ends once the clock reaches it (the clock moved, or real time passed)."""
-    pending = activity.pending
-    if pending is None or pending.final is None or pending.ready_at_ms is None:
-        return
-    if now_ms >= pending.ready_at_ms:
+    ready_at_ms = wait_due_ms(activity)
+    if ready_at_ms is not None and now_ms >= ready_at_ms:
         end_wait(store, source, now_ms, activity, notify)
+
+
+def wait_due_ms(activity: Activity) -> int | None:
+    """When a waiting activity's seconds fall due (None: it waits on none, or no longer waits)."""
+    pending = activity.pending
+    if pending is None or pending.final is None or pending.wait is None:
+        return None
+    return pending.wait.due_ms(pending.wait.steps[-1])
 
 
 def end_wait(

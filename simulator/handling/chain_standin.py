@@ -32,6 +32,7 @@ from simulator.crypto.hashing import keccak256
 from simulator.handling import provider_standin
 from simulator.handling.matching import first_script
 from simulator.state.records import SentTransaction
+from simulator.state.status_track import StatusTrack
 from simulator.state.store import Organization, Store
 from simulator.wire import Json
 
@@ -86,7 +87,7 @@ def use_nonce(store: Store, caip2: str, address: str, nonce: int, station: bool 
 
 
 # status sequences -----------------------------------------------------------------------------------
-def new_track(store: Store, org: Organization, user: Any, activity_type: str, params: Json, now_ms: int) -> Json:
+def new_track(store: Store, org: Organization, user: Any, activity_type: str, params: Json, now_ms: int) -> StatusTrack:
     """The status steps a new transaction follows: the first matching script's, else inclusion."""
     scripts = [] if user is None else store.broadcast_seed.get("statuses", [])
     script = first_script(scripts, "broadcast:", store, org, user, activity_type, params)
@@ -94,7 +95,7 @@ def new_track(store: Store, org: Organization, user: Any, activity_type: str, pa
         steps = steps_for("included", {})
     else:
         steps = script.get("sequence") or steps_for(script.get("outcome", "included"), script.get("error", {}))
-    return {"createdMs": now_ms, "polls": 0, "steps": copy.deepcopy(steps)}
+    return StatusTrack.start(steps, now_ms)
 
 
 def steps_for(outcome: str, error: Json) -> list[Json]:
@@ -110,7 +111,7 @@ def steps_for(outcome: str, error: Json) -> list[Json]:
 
 
 def status_of(sent: SentTransaction, now_ms: int, poll: bool = False) -> Json:
-    return provider_standin.current(sent.track, now_ms, poll)
+    return sent.track.reached(now_ms, poll)
 
 
 def on_chain(sent: SentTransaction, now_ms: int) -> Json | None:

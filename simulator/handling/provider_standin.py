@@ -25,7 +25,8 @@ longtail:
 Without the key, a small default market (ETH, WETH and USDC on Ethereum and Base, SOL and USDC on
 Solana), one Morpho USDC vault on Base and the operations' default sequences apply. Each scripted
 step's ``after`` counts from the request: simulated seconds, or polls of the operation's status query
-(every poll counts, as get_activity's do). Seeding replaces the defaults table by table.
+(every poll counts, as get_activity's do): a ``StatusTrack`` (simulator.state.status_track) in the
+record's ``track``. Seeding replaces the defaults table by table.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from typing import Any
 from simulator.clock import Source
 from simulator.errors import InvalidArgument
 from simulator.handling.matching import first_script
+from simulator.state.status_track import StatusTrack
 from simulator.state.store import Organization, Store
 from simulator.wire import Json
 
@@ -116,11 +118,6 @@ def seeded(store: Store, table: str) -> Any:
     return store.longtail_seed.get(table, DEFAULTS[table])
 
 
-def table(org: Organization, name: str) -> dict[str, Json]:
-    """One of the organization's long-tail tables (swaps, earnWrappers, tvcApps, secrets, ...)."""
-    return org.longtail.setdefault(name, {})
-
-
 # the market ---------------------------------------------------------------------------------------
 def canonical_caip2(caip2: str) -> str:
     return SOLANA_ALIASES.get(caip2, caip2)
@@ -149,35 +146,11 @@ def asset(store: Store, caip19: str, field: str) -> Json:
 # status sequences ---------------------------------------------------------------------------------
 def new_track(
     store: Store, org: Organization, user: Any, activity_type: str, params: Json, now_ms: int, default: list[Json]
-) -> Json:
+) -> StatusTrack:
     """The status sequence a new asynchronous request follows: a matching script's, else ``default``."""
     scripts = [] if user is None else seeded(store, "statuses")
     script = first_script(scripts, "status:", store, org, user, activity_type, params)
-    steps = default if script is None else script["sequence"]
-    return {"createdMs": now_ms, "polls": 0, "steps": copy.deepcopy(steps)}
-
-
-def current(track: Json, now_ms: int, poll: bool = False) -> Json:
-    """The step the sequence has reached (a poll counts before it is answered)."""
-    if poll:
-        track["polls"] += 1
-    reached: Json = track["steps"][0]
-    reached.setdefault("reachedMs", track["createdMs"])
-    for step in track["steps"][1:]:
-        after = step.get("after", {})
-        due_ms = track["createdMs"] + int(after["seconds"] * 1000) if "seconds" in after else None
-        by_time = due_ms is not None and now_ms >= due_ms
-        by_polls = "polls" in after and track["polls"] >= after["polls"]
-        if not (by_time or by_polls or not after):
-            break
-        step.setdefault("reachedMs", min(now_ms, due_ms) if by_time and due_ms is not None else now_ms)
-        reached = step
-    return reached
-
-
-def step_fields(step: Json) -> Json:
-    """What a step sets besides its status and timing (errors, amounts, hashes)."""
-    return {k: v for k, v in step.items() if k not in ("status", "after", "reachedMs")}
+    return StatusTrack.start(default if script is None else script["sequence"], now_ms)
 
 
 def root_of(store: Store, org: Organization) -> Organization:

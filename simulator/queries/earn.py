@@ -10,6 +10,8 @@ from simulator.errors import InvalidArgument, NotFound
 from simulator.handling import provider_standin
 from simulator.queries.context import QueryContext
 from simulator.queries.pagination import paginate
+from simulator.state import longtail_records
+from simulator.state.longtail_records import EarnWrapper
 from simulator.wire import Json
 
 TX_FIELDS = {"deploy": "deployTxHash", "deposit": "depositTxHash", "withdraw": "withdrawTxHash", "claim": "claimTxHash"}
@@ -32,16 +34,16 @@ def get_claim_earn_fees_status(q: QueryContext, body: Json) -> Json:
 
 
 def status_of(q: QueryContext, request_id: str, kind: str) -> Json:
-    request = provider_standin.table(q.org, earn.REQUESTS).get(request_id)
-    if request is None or request["kind"] != kind:
+    request = longtail_records.earn_requests(q.org.longtail).get(request_id)
+    if request is None or request.kind != kind:
         raise NotFound(
             f"{kind} request {request_id} not found in organization {q.org.organization_id}",
             error_code="REQUEST_INVALID",
         )
-    step = provider_standin.current(request["track"], q.now_ms, poll=True)
+    step = request.track.reached(q.now_ms, poll=True)
     out: Json = {"status": step["status"]}
     if step["status"] == "COMPLETED":
-        out[TX_FIELDS[kind]] = request["txHash"]
+        out[TX_FIELDS[kind]] = request.tx_hash
     elif step["status"] == "FAILED":
         out["error"] = str(step.get("error") or "the transaction reverted (simulated)")
     return out
@@ -49,7 +51,7 @@ def status_of(q: QueryContext, request_id: str, kind: str) -> Json:
 
 def list_earn_vaults(q: QueryContext, body: Json) -> Json:
     wanted = body["caip19"].lower()
-    enabled = {w["vault"]["vaultAddress"].lower() for w in wrappers(q)}
+    enabled = {w.vault["vaultAddress"].lower() for w in wrappers(q)}
     vaults = [
         v
         for v in provider_standin.seeded(q.store, "vaults")
@@ -79,7 +81,7 @@ def list_earn_enabled_vaults(q: QueryContext, body: Json) -> Json:
     parent_view = q.org.parent_id is None
     out = []
     for wrapper in wrappers(q):
-        vault = wrapper["vault"]
+        vault = wrapper.vault
         if body.get("provider") not in (None, "", vault["provider"]):
             continue
         if body.get("caip19") and body["caip19"].lower() != vault["caip19"].lower():
@@ -88,8 +90,8 @@ def list_earn_enabled_vaults(q: QueryContext, body: Json) -> Json:
     return {"enabledVaults": out}
 
 
-def enabled_view(q: QueryContext, wrapper: Json, parent_view: bool) -> Json:
-    vault, fee = wrapper["vault"], wrapper["clientFeeBps"]
+def enabled_view(q: QueryContext, wrapper: EarnWrapper, parent_view: bool) -> Json:
+    vault, fee = wrapper.vault, wrapper.client_fee_bps
     total = sum(
         earn.position(q.store, q.org, wrapper, a, q.now_ms)["currentValue"]
         for a in earn.wallets_in(q.store, q.org, wrapper, q.now_ms)
@@ -97,7 +99,7 @@ def enabled_view(q: QueryContext, wrapper: Json, parent_view: bool) -> Json:
     apy = Decimal(str(vault.get("apyPct", "0")))
     view: Json = {
         "vaultAddress": vault["vaultAddress"],
-        "wrapperAddress": wrapper["wrapperAddress"],
+        "wrapperAddress": wrapper.wrapper_address,
         "provider": vault["provider"],
         "caip19": vault["caip19"],
         "apyPct": str(vault.get("apyPct", "0")),
@@ -105,13 +107,13 @@ def enabled_view(q: QueryContext, wrapper: Json, parent_view: bool) -> Json:
         "totalDeposited": str(total),
         "display": display(q, vault["caip19"], total),
         "clientFeeBps": str(fee),
-        "depositsDisabled": wrapper["depositsDisabled"],
+        "depositsDisabled": wrapper.deposits_disabled,
         "name": vault.get("name", ""),
         "curator": vault.get("curator", ""),
     }
     if parent_view:  # "only returned to the parent org; unset when a sub-org queries"
         claimable = max(0, earn.claimable_fee(q.store, q.org, wrapper, q.now_ms))
-        view.update(claimableClientFee=str(claimable), clientFeeWallet=wrapper["clientFeeWallet"])
+        view.update(claimableClientFee=str(claimable), clientFeeWallet=wrapper.client_fee_wallet)
         view["claimableClientFeeDisplay"] = display(q, vault["caip19"], claimable)
     return view
 
@@ -122,7 +124,7 @@ def list_earn_positions(q: QueryContext, body: Json) -> Json:
         held = earn.position(q.store, q.org, wrapper, body["walletAddress"], q.now_ms)
         if held["currentValue"] <= 0 and held["deposited"] == 0:
             continue
-        caip19 = wrapper["vault"]["caip19"]
+        caip19 = wrapper.vault["caip19"]
         totals = {
             "currentValue": held["currentValue"],
             "totalDeposited": held["deposited"],
@@ -133,20 +135,20 @@ def list_earn_positions(q: QueryContext, body: Json) -> Json:
         }
         out.append(
             {
-                "vaultAddress": wrapper["vault"]["vaultAddress"],
-                "wrapperAddress": wrapper["wrapperAddress"],
-                "provider": wrapper["vault"]["provider"],
+                "vaultAddress": wrapper.vault["vaultAddress"],
+                "wrapperAddress": wrapper.wrapper_address,
+                "provider": wrapper.vault["provider"],
                 "caip19": caip19,
                 **{k: str(v) for k, v in totals.items()},
                 "display": shown,
-                "depositsDisabled": wrapper["depositsDisabled"],
+                "depositsDisabled": wrapper.deposits_disabled,
             }
         )
     return {"positions": out}
 
 
-def wrappers(q: QueryContext) -> list[Json]:
-    return list(provider_standin.table(provider_standin.root_of(q.store, q.org), earn.WRAPPERS).values())
+def wrappers(q: QueryContext) -> list[EarnWrapper]:
+    return list(longtail_records.earn_wrappers(provider_standin.root_of(q.store, q.org).longtail).values())
 
 
 def usd(q: QueryContext, caip19: str, raw: int) -> Decimal:

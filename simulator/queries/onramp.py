@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from simulator.handling import provider_standin
 from simulator.queries.context import QueryContext
+from simulator.state import longtail_records
 from simulator.wire import Json
 
 
 def get_onramp_transaction_status(q: QueryContext, body: Json) -> Json:
     transaction = q.find(
-        provider_standin.table(q.org, "onrampTransactions"), body["transactionId"], "on-ramp transaction"
+        longtail_records.onramp_transactions(q.org.longtail), body["transactionId"], "on-ramp transaction"
     )
-    return {"transactionStatus": provider_standin.current(transaction["track"], q.now_ms, poll=True)["status"]}
+    return {"transactionStatus": transaction.track.reached(q.now_ms, poll=True)["status"]}

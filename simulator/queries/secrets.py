@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from simulator.handling import provider_standin
 from simulator.queries.context import QueryContext
 from simulator.queries.pagination import paginate
+from simulator.state import longtail_records
 from simulator.wire import Json
-
-METADATA = ("secretId", "name", "staticProperties", "createdAtUnixMs")
 
 
 def list_secrets(q: QueryContext, body: Json) -> Json:
-    stored = list(provider_standin.table(q.org, "secrets").values())[::-1]
-    shown = [{k: s[k] for k in METADATA if s.get(k) != ""} for s in stored]
+    stored = list(longtail_records.secrets(q.org.longtail).values())[::-1]
+    shown = [s.metadata() for s in stored]
     return {"secrets": paginate(shown, body.get("paginationOptions"), key=lambda s: str(s["secretId"]))}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from simulator.handling import provider_standin
 from simulator.queries.context import QueryContext
+from simulator.state import longtail_records
+from simulator.state.status_track import step_fields
 from simulator.wire import Json
 
 DEFAULT_ERRORS = {
@@ -13,29 +15,29 @@ DEFAULT_ERRORS = {
 
 
 def get_swap_status(q: QueryContext, body: Json) -> Json:
-    swap = q.find(provider_standin.table(q.org, "swaps"), body["swapRequestId"], "swap request")
-    step = provider_standin.current(swap["track"], q.now_ms, poll=True)
-    quote, status = swap["quote"], step["status"]
+    swap = q.find(longtail_records.swaps(q.org.longtail), body["swapRequestId"], "swap request")
+    step = swap.track.reached(q.now_ms, poll=True)
+    quote, status = swap.quote, step["status"]
     out: Json = {
         "status": status,
-        "swapKind": swap["swapKind"],
-        "provider": quote["provider"],
-        "inputToken": quote["inputToken"],
-        "outputToken": quote["outputToken"],
-        "inputAmount": quote["inputAmount"],
+        "swapKind": swap.swap_kind,
+        "provider": quote.provider,
+        "inputToken": quote.input_token,
+        "outputToken": quote.output_token,
+        "inputAmount": quote.input_amount,
         "updatedAt": str(step["reachedMs"]),
     }
-    cross = swap["swapKind"] == "CROSS_CHAIN"
+    cross = swap.swap_kind == "CROSS_CHAIN"
     if status == "COMPLETED":
-        out.update(originTxHash=swap["originTxHash"], outputAmount=quote["outputAmount"])
+        out.update(originTxHash=swap.origin_tx_hash, outputAmount=quote.output_amount)
         if cross:
-            out["destinationTxHashes"] = [swap["destinationTxHash"]]
+            out["destinationTxHashes"] = [swap.destination_tx_hash]
     elif status == "FAILED":
-        out["error"] = step.get("error") or DEFAULT_ERRORS[swap["swapKind"]]
+        out["error"] = step.get("error") or DEFAULT_ERRORS[swap.swap_kind]
         if cross and out["error"].get("reason") == "PROVIDER_FILL_FAILED":
-            out.update(originTxHash=swap["originTxHash"])
-            out["refund"] = step.get("refund") or {"asset": quote["inputToken"], "amount": quote["inputAmount"]}
-    out.update({k: v for k, v in provider_standin.step_fields(step).items() if k not in ("error", "refund")})
+            out.update(originTxHash=swap.origin_tx_hash)
+            out["refund"] = step.get("refund") or {"asset": quote.input_token, "amount": quote.input_amount}
+    out.update({k: v for k, v in step_fields(step).items() if k not in ("error", "refund")})
     return out
 
 

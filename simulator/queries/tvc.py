@@ -6,78 +6,88 @@ from __future__ import annotations
 
 import re
 
-from simulator.activities import tvc, tvc_quorum
+from simulator.activities import tvc_quorum
 from simulator.errors import InvalidArgument
 from simulator.handling import provider_standin
 from simulator.queries.context import QueryContext
+from simulator.state import longtail_records as records
+from simulator.state.longtail_records import TvcApp, TvcDeployment, TvcOperator
 from simulator.state.records import timestamp
 from simulator.wire import Json
 
 DIGEST_REF = re.compile(r"@(sha256:[0-9a-f]{64})$")
 
 
+def find_app(q: QueryContext, app_id: str) -> TvcApp:
+    return q.find(records.tvc_apps(q.org.longtail), app_id, "TVC app")
+
+
+def find_deployment(q: QueryContext, deployment_id: str) -> TvcDeployment:
+    return q.find(records.tvc_deployments(q.org.longtail), deployment_id, "TVC deployment")
+
+
 def get_tvc_app(q: QueryContext, body: Json) -> Json:
-    return {"tvcApp": app_view(q, q.find(provider_standin.table(q.org, tvc.APPS), body["tvcAppId"], "TVC app"))}
+    return {"tvcApp": app_view(q, find_app(q, body["tvcAppId"]))}
 
 
 def list_tvc_apps(q: QueryContext, body: Json) -> Json:
-    return {"tvcApps": [app_view(q, a) for a in provider_standin.table(q.org, tvc.APPS).values()]}
+    return {"tvcApps": [app_view(q, a) for a in records.tvc_apps(q.org.longtail).values()]}
 
 
 def get_tvc_deployment(q: QueryContext, body: Json) -> Json:
-    found = q.find(provider_standin.table(q.org, tvc.DEPLOYMENTS), body["deploymentId"], "TVC deployment")
-    return {"tvcDeployment": deployment_view(q, found)}
+    return {"tvcDeployment": deployment_view(q, find_deployment(q, body["deploymentId"]))}
 
 
 def list_tvc_app_deployments(q: QueryContext, body: Json) -> Json:
-    app = q.find(provider_standin.table(q.org, tvc.APPS), body["appId"], "TVC app")
-    found = [d for d in provider_standin.table(q.org, tvc.DEPLOYMENTS).values() if d["appId"] == app["id"]]
+    app = find_app(q, body["appId"])
+    found = [d for d in records.tvc_deployments(q.org.longtail).values() if d.app_id == app.id]
     return {"tvcDeployments": [deployment_view(q, d) for d in found]}
 
 
 def get_app_status(q: QueryContext, body: Json) -> Json:
-    app = q.find(provider_standin.table(q.org, tvc.APPS), body["appId"], "TVC app")
+    app = find_app(q, body["appId"])
     statuses = []
-    for deployment in provider_standin.table(q.org, tvc.DEPLOYMENTS).values():
-        if deployment["appId"] != app["id"] or deployment["deleted"]:
+    for deployment in records.tvc_deployments(q.org.longtail).values():
+        if deployment.app_id != app.id or deployment.deleted:
             continue
-        ready, updated = 0, deployment["updatedMs"]
-        if deployment["startedMs"] is not None:
-            step = provider_standin.current(deployment["track"], q.now_ms, poll=True)
-            ready = deployment["replicas"] if step["status"] == "READY" else 0
+        ready, updated = 0, deployment.updated_ms
+        if deployment.started_ms is not None:
+            step = deployment.track.reached(q.now_ms, poll=True)
+            ready = deployment.replicas if step["status"] == "READY" else 0
             updated = max(updated, step["reachedMs"])
         statuses.append(
             {
-                "deploymentId": deployment["id"],
+                "deploymentId": deployment.id,
                 "readyReplicas": ready,
-                "desiredReplicas": deployment["replicas"],
+                "desiredReplicas": deployment.replicas,
                 "lastUpdatedTime": timestamp(updated),
             }
         )
     return {
         "appStatus": {
-            "appId": app["id"],
+            "appId": app.id,
             "deployments": statuses,
-            "targetedDeploymentId": app["liveDeploymentId"] or "",
+            "targetedDeploymentId": app.live_deployment_id or "",
         }
     }
 
 
 def get_tvc_deployment_debug_logs(q: QueryContext, body: Json) -> Json:
-    deployment = q.find(provider_standin.table(q.org, tvc.DEPLOYMENTS), body["deploymentId"], "TVC deployment")
-    if not deployment["params"].get("debugMode"):
-        raise InvalidArgument(f"TVC deployment {deployment['id']} is not running in debug mode")
-    if deployment["startedMs"] is None:
+    deployment = find_deployment(q, body["deploymentId"])
+    if not deployment.params.get("debugMode"):
+        raise InvalidArgument(f"TVC deployment {deployment.id} is not running in debug mode")
+    started_ms = deployment.started_ms
+    if started_ms is None:
         return {"entries": []}
-    lines = seeded_image(q, deployment["params"]["pivotContainerImageUrl"]).get("logs", [])
+    lines = seeded_image(q, deployment.params["pivotContainerImageUrl"]).get("logs", [])
     if body.get("tailLines"):
         lines = lines[-body["tailLines"] :]
     entries = [
         {
-            "line": {"content": line, "ts": timestamp(deployment["startedMs"] + i)},
-            "replicaLabel": f"replica {r}/{deployment['replicas']}",
+            "line": {"content": line, "ts": timestamp(started_ms + i)},
+            "replicaLabel": f"replica {r}/{deployment.replicas}",
         }
-        for r in range(1, deployment["replicas"] + 1)
+        for r in range(1, deployment.replicas + 1)
         for i, line in enumerate(lines)
     ]
     return {
@@ -88,8 +98,7 @@ def get_tvc_deployment_debug_logs(q: QueryContext, body: Json) -> Json:
 
 
 def get_tvc_deployment_provisioning_details(q: QueryContext, body: Json) -> Json:
-    deployment = q.find(provider_standin.table(q.org, tvc.DEPLOYMENTS), body["deploymentId"], "TVC deployment")
-    return tvc_quorum.provisioning(deployment)
+    return tvc_quorum.provisioning(find_deployment(q, body["deploymentId"]))
 
 
 def get_tvc_qos_versions(q: QueryContext, body: Json) -> Json:
@@ -123,85 +132,85 @@ def seeded_image(q: QueryContext, url: str) -> Json:
 
 
 # views --------------------------------------------------------------------------------------------
-def operator_view(q: QueryContext, operator: Json) -> Json:
-    stamp = timestamp(operator["createdMs"])
+def operator_view(q: QueryContext, operator: TvcOperator) -> Json:
+    stamp = timestamp(operator.created_ms)
     return {
-        "id": operator["id"],
-        "name": operator["name"],
-        "publicKey": operator["publicKey"],
+        "id": operator.id,
+        "name": operator.name,
+        "publicKey": operator.public_key,
         "createdAt": stamp,
         "updatedAt": stamp,
     }
 
 
 def set_view(q: QueryContext, set_id: str) -> Json:
-    found = provider_standin.table(q.org, tvc.SETS)[set_id]
-    operators = provider_standin.table(q.org, tvc.OPERATORS)
-    stamp = timestamp(found["createdMs"])
+    found = records.tvc_operator_sets(q.org.longtail)[set_id]
+    operators = records.tvc_operators(q.org.longtail)
+    stamp = timestamp(found.created_ms)
     return {
-        "id": found["id"],
-        "name": found["name"],
+        "id": found.id,
+        "name": found.name,
         "organizationId": q.org.organization_id,
-        "operators": [operator_view(q, operators[i]) for i in found["operatorIds"] if i in operators],
-        "threshold": str(found["threshold"]),
+        "operators": [operator_view(q, operators[i]) for i in found.operator_ids if i in operators],
+        "threshold": str(found.threshold),
         "createdAt": stamp,
         "updatedAt": stamp,
     }
 
 
-def app_view(q: QueryContext, app: Json) -> Json:
+def app_view(q: QueryContext, app: TvcApp) -> Json:
     view = {
-        "id": app["id"],
+        "id": app.id,
         "organizationId": q.org.organization_id,
-        "name": app["name"],
-        "quorumPublicKey": app["quorumPublicKey"],
-        "manifestSet": set_view(q, app["manifestSetId"]),
-        "shareSet": set_view(q, app["shareSetId"]),
-        "enableEgress": app["enableEgress"],
-        "createdAt": timestamp(app["createdMs"]),
-        "updatedAt": timestamp(app["updatedMs"]),
-        "publicDomain": f"app-{app['id']}.turnkey.cloud",
-        "enableDebugModeDeployments": app["enableDebugModeDeployments"],
+        "name": app.name,
+        "quorumPublicKey": app.quorum_public_key,
+        "manifestSet": set_view(q, app.manifest_set_id),
+        "shareSet": set_view(q, app.share_set_id),
+        "enableEgress": app.enable_egress,
+        "createdAt": timestamp(app.created_ms),
+        "updatedAt": timestamp(app.updated_ms),
+        "publicDomain": f"app-{app.id}.turnkey.cloud",
+        "enableDebugModeDeployments": app.enable_debug_mode_deployments,
     }
-    if app["liveDeploymentId"]:
-        view["liveDeploymentId"] = app["liveDeploymentId"]
+    if app.live_deployment_id:
+        view["liveDeploymentId"] = app.live_deployment_id
     return view
 
 
-def deployment_view(q: QueryContext, deployment: Json) -> Json:
-    app = provider_standin.table(q.org, tvc.APPS)[deployment["appId"]]
-    params, operators = deployment["params"], provider_standin.table(q.org, tvc.OPERATORS)
-    created, updated = timestamp(deployment["createdMs"]), timestamp(deployment["updatedMs"])
+def deployment_view(q: QueryContext, deployment: TvcDeployment) -> Json:
+    app = records.tvc_apps(q.org.longtail)[deployment.app_id]
+    params, operators = deployment.params, records.tvc_operators(q.org.longtail)
+    created, updated = timestamp(deployment.created_ms), timestamp(deployment.updated_ms)
     approvals = [
         {
             "id": a["id"],
-            "manifestId": deployment["manifestId"],
+            "manifestId": deployment.manifest_id,
             "operator": operator_view(q, operators[a["operatorId"]]),
             "approval": a["signature"],
             "createdAt": timestamp(a["createdMs"]),
             "updatedAt": timestamp(a["createdMs"]),
         }
-        for a in deployment["approvals"]
+        for a in deployment.approvals
         if a["operatorId"] in operators
     ]
     container = {
         "containerUrl": params["pivotContainerImageUrl"],
         "path": params["pivotPath"],
         "args": list(params["pivotArgs"]),
-        "hasPullSecret": deployment["hasPullSecret"],
+        "hasPullSecret": deployment.has_pull_secret,
         "healthCheckType": params["healthCheckType"],
         "healthCheckPort": str(int(params["healthCheckPort"])),
         "publicIngressPort": str(int(params["publicIngressPort"])),
     }
     return {
-        "id": deployment["id"],
+        "id": deployment.id,
         "organizationId": q.org.organization_id,
-        "appId": app["id"],
-        "manifestSet": set_view(q, app["manifestSetId"]),
-        "shareSet": set_view(q, app["shareSetId"]),
+        "appId": app.id,
+        "manifestSet": set_view(q, app.manifest_set_id),
+        "shareSet": set_view(q, app.share_set_id),
         "manifest": {
-            "id": deployment["manifestId"],
-            "manifest": deployment["manifest"],
+            "id": deployment.manifest_id,
+            "manifest": deployment.manifest,
             "createdAt": created,
             "updatedAt": created,
         },
@@ -210,6 +219,6 @@ def deployment_view(q: QueryContext, deployment: Json) -> Json:
         "pivotContainer": container,
         "createdAt": created,
         "updatedAt": updated,
-        "delete": deployment["deleted"],
+        "delete": deployment.deleted,
         "debugMode": bool(params.get("debugMode", False)),
     }

@@ -18,6 +18,7 @@ from enum import Enum
 from typing import Any
 
 from simulator.state.records import timestamp
+from simulator.state.status_track import StatusTrack
 from simulator.state.votes import wire
 from simulator.wire import Json, drop_nulls
 
@@ -37,6 +38,7 @@ class ActivityStatus(str, Enum):
 
 
 CONSENSUS_NEEDED = ActivityStatus.CONSENSUS_NEEDED.value
+WAIT_OVER = "WAIT_OVER"  # the last step of a scripted wait (never on the wire: the outcome applies then)
 FINAL_STATUSES = frozenset({ActivityStatus.COMPLETED.value, ActivityStatus.FAILED.value, ActivityStatus.REJECTED.value})
 
 
@@ -50,10 +52,34 @@ class Pending:
     prepared: Any = None
     governance: Json = field(default_factory=dict)  # by, eligible, threshold, approvers, approvals
     final: Json | None = None  # a scripted outcome applied once the wait is over
-    polls_left: int | None = None
-    ready_at_ms: int | None = None
+    wait: StatusTrack | None = None  # the scripted wait before ``final``: over once its last step is reached
     policy_context: Json = field(default_factory=dict)  # eth.tx, wallet, ...: what policies read, kept for votes
     mfa_hold: Json | None = None  # the decision (outcome, failure, wait) that applies once the requester's MFA is met
+
+    def start_wait(self, status: str, polls: int | None, seconds: float | None, now_ms: int) -> None:
+        """Wait in ``status`` until ``polls`` polls or ``seconds`` (neither: until something else moves it)."""
+        after = {name: value for name, value in (("polls", polls), ("seconds", seconds)) if value is not None}
+        steps: list[Json] = [{"status": status}, *([{"status": WAIT_OVER, "after": after}] if after else [])]
+        self.wait = StatusTrack.start(steps, now_ms)
+
+    # the form state documents keep: what is left of the wait, as it always was ----------------------
+    def wait_document(self) -> tuple[int | None, int | None]:
+        """``(polls_left, ready_at_ms)``: the polls still to come and when the seconds fall due."""
+        if self.wait is None:
+            return None, None
+        end = self.wait.steps[-1]
+        polls_left = end["after"]["polls"] - self.wait.polls if self.wait.waits_on_polls(end) else None
+        return polls_left, self.wait.due_ms(end)
+
+    @staticmethod
+    def wait_from_document(polls_left: int | None, ready_at_ms: int | None) -> StatusTrack | None:
+        if polls_left is None and ready_at_ms is None:
+            return None
+        after = {"polls": polls_left} if polls_left is not None else {}
+        if ready_at_ms is not None:
+            after["seconds"] = 0  # due when the track starts: the document keeps the due time itself
+        # the waiting status itself is the activity's (``Activity.status``), not the document's
+        return StatusTrack([{"status": ""}, {"status": WAIT_OVER, "after": after}], ready_at_ms or 0)
 
 
 @dataclass(slots=True, eq=False)

@@ -17,7 +17,8 @@ import time
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from simulator.state import activity, records, store, votes
+from simulator.state import activity, longtail_records, records, store, votes
+from simulator.state.status_track import StatusTrack
 from simulator.state.tables import ActivityIds, ActivityTable
 
 CLASSES: dict[str, type] = {
@@ -26,6 +27,7 @@ CLASSES: dict[str, type] = {
     for cls in vars(module).values()
     if isinstance(cls, type) and dataclasses.is_dataclass(cls)
 }
+DOCUMENT_RECORDS = (StatusTrack, *longtail_records.RECORDS)  # records kept in the JSON form they replaced
 ACTIVITY_IDS = "__activity_ids__"
 _WIRE = json.JSONEncoder(separators=(",", ":"))  # what the control API's JSON responses use
 _PIECE_ITEMS = 64  # containers larger than this are written member by member
@@ -35,6 +37,8 @@ _YIELD_EVERY_S = 0.001  # the longest the writer keeps the interpreter before le
 def encode(value: Any) -> Any:
     if isinstance(value, activity.Activity):
         return {"__type__": "Activity", **{k: encode(v) for k, v in activity_state(value).items()}}
+    if isinstance(value, DOCUMENT_RECORDS):  # written as they always were: JSON objects
+        return encode(value.as_document())
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {"__type__": type(value).__name__, **{name: encode(v) for name, v in record_fields(value)}}
     if isinstance(value, store.Store):
@@ -72,6 +76,10 @@ def record_fields(value: Any) -> Iterator[tuple[str, Any]]:
             # Work done ahead for the handler (a wallet's seed and keys): not state. Left out, so an
             # export taken while an activity waits imports again; the handler then does the work itself.
             yield name, None
+        elif isinstance(value, activity.Pending) and name == "wait":  # written as it always was
+            polls_left, ready_at_ms = value.wait_document()
+            yield "polls_left", polls_left
+            yield "ready_at_ms", ready_at_ms
         elif isinstance(value, store.Organization) and isinstance(item, ActivityTable):
             yield name, {ACTIVITY_IDS: list(item)}  # the store's table holds them
         else:
@@ -126,6 +134,10 @@ def build(value: dict[str, Any]) -> Any:
         return activity.Activity.from_older(fields)
     if name not in CLASSES:
         raise ValueError(f"unknown record type {name!r} in the state")
+    if name == "Pending":
+        fields["wait"] = activity.Pending.wait_from_document(
+            fields.pop("polls_left", None), fields.pop("ready_at_ms", None)
+        )
     made = CLASSES[name](**fields)
     if isinstance(made, activity.Activity):
         for vote in made.votes:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from simulator.state.status_track import StatusTrack
 from simulator.wire import Json
 
 
@@ -392,7 +393,7 @@ class IpAllowlist:
 class SentTransaction:
     """A transaction the broadcast stand-in took (eth_send_*, sol_send_transaction, eth_undelegate_7702).
 
-    ``track`` is the status sequence it follows on the simulator clock ({createdMs, polls, steps});
+    ``track`` is the status sequence it follows on the simulator clock and with polls;
     ``details`` keeps what the request asked for (calls, gas fields, sponsorship) as sent."""
 
     status_id: str
@@ -402,7 +403,7 @@ class SentTransaction:
     sender: str  # the EVM ``from`` or the Solana fee payer
     chain_id: str  # EVM 0x-hash of the signed bytes, or the Solana signature (base58)
     submitted_ms: int
-    track: Json
+    track: StatusTrack
     signed: str = ""  # hex of the signed transaction; empty when the stand-in could not build it (sponsored)
     nonce: int | None = None
     to: str = ""
@@ -413,3 +414,6 @@ class SentTransaction:
     signers: list[Json] = field(default_factory=list)  # Solana: [{address, writable}]
     transfers: list[Json] = field(default_factory=list)  # native transfers: [{from, to, amount}]
     details: Json = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.track = StatusTrack.from_document(self.track)  # a decoded document holds it in its JSON form

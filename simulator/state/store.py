@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from simulator.errors import NotFound
+from simulator.state import longtail_records
 from simulator.state.activity import Activity
 from simulator.state.copying import copy_store
 from simulator.state.records import (
@@ -56,13 +57,14 @@ class Organization:
     activities: ActivityTable = field(default_factory=ActivityTable)
     webhook_endpoints: dict[str, WebhookEndpoint] = field(default_factory=dict)
     ip_allowlists: dict[str, IpAllowlist] = field(default_factory=dict)  # "" = the organization's, else by key
-    # swaps, earn, TVC, secrets, on-ramp (simulator.handling.provider_standin): table name -> record id -> record
-    longtail: dict[str, dict[str, Json]] = field(default_factory=dict)
+    # swaps, earn, TVC, secrets, on-ramp: table name -> record id -> record (simulator.state.longtail_records)
+    longtail: dict[str, dict[str, Any]] = field(default_factory=dict)
     session_profiles: dict[str, SessionProfile] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not isinstance(self.activities, (ActivityTable, ActivityIds)):  # a decoded document: a plain dict
             self.activities = ActivityTable(self.activities)
+        longtail_records.adopt(self.longtail)  # a decoded document holds its records in their JSON form
 
     def user(self, user_id: str) -> User:
         return self.find(self.users, user_id, "user")
