@@ -26,6 +26,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from simulator.config import Config
 from simulator.crypto import service_keys
 from simulator.errors import InvalidArgument, NotFound, Unauthenticated
+from simulator.request_body import refuse_deep_nesting
 from simulator.validation import Schemas
 from simulator.wire import Json
 
@@ -117,6 +118,7 @@ def parsed_body() -> Any:
         raise InvalidArgument(
             f"control request bodies are JSON: send Content-Type: application/json (got {request.content_type!r})"
         )
+    refuse_deep_nesting(raw, "control request body is not valid JSON")
     try:
         return json.loads(raw.decode("utf-8"), parse_constant=refuse_constant)
     except (ValueError, RecursionError) as exc:

@@ -31,7 +31,7 @@ from simulator.journal import Journal
 from simulator.proxy_config import captcha
 from simulator.proxy_config import config as proxy_config
 from simulator.queries import QueryContext
-from simulator.request_body import check_timestamp_ms, parse_body
+from simulator.request_body import check_timestamp_ms, parse_body, too_deep
 from simulator.request_record import UNREAD, RequestRecord
 from simulator.state.activity import Activity, Pending
 from simulator.state.store import Organization, Store
@@ -424,6 +424,8 @@ def keep(host: Host, record: RequestRecord, headers: Mapping[str, str]) -> None:
 
 
 def request_json(raw: bytes) -> Any:
+    if too_deep(raw):
+        return None
     try:
         return json.loads(raw)
     except (ValueError, RecursionError):

@@ -8,6 +8,8 @@ their int64 fields are decimal strings of at most 20 digits; anything beyond is 
 from __future__ import annotations
 
 import json
+import re
+from itertools import accumulate
 from typing import Any
 
 from simulator.errors import InvalidArgument
@@ -15,6 +17,31 @@ from simulator.wire import Json, JsonFloat
 
 MAX_DEPTH = 64
 MAX_INT64_DIGITS = 20
+
+
+JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def refuse_deep_nesting(raw: bytes, what: str = "bad request body") -> None:
+    """Refuse (400) a body nested deeper than MAX_DEPTH, before ``json.loads`` reads it (see ``too_deep``)."""
+    if too_deep(raw):
+        raise InvalidArgument(f"{what}: nested more than {MAX_DEPTH} levels deep")
+
+
+def too_deep(raw: bytes | str) -> bool:
+    """Whether JSON text nests deeper than MAX_DEPTH; call it before ``json.loads`` on what a client sent.
+
+    json's C reader recurses once per level and stops only at the interpreter's recursion limit,
+    which libraries raise process-wide (py_ecc, which eth-account loads, sets 100,000: far past
+    the C stack), so in such a process a body of 100,000 ``[`` would crash it instead of being
+    refused. Text with fewer brackets than the bound costs two counts; the rest is measured with
+    its strings taken out, at C speed but for one pass over its brackets."""
+    data = raw.encode("utf-8", "replace") if isinstance(raw, str) else raw
+    if data.count(b"[") + data.count(b"{") <= MAX_DEPTH:
+        return False
+    brackets = JSON_STRING.sub(b"", data).translate(None, NOT_BRACKETS)
+    return max(accumulate(1 if c in b"[{" else -1 for c in brackets), default=0) > MAX_DEPTH
 
 
 def check_body_shape(body: Any) -> None:
@@ -44,6 +71,7 @@ def check_timestamp_ms(text: str) -> int:
 
 def parse_body(raw: bytes, content_type: str | None) -> Json:
     """The body as a JSON object, whatever its Content-Type says (clients that send none are common)."""
+    refuse_deep_nesting(raw)
     try:
         body = json.loads(raw.decode("utf-8"), parse_float=JsonFloat, parse_constant=_not_json)
     except NotJson as exc:

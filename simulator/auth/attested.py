@@ -21,6 +21,7 @@ from typing import Any
 from simulator.auth.stamps import ATTESTED_TOKEN, Stamp
 from simulator.crypto import service_keys, tokens
 from simulator.errors import PermissionDenied, Unauthenticated
+from simulator.request_body import too_deep
 from simulator.state.records import User
 from simulator.state.store import Organization, Store
 from simulator.wire import Json
@@ -154,6 +155,8 @@ def session_user(store: Store, token: str, body: bytes, target_org_id: str, now_
 
 
 def _field(body: bytes, name: str) -> Any:
+    if too_deep(body):
+        return None
     try:
         parsed = json.loads(body)
     except (ValueError, RecursionError):

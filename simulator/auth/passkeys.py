@@ -36,6 +36,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from simulator.errors import InvalidArgument, Unauthenticated
+from simulator.request_body import too_deep
 from simulator.state.store import Organization, Store
 from simulator.wire import b64url_decode, b64url_encode
 
@@ -234,7 +235,7 @@ def _attestation_object(attestation: Mapping[str, Any]) -> tuple[bytes, dict[str
 def _client_data(attestation: Mapping[str, Any]) -> tuple[bytes, dict[str, Any]]:
     try:
         raw = b64url_decode(str(attestation["clientDataJson"]))
-        data = json.loads(raw)
+        data = None if too_deep(raw) else json.loads(raw)
     except (ValueError, KeyError, TypeError, binascii.Error):
         data = None
     if not isinstance(data, dict):

@@ -23,6 +23,7 @@ from cryptography.hazmat.primitives.asymmetric import ec, ed25519
 from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, encode_dss_signature
 
 from simulator.errors import Unauthenticated
+from simulator.request_body import too_deep
 from simulator.wire import b64url_decode as b64url_decode  # kept here too: the stampers import it from here
 from simulator.wire import b64url_encode as b64url_encode
 
@@ -57,6 +58,13 @@ class Stamp:
     session: str | None = None  # X-Session: a read-only session token (handle and signature unused)
 
 
+def loads_shallow(text: bytes | str) -> Any:
+    """A stamp header's JSON; a deeply nested one is a ValueError like any other that does not parse."""
+    if too_deep(text):
+        raise ValueError("nested too deeply")
+    return json.loads(text)
+
+
 def read_stamp(headers: Mapping[str, str]) -> Stamp:
     """Decode whichever one stamp header the request carries (names are case-insensitive)."""
     present = [(name, value) for name in STAMP_HEADERS if (value := headers.get(name)) is not None]
@@ -80,7 +88,7 @@ def read_stamp(headers: Mapping[str, str]) -> Stamp:
 
 def _read_api_stamp(header: str) -> Stamp:
     try:
-        fields = json.loads(b64url_decode(header.strip()))
+        fields = loads_shallow(b64url_decode(header.strip()))
         stamp = Stamp(header, str(fields["publicKey"]).lower(), str(fields["scheme"]), str(fields["signature"]))
     except (ValueError, KeyError, TypeError, binascii.Error):
         raise Unauthenticated(
@@ -97,7 +105,7 @@ def _read_api_stamp(header: str) -> Stamp:
 
 def _read_attested_stamp(header: str) -> Stamp:
     try:
-        fields = json.loads(b64url_decode(header.strip()))
+        fields = loads_shallow(b64url_decode(header.strip()))
         parts = {k: str(fields[k]) for k in ("publicKeyAttestation", "scheme", "publicKey", "signature")}
     except (ValueError, KeyError, TypeError, binascii.Error):
         raise Unauthenticated(
@@ -122,7 +130,7 @@ def _read_attested_stamp(header: str) -> Stamp:
 
 def _read_webauthn_stamp(header: str) -> Stamp:
     try:
-        fields = json.loads(header)
+        fields = loads_shallow(header)
         parts = {k: str(fields[k]) for k in ("authenticatorData", "clientDataJson", "credentialId", "signature")}
     except (ValueError, KeyError, TypeError):
         raise Unauthenticated(
@@ -164,7 +172,7 @@ def verify_webauthn_stamp(stamp: Stamp, body: bytes, public_key: bytes) -> None:
     try:
         failed = "clientDataJson (base64url JSON)"
         client_data_raw = b64url_decode(stamp.webauthn["clientDataJson"])
-        client_data: dict[str, Any] = json.loads(client_data_raw)
+        client_data: dict[str, Any] = loads_shallow(client_data_raw)
         expected = hashlib.sha256(body).hexdigest().encode()
         failed = "challenge (clientDataJson.challenge is not the hex SHA-256 of the request body)"
         if b64url_decode(str(client_data.get("challenge", ""))) != expected:

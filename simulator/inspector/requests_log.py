@@ -16,6 +16,7 @@ from collections import deque
 
 from flask import Response, current_app, request
 
+from simulator.request_body import too_deep
 from simulator.request_record import UNREAD, RequestRecord
 from simulator.wire import Json
 
@@ -104,6 +105,8 @@ def kept_body(record: RequestRecord) -> Json:
 
 
 def parsed(raw: bytes) -> object:
+    if too_deep(raw):
+        return None
     try:
         return json.loads(raw) if raw.strip() else {}
     except (ValueError, RecursionError):
