@@ -9,11 +9,8 @@ own request lines are silenced, since these replace them.
 from __future__ import annotations
 
 import atexit
-import copy
 import json
 import logging
-import logging.handlers
-import queue
 import sys
 from collections.abc import Callable
 from datetime import datetime, timezone
@@ -21,6 +18,7 @@ from typing import IO, Any
 
 from flask import Flask, Response, current_app, request
 
+from simulator import log_writer
 from simulator.request_record import ENVIRON_KEY, RequestRecord
 
 log = logging.getLogger("simulator.requests")
@@ -29,6 +27,7 @@ COLOURS = {2: "\x1b[32m", 3: "\x1b[36m", 4: "\x1b[33m", 5: "\x1b[31m"}
 RESET = "\x1b[0m"
 
 
+_writer: log_writer.LineWriter | None = None  # serve's background writer (configure(background=True))
 READERS = "simulator.request_readers"  # app.extensions: who else reads a finished request (the inspector)
 
 
@@ -75,7 +74,10 @@ def _answered(response: Response) -> Response:
         reader(record, response)
     if log.isEnabledFor(logging.INFO):
         fields = request_fields(record)
-        log.info(text_of(fields), extra={"request": fields})
+        if _writer is not None:  # serve: the line is queued, made and written on the writer's thread
+            _writer.request(text_of(fields), fields)
+        else:
+            log.info(text_of(fields), extra={"request": fields})
     return response
 
 
@@ -139,38 +141,28 @@ def configure(
 ) -> logging.Handler:
     """Send the simulator's logs to ``stream`` (stderr) as text or JSON lines; returns the handler.
 
-    ``background`` (``serve``): a request only queues its line; a thread formats and writes it, so the
-    write to a terminal or pipe is off the response path (the queue is drained at exit)."""
+    ``background`` (``serve``): a request only queues its line; a thread makes, formats and writes
+    it (simulator/log_writer.py), so the log is off the response path (drained at exit)."""
+    global _writer
     if fmt not in FORMATS:
         raise ValueError(f"log format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     target = stream or sys.stderr
-    writer = logging.StreamHandler(target)
+    stream_handler = logging.StreamHandler(target)
     is_terminal = bool(getattr(target, "isatty", lambda: False)())
-    writer.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter(colour=is_terminal))
-    handler: logging.Handler = writer
-    if background:
-        handler = Handoff(queue.SimpleQueue())
-        listener = logging.handlers.QueueListener(handler.queue, writer, respect_handler_level=True)
-        listener.start()
-        atexit.register(listener.stop)
-        handler.listener = listener  # type: ignore[attr-defined]
+    stream_handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter(colour=is_terminal))
     root = logging.getLogger()
     for old in [h for h in root.handlers if getattr(h, "simulator_handler", False)]:
         root.removeHandler(old)
-        if getattr(old, "listener", None) is not None:
-            old.listener.stop()  # type: ignore[attr-defined]
+        if isinstance(old, log_writer.Handoff):
+            old.writer.stop()
+    handler: logging.Handler = stream_handler
+    _writer = None
+    if background:
+        _writer = log_writer.LineWriter(stream_handler)
+        atexit.register(_writer.stop)
+        handler = log_writer.Handoff(_writer)
     handler.simulator_handler = True  # type: ignore[attr-defined]
     root.addHandler(handler)
     root.setLevel(level)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     return handler
-
-
-class Handoff(logging.handlers.QueueHandler):
-    """Queues a record as it is: the message merged with its arguments now (they may change), the
-    formatting and the exception's text left to the writer's formatter, on the writer's thread."""
-
-    def prepare(self, record: logging.LogRecord) -> logging.LogRecord:
-        record = copy.copy(record)
-        record.msg, record.args = record.getMessage(), None
-        return record
