@@ -130,15 +130,29 @@ def submit(
     content_type: str | None,
     record: RequestRecord | None = None,
 ) -> Json:
+    return public(host, Kind.ACTIVITY, op, raw, headers, content_type, record, _submit)
+
+
+def public(
+    host: Host,
+    kind: Kind,
+    op: str,
+    raw: bytes,
+    headers: Mapping[str, str],
+    content_type: str | None,
+    record: RequestRecord | None,
+    run: Callable[[Host, str, bytes, Mapping[str, str], str | None, list[Json]], Json],
+) -> Json:
+    """An activity or a query: ``run`` (``_submit``, ``_query``), its answer checked, the request kept."""
     seen: list[Json] = []
 
     def answer() -> Json:
         try:
-            return response_check.checked(host, Kind.ACTIVITY, op, _submit(host, op, raw, headers, content_type, seen))
+            return response_check.checked(host, kind, op, run(host, op, raw, headers, content_type, seen))
         except NotFound as error:  # a lookup that failed on an id that is not a UUID: malformed (errors page)
-            raise host.schemas.not_found_or_malformed("submit", op, seen, error) from None
+            raise host.schemas.not_found_or_malformed(kind.value, op, seen, error) from None
 
-    return journaled(host, record or untimed(Kind.ACTIVITY, op), raw, headers, answer, seen)
+    return journaled(host, record or untimed(kind, op), raw, headers, answer, seen)
 
 
 def _submit(
@@ -300,15 +314,7 @@ def query(
     content_type: str | None,
     record: RequestRecord | None = None,
 ) -> Json:
-    seen: list[Json] = []
-
-    def answer() -> Json:
-        try:
-            return response_check.checked(host, Kind.QUERY, op, _query(host, op, raw, headers, content_type, seen))
-        except NotFound as error:  # a lookup that failed on an id that is not a UUID: malformed (errors page)
-            raise host.schemas.not_found_or_malformed("query", op, seen, error) from None
-
-    return journaled(host, record or untimed(Kind.QUERY, op), raw, headers, answer, seen)
+    return public(host, Kind.QUERY, op, raw, headers, content_type, record, _query)
 
 
 def _query(
