@@ -12,10 +12,10 @@ from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from simulator import control, cors, frames, inspector, logs, pipeline, wire
-from simulator.activities import ip_allowlist
 from simulator.config import Config
 from simulator.core import Simulator
 from simulator.errors import ApiError, InvalidArgument, MethodNotAllowed, NotFound, PayloadTooLarge
+from simulator.handling.ip_allowlist_check import REMOTE_ADDR_HEADER
 from simulator.request_record import PUBLIC_KINDS
 from simulator.scenario import ScenarioError
 from simulator.webhooks import signing
@@ -180,7 +180,7 @@ def headers() -> Mapping[str, str]:
     for key in ("CONTENT_TYPE", "CONTENT_LENGTH"):
         if environ.get(key):
             found[key.replace("_", "-").lower()] = environ[key]
-    found[ip_allowlist.REMOTE_ADDR_HEADER.lower()] = request.remote_addr or ""
+    found[REMOTE_ADDR_HEADER.lower()] = request.remote_addr or ""
     return found
 
 

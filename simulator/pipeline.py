@@ -17,7 +17,6 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from simulator import auth, catalogue, response_check
-from simulator.activities import ip_allowlist
 from simulator.auth.stamps import Stamp
 from simulator.catalogue import Kind, Operation
 from simulator.clock import Clock, Source
@@ -25,7 +24,7 @@ from simulator.config import Config
 from simulator.consensus import engine, lifecycle, mfa_gate, rate_limits, rules
 from simulator.consensus.decisions import Decision, Outcome, VoteSelection
 from simulator.errors import ApiError, InvalidArgument, NotFound, PermissionDenied, Unimplemented
-from simulator.handling import envelope, refusals, session_scope
+from simulator.handling import envelope, ip_allowlist_check, refusals, session_scope
 from simulator.handling.context import Context
 from simulator.journal import Journal
 from simulator.proxy_config import captcha
@@ -77,7 +76,7 @@ def authenticate(
         principal = auth.trust_without_verifying(host.store, headers, org_id)
     else:
         principal = auth.authenticate(host.store, stamp, raw, org_id, now_ms)
-    ip_allowlist.check_request(principal, headers)
+    ip_allowlist_check.check_request(principal, headers)
     return principal
 
 

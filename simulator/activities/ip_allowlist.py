@@ -1,4 +1,5 @@
-"""IP allow-lists: the parent organization's list and per-API-key lists, and their enforcement.
+"""IP allow-lists: the parent organization's list and per-API-key lists (their enforcement on every
+request is simulator/handling/ip_allowlist_check.py).
 
 The service's rules: only top-level organizations have them (requests authenticated in a
 sub-organization are never evaluated). The organization's list (no ``publicKey``) applies when
@@ -10,18 +11,14 @@ it falls back to it. Auth-proxy requests are exempt (here: requests without a cl
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Mapping
 
-from simulator.auth import Principal
 from simulator.errors import InvalidArgument, NotFound, PermissionDenied
 from simulator.handling.context import Context
+from simulator.handling.ip_allowlist_check import ORG_LIST
 from simulator.state.records import IpAllowlist
 from simulator.state.store import Organization
 from simulator.wire import Json
 
-CLIENT_IP_HEADER = "X-Simulator-Client-Ip"  # documented: a test pretends the request came from this address
-REMOTE_ADDR_HEADER = "X-Simulator-Remote-Addr"  # private: the transport's peer address, set by app.py
-ORG_LIST = ""
 MAX_RULES_PER_FAMILY = 10
 BROADEST_PREFIX = {4: 20, 6: 48}
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -98,30 +95,3 @@ def parse_cidr(index: int, cidr: str) -> Network:
             "range allowed"
         )
     return network
-
-
-def client_address(headers: Mapping[str, str]) -> str | None:
-    return headers.get(CLIENT_IP_HEADER) or headers.get(REMOTE_ADDR_HEADER) or None
-
-
-def check_request(principal: Principal, headers: Mapping[str, str]) -> None:
-    """Refuse a request from an address the caller's organization does not allow (after authentication)."""
-    org = principal.organization
-    org_list = org.ip_allowlists.get(ORG_LIST)
-    address = client_address(headers)
-    if org.parent_id is not None or org_list is None or not org_list.enabled or address is None:
-        return
-    key = principal.stamp.handle.lower() if principal.stamp is not None and principal.stamp.webauthn is None else ""
-    key_list = org.ip_allowlists.get(key) if key else None
-    governing = key_list if key_list is not None and key_list.rules else org_list
-    try:
-        ip = ipaddress.ip_address(address.strip())
-        allowed = any(ip in ipaddress.ip_network(rule["cidr"]) for rule in governing.rules)
-    except ValueError:
-        allowed = governing.on_evaluation_error == "ALLOW"
-    if not allowed:
-        scope = f"API key {key}" if governing is key_list else f"organization {org.organization_id}"
-        raise PermissionDenied(
-            f"request from IP address {address} is not allowed by the IP allow-list of {scope}",
-            error_code="FORBIDDEN",
-        )
