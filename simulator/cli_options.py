@@ -13,7 +13,12 @@ from simulator.config import PLAN_RPS, WEB_APP_AUTH_PROXY_CONFIG_ID, Config, Rat
 def transport_switches(serve: argparse.ArgumentParser) -> None:
     """The HTTP transport's limits, on both ports (Config and simulator/wsgi.py say more)."""
     default = Config()
-    serve.add_argument("--threads", type=positive(int), default=default.threads, help="worker threads (both ports)")
+    serve.add_argument(
+        "--threads",
+        type=positive(int),
+        default=default.threads,
+        help="worker threads (both ports); API requests run on at most one per core of them",
+    )
     serve.add_argument(
         "--max-connections", type=positive(int), default=default.max_connections, help="open connections per port"
     )

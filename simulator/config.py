@@ -48,7 +48,8 @@ class Config:
     control_token: str | None = None  # Authorization: Bearer <token> or X-Simulator-Control-Token: <token>
     inspector: bool = False  # the page at /_simulator/ui (with the control API only); `serve` turns it on
     # transport (simulator/wsgi.py), for every port: main (with the control API) and auth proxy
-    threads: int = 8  # worker threads answering requests, shared by the ports; reading never holds one
+    threads: int = 8  # worker threads answering requests, shared by the ports; reading never holds one; API
+    # requests run on at most one per core (simulator/wsgi.WorkerPools), the control API on these
     max_connections: int = 256  # open connections per port; more wait in the listen backlog
     header_timeout_seconds: float = 10.0  # a request's line and headers must arrive within this of its first byte
     read_timeout_seconds: float = 30.0  # for its body after the headers, and the longest a connection may idle
