@@ -301,6 +301,9 @@ flows.kit = async function kit(browser) {
                           styled: await keyDiv.evaluate((e) => e.style.fontSize) };
     await tab.click('[data-testid="export-done"]');
     await tab.waitForSelector(KIT_FRAME, { state: "detached" });
+    // and the modal's leave transition over, as for a person: an import opened while the export modal is
+    // still leaving (a loaded machine stretches its 150 ms) never creates its frame, in the kit itself
+    await tab.waitForFunction(() => !document.querySelector("#headlessui-portal-root")?.childElementCount);
 
     // handleImportWallet: words typed into the simulator's import frame, the kit's button, a new wallet that signs
     const words = accounts.generateMnemonic(accounts.english);
