@@ -45,6 +45,7 @@ class Schemas:
         self._schemas: dict[str, dict[str, Any]] = {}
         self._fast: dict[str, Any] = {}
         self._bounded: dict[str, bool] = {}  # schema key -> has string-number bounds to check
+        self._int64: dict[str, bool] = {}  # schema key -> has int64 fields (a number sent is kept as a string)
         self._lock = threading.Lock()
 
     def schema(self, kind: str, op: str) -> dict[str, Any]:
@@ -58,6 +59,7 @@ class Schemas:
         schema = json.loads(text)
         with self._lock:
             self._bounded.setdefault(key, any(f'"{k}"' in text for k in _STRING_BOUNDS))
+            self._int64.setdefault(key, has_int64_fields(schema))
             return self._schemas.setdefault(key, schema)
 
     def activity_types(self, op: str) -> dict[str, Any]:
@@ -88,7 +90,11 @@ class Schemas:
         try:
             self._compiled(f"{kind}/{op}", schema)(cleaned)
             if not (self._bounded.get(f"{kind}/{op}") and out_of_bounds(schema, cleaned)):
-                return int64_as_strings(schema, cleaned)  # type: ignore[no-any-return]
+                # most schemas have no int64 field: their bodies are not walked a second time
+                found: dict[str, Any] = (
+                    int64_as_strings(schema, cleaned) if self._int64.get(f"{kind}/{op}", True) else cleaned
+                )
+                return found
         except fastjsonschema.JsonSchemaException:
             pass
         violations = [v for e in validator_class()(schema).iter_errors(cleaned) for v in self._violations(e)]
@@ -201,6 +207,18 @@ def malformed_id(schema: Any, body: Any, error: NotFound) -> InvalidArgument | N
                 error_code="INVALID_ORGANIZATION_ID" if field == "organizationId" else "REQUEST_INVALID",
             )
     return None
+
+
+def has_int64_fields(schema: Any) -> bool:
+    """Whether any field of ``schema`` is an int64 (``"type": ["string", "integer"]``), at any depth."""
+    if isinstance(schema, dict):
+        kinds = schema.get("type")
+        if isinstance(kinds, list) and "string" in kinds and ("integer" in kinds or "number" in kinds):
+            return True
+        return any(has_int64_fields(v) for v in schema.values())
+    if isinstance(schema, list):
+        return any(has_int64_fields(v) for v in schema)
+    return False
 
 
 def int64_as_strings(schema: Any, value: Any) -> Any:
