@@ -171,7 +171,7 @@ def _submit(
         existing = host.store.activity_by_fingerprint(fingerprint)
         if existing is not None:
             host.notify(existing, "created")  # a repeated request is a new request, as the interface says
-            return {"activity": existing.to_api(principal.user.user_id)}
+            return {"activity": existing.to_api(principal.user.user_id, now)}
         check_liveness(host, body["timestampMs"], now)
         if spec.vote is not None:
             return vote_by_fingerprint(host, principal, body, raw, VoteSelection(spec.vote), now)
@@ -184,10 +184,10 @@ def _submit(
     with host.lock:
         existing = host.store.activity_by_fingerprint(fingerprint)  # an identical body may have won the race
         if existing is not None:
-            return {"activity": existing.to_api(principal.user.user_id)}
+            return {"activity": existing.to_api(principal.user.user_id, now)}
         ctx = Context(host.store, host.source, now, org, principal, body["type"], prepared, host.notify)
         activity = start_activity(host, ctx, spec, body, raw, keys)
-        return {"activity": activity.to_api(principal.user.user_id)}
+        return {"activity": activity.to_api(principal.user.user_id, now)}
 
 
 def start_activity(host: Host, ctx: Context, spec: Operation, body: Json, raw: bytes, keys: Json) -> Activity:
@@ -244,7 +244,7 @@ def vote_by_fingerprint(
         )
     cast_vote(host, target, principal, raw, selection, now)
     host.store.fingerprints[envelope.fingerprint_of(raw)] = target.activity_id
-    answer = target.to_api(principal.user.user_id)
+    answer = target.to_api(principal.user.user_id, now)
     if mfa_gate.vote_held(host.store, target, principal.user.user_id):
         answer["status"] = mfa_gate.AUTHENTICATORS_NEEDED  # the voter's own MFA holds their vote (mfa docs)
     return {"activity": answer}
@@ -267,8 +267,9 @@ def vote_as(host: Host, activity_id: str, user_ref: str, selection: VoteSelectio
         if user is None:
             raise NotFound(f"user {user_ref} not found in organization {org.organization_id}")
         raw = json.dumps({"simulatorVote": selection.value, "activityId": activity_id}).encode()
-        cast_vote(host, activity, auth.Principal(org, user, None), raw, selection, host.clock.now_ms())
-        return {"activity": activity.to_api(user.user_id)}
+        now = host.clock.now_ms()
+        cast_vote(host, activity, auth.Principal(org, user, None), raw, selection, now)
+        return {"activity": activity.to_api(user.user_id, now)}
 
 
 def find_activity(store: Store, activity_id: str) -> Activity:

@@ -64,6 +64,25 @@ def test_approvals_expire_24_hours_after_the_first_vote_and_the_activity_keeps_w
 
 
 @pytest.mark.simulator_scenario("two_of_three_quorum")
+def test_a_voter_whose_approval_expired_is_shown_able_to_approve_again(simulator_user, simulator_control, frozen_clock):
+    activity = pending_wallet(simulator_user)
+
+    def seen_by_requester() -> Any:
+        return ok(simulator_user("Root User").query("get_activity", activityId=activity["id"]))["activity"]
+
+    simulator_control.advance_clock(DAY)
+    assert seen_by_requester()["canApprove"] is False  # their submission's approval still counts
+    simulator_control.advance_clock(0.001)
+    shown = seen_by_requester()
+    assert shown["canApprove"] is True and shown["status"] == "ACTIVITY_STATUS_CONSENSUS_NEEDED"
+    listed = ok(simulator_user("Root User").query("list_activities"))["activities"]
+    assert [a["canApprove"] for a in listed if a["id"] == activity["id"]] == [True]
+    assert ok(approve(simulator_user, "Root User", activity["fingerprint"]))["activity"]["status"] == (
+        "ACTIVITY_STATUS_CONSENSUS_NEEDED"  # it opens a new window, and is again the only approval in it
+    )
+
+
+@pytest.mark.simulator_scenario("two_of_three_quorum")
 def test_an_approval_still_in_its_window_cannot_be_cast_twice(simulator_user, simulator_control, frozen_clock):
     activity = pending_wallet(simulator_user)
     simulator_control.advance_clock(DAY)

@@ -23,8 +23,6 @@ from simulator.wire import Json
 COMPLETED, FAILED = ActivityStatus.COMPLETED.value, ActivityStatus.FAILED.value
 REJECTED, AUTHENTICATORS_NEEDED = ActivityStatus.REJECTED.value, ActivityStatus.AUTHENTICATORS_NEEDED.value
 APPROVED = VoteSelection.APPROVE.value
-# activities overview: "approvals expire 24 hours after the first vote if consensus is not reached"
-APPROVAL_WINDOW_MS = 24 * 3600 * 1000
 DENIED_MESSAGE = (
     "You don't have sufficient permissions to take this action. Please add a policy granting this "
     "user permissions. Learn more at https://docs.turnkey.com/concepts/policies/quickstart."
@@ -264,19 +262,8 @@ def voter_held_by_mfa(ctx: Context, activity: Activity, principal: Principal) ->
 
 
 def live_approvals(activity: Activity, now_ms: int) -> list[Json]:
-    """The approvals that still count. The first opens a 24-hour window; an approval cast after the
-    window closed finds the earlier ones expired and opens the next (the requester's submission is
-    the first approval). The activity itself never expires: it stays CONSENSUS_NEEDED."""
-    live: list[Json] = []
-    opened: int | None = None
-    for ballot in activity.votes:
-        if ballot["selection"] != APPROVED:
-            continue
-        cast = int(getattr(ballot, "created_ms", now_ms))
-        if opened is None or cast - opened > APPROVAL_WINDOW_MS:
-            opened, live = cast, []
-        live.append(ballot)
-    return [] if opened is None or now_ms - opened > APPROVAL_WINDOW_MS else live
+    """The approvals that still count (the 24-hour window is the activity record's rule)."""
+    return activity.live_approvals(now_ms)
 
 
 def check_vote(activity: Activity, principal: Principal, now_ms: int) -> None:

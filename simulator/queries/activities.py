@@ -39,7 +39,7 @@ def get_activity(q: QueryContext, body: Json) -> Json:
     """The activity; a poll also counts toward a scripted wait ("after N polls")."""
     activity = visible_activity(q, body["activityId"])
     lifecycle.count_poll(q.store, q.source, q.now_ms, activity, q.notify)
-    return {"activity": activity.to_api(q.principal.user.user_id)}
+    return {"activity": activity.to_api(q.principal.user.user_id, q.now_ms)}
 
 
 def list_activities(q: QueryContext, body: Json) -> Json:
@@ -53,7 +53,7 @@ def list_activities(q: QueryContext, body: Json) -> Json:
 
     page = newest_first_page(q.org.activities, body.get("paginationOptions"), matches)
     viewer = q.principal.user.user_id
-    return {"activities": [a.to_api(viewer) for a in page]}
+    return {"activities": [a.to_api(viewer, q.now_ms) for a in page]}
 
 
 def newest_first_page(

@@ -38,6 +38,9 @@ class ActivityStatus(str, Enum):
 
 
 CONSENSUS_NEEDED = ActivityStatus.CONSENSUS_NEEDED.value
+APPROVED = "VOTE_SELECTION_APPROVED"
+# activities overview: "approvals expire 24 hours after the first vote if consensus is not reached"
+APPROVAL_WINDOW_MS = 24 * 3600 * 1000
 WAIT_OVER = "WAIT_OVER"  # the last step of a scripted wait (never on the wire: the outcome applies then)
 FINAL_STATUSES = frozenset({ActivityStatus.COMPLETED.value, ActivityStatus.FAILED.value, ActivityStatus.REJECTED.value})
 
@@ -191,25 +194,43 @@ class Activity:
         return True
 
     # the wire ---------------------------------------------------------------------------------
-    def to_api(self, viewer_id: str | None = None) -> Json:
-        """The wire activity, with the service's extras (timestampMs, result.activity)."""
+    def to_api(self, viewer_id: str | None = None, now_ms: int | None = None) -> Json:
+        """The wire activity, with the service's extras (timestampMs, result.activity); ``canApprove`` and
+        ``canReject`` as ``viewer_id`` sees them at ``now_ms`` (expired approvals may be cast again)."""
         result = self.result
-        core = self._core(viewer_id, result)
+        core = self._core(viewer_id, result, now_ms)
         if result:
             core["result"] = {**result, "activity": dict(core)}
         return core
 
-    def can_vote(self, user_id: str | None) -> bool:
-        """Whether ``user_id`` may still approve or reject (eligible, not yet voted)."""
+    def can_vote(self, user_id: str | None, now_ms: int | None = None) -> bool:
+        """Whether ``user_id`` may still approve or reject (eligible, no vote that still counts at ``now_ms``:
+        an approval older than the approval window may be cast again; without ``now_ms`` every vote counts)."""
         if self.status != CONSENSUS_NEEDED or user_id is None or self.pending is None:
             return False
         eligible = self.pending.governance.get("eligible")
-        voted = any(v["userId"] == user_id for v in self.votes)
+        counted = self.votes if now_ms is None else self.live_approvals(now_ms)
+        voted = any(v["userId"] == user_id for v in counted)
         return not voted and (eligible is None or user_id in eligible)
 
-    def _core(self, viewer_id: str | None, result: Json) -> Json:
+    def live_approvals(self, now_ms: int) -> list[Json]:
+        """The approvals that still count. The first opens a 24-hour window; an approval cast after the
+        window closed finds the earlier ones expired and opens the next (the requester's submission is
+        the first approval). The activity itself never expires: it stays CONSENSUS_NEEDED."""
+        live: list[Json] = []
+        opened: int | None = None
+        for ballot in self.votes:
+            if ballot["selection"] != APPROVED:
+                continue
+            cast = int(getattr(ballot, "created_ms", now_ms))
+            if opened is None or cast - opened > APPROVAL_WINDOW_MS:
+                opened, live = cast, []
+            live.append(ballot)
+        return [] if opened is None or now_ms - opened > APPROVAL_WINDOW_MS else live
+
+    def _core(self, viewer_id: str | None, result: Json, now_ms: int | None = None) -> Json:
         mine = viewer_id is not None and viewer_id == self.requester_id
-        can_vote = self.can_vote(viewer_id)
+        can_vote = self.can_vote(viewer_id, now_ms)
         body = self._body() if self.kept_intent is None or self.kept_timestamp is None else {}
         intent = self.kept_intent if self.kept_intent is not None else {self.intent_key: body.get("parameters")}
         stamp = self.kept_timestamp if self.kept_timestamp is not None else str(body.get("timestampMs", ""))
