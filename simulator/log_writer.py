@@ -68,8 +68,11 @@ class LineWriter:
             return
         try:
             text = self.handler.format(record)
-            with self.handler.lock or threading.Lock():
+            self.handler.acquire()
+            try:
                 self.handler.stream.write(text + self.handler.terminator)
+            finally:
+                self.handler.release()
         except Exception:  # a closed stream: logging's own rule, reported and not raised
             self.handler.handleError(record)
 

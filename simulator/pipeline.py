@@ -30,7 +30,7 @@ from simulator.journal import Journal
 from simulator.proxy_config import captcha
 from simulator.proxy_config import config as proxy_config
 from simulator.queries import QueryContext
-from simulator.request_body import check_timestamp_ms, parse_body, too_deep
+from simulator.request_body import check_timestamp_ms, json_or_none, parse_body
 from simulator.request_record import UNREAD, RequestRecord
 from simulator.state.activity import Activity, Pending
 from simulator.state.store import Organization, Store
@@ -402,7 +402,7 @@ def finish(
     seen: list[Json] | None = None,
 ) -> None:
     record.size = len(raw)
-    record.answered(status, answer, seen[0] if seen else request_json(raw))
+    record.answered(status, answer, seen[0] if seen else json_or_none(raw))
     keep(host, record, headers)
 
 
@@ -427,12 +427,3 @@ def keep(host: Host, record: RequestRecord, headers: Mapping[str, str]) -> None:
     )
     if host.recorder is not None and record.kind != Kind.PROXY.value:
         host.recorder.add(str(record.kind), record.op, body, headers, record.status or 0, answer)
-
-
-def request_json(raw: bytes) -> Any:
-    if too_deep(raw):
-        return None
-    try:
-        return json.loads(raw)
-    except (ValueError, RecursionError):
-        return None

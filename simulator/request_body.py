@@ -44,6 +44,17 @@ def too_deep(raw: bytes | str) -> bool:
     return max(accumulate(1 if c in b"[{" else -1 for c in brackets), default=0) > MAX_DEPTH
 
 
+def json_or_none(raw: bytes | str) -> Any:
+    """What a client sent, as JSON, or None where it is not JSON (or nested too deeply to read safely):
+    for the readers that keep or look at a body without refusing it (the journal, the inspector)."""
+    if too_deep(raw):
+        return None
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+
+
 def check_body_shape(body: Any) -> None:
     """Refuse a body nested deeper than MAX_DEPTH (checked without recursion)."""
     stack: list[tuple[Any, int]] = [(body, 1)]

@@ -90,10 +90,6 @@ class WorkerPools:
         path = str(getattr(requests[0], "path", "")) if requests else ""
         (self.api if path.lstrip("/").startswith(API_PATHS) else self.other).add_task(channel)
 
-    def set_thread_count(self, count: int) -> None:
-        self.other.set_thread_count(count)
-        self.api.set_thread_count(min(count, cores()))
-
     def shutdown(self, cancel_pending: bool = True, timeout: float = 5) -> bool:
         api = self.api.shutdown(cancel_pending, timeout)
         return bool(self.other.shutdown(cancel_pending, timeout) or api)

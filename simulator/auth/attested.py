@@ -14,14 +14,13 @@ write.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable
 from typing import Any
 
 from simulator.auth.stamps import ATTESTED_TOKEN, Stamp
 from simulator.crypto import service_keys, tokens
 from simulator.errors import PermissionDenied, Unauthenticated
-from simulator.request_body import too_deep
+from simulator.request_body import json_or_none
 from simulator.state.records import User
 from simulator.state.store import Organization, Store
 from simulator.wire import Json
@@ -155,10 +154,5 @@ def session_user(store: Store, token: str, body: bytes, target_org_id: str, now_
 
 
 def _field(body: bytes, name: str) -> Any:
-    if too_deep(body):
-        return None
-    try:
-        parsed = json.loads(body)
-    except (ValueError, RecursionError):
-        return None
+    parsed = json_or_none(body)
     return parsed.get(name) if isinstance(parsed, dict) else None

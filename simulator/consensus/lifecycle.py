@@ -229,7 +229,7 @@ def vote(ctx: Context, activity: Activity, raw: bytes, selection: VoteSelection)
         apply(ctx, activity, Outcome.REJECT, None, immediate=False)
         return
     approvals = sum(v["selection"] == APPROVED for v in activity.votes)
-    if approvals > 1 and live_approvals(activity, ctx.now_ms) == [ballot]:
+    if approvals > 1 and activity.live_approvals(ctx.now_ms) == [ballot]:
         activity.notes.append("earlier approvals expired (24 h after the first vote); this approval opens a new window")
     met = consensus_met(ctx, activity)
     record_vote(ctx, activity, ballot, "OUTCOME_ALLOW" if met else "OUTCOME_REQUIRES_CONSENSUS")
@@ -261,11 +261,6 @@ def voter_held_by_mfa(ctx: Context, activity: Activity, principal: Principal) ->
     return mfa_gate.challenge(ctx.store, activity, principal)
 
 
-def live_approvals(activity: Activity, now_ms: int) -> list[Json]:
-    """The approvals that still count (the 24-hour window is the activity record's rule)."""
-    return activity.live_approvals(now_ms)
-
-
 def check_vote(activity: Activity, principal: Principal, now_ms: int) -> None:
     user = principal.user
     if activity.organization_id != principal.organization.organization_id:
@@ -279,7 +274,7 @@ def check_vote(activity: Activity, principal: Principal, now_ms: int) -> None:
             f"activity {activity.activity_id} is {activity.status}: only an activity awaiting "
             "consensus can be approved or rejected"
         )
-    if any(v["userId"] == user.user_id for v in live_approvals(activity, now_ms)):  # an expired one may be cast again
+    if any(v["userId"] == user.user_id for v in activity.live_approvals(now_ms)):  # an expired one may be cast again
         raise InvalidArgument(f"user {user.user_id} has already voted on activity {activity.activity_id}")
     eligible = activity.pending.governance.get("eligible") if activity.pending else None
     if eligible is not None and user.user_id not in eligible:  # not can_vote: an expired approval may be cast again
@@ -291,7 +286,7 @@ def check_vote(activity: Activity, principal: Principal, now_ms: int) -> None:
 def consensus_met(ctx: Context, activity: Activity) -> bool:
     pending = activity.pending
     assert pending is not None
-    live = live_approvals(activity, ctx.now_ms)
+    live = activity.live_approvals(ctx.now_ms)
     approvers = [ctx.org.users[v["userId"]] for v in live if v["userId"] in ctx.org.users]
     return engine.consensus_met(
         ctx.org,

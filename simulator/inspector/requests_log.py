@@ -10,13 +10,12 @@ person is looking for.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import deque
 
 from flask import Response, current_app, request
 
-from simulator.request_body import too_deep
+from simulator.request_body import json_or_none
 from simulator.request_record import UNREAD, RequestRecord
 from simulator.wire import Json
 
@@ -105,9 +104,4 @@ def kept_body(record: RequestRecord) -> Json:
 
 
 def parsed(raw: bytes) -> object:
-    if too_deep(raw):
-        return None
-    try:
-        return json.loads(raw) if raw.strip() else {}
-    except (ValueError, RecursionError):
-        return None
+    return json_or_none(raw) if raw.strip() else {}
