@@ -231,6 +231,13 @@ def test_malformed_mnemonics_and_keys_are_refused(run):
     assert "invalid mnemonic" in not_bip39["serverError"]
 
 
+def test_the_auth_and_export_frames_report_clear_and_renew_their_embedded_key(run):
+    for frame, seen in flow(run, "refusals")["embeddedKeys"].items():
+        assert seen["announced"] is True, frame
+        assert seen["cleared"] is None and not seen["afterClear"], frame
+        assert re.fullmatch(r"04[0-9a-f]{128}", seen["renewed"]) and seen["stillThere"] == seen["renewed"], frame
+
+
 def test_the_auth_frame_refuses_to_stamp_without_a_credential_and_a_credential_for_another_key(run):
     assert refusal(run, "stampWithoutCredential")["error"] == (
         "Error: cannot sign payload without credential. Credential bytes are null. "

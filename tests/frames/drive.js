@@ -209,10 +209,20 @@ const flows = {
       };
 
       // the auth frame: stamping before any credential; a credential sealed to another frame's key
-      await h.open("auth-empty", "auth");
+      seen.authEmptyKey = await h.open("auth-empty", "auth");
       seen.stampWithoutCredential = await refused("auth-empty", "getWhoami", { organizationId: subOrg });
       const login = await emailLogin(h, subOrg, email, "auth");
       seen.credentialForAnotherKey = await refused("auth-empty", "injectCredentialBundle", login.bundle);
+      // the embedded key's own messages (iframe-stamper's getEmbeddedPublicKey, clearEmbeddedKey, initEmbeddedKey)
+      const keyLifecycle = async (name, announced) => ({
+        announced: (await h.ok(name, "getEmbeddedPublicKey")) === announced,
+        cleared: await h.ok(name, "clearEmbeddedKey"),
+        afterClear: await h.ok(name, "getEmbeddedPublicKey"),
+        renewed: await h.ok(name, "initEmbeddedKey"),
+        stillThere: await h.ok(name, "getEmbeddedPublicKey"),
+      });
+      const spareExport = await h.open("export-spare", "export");
+      seen.embeddedKeys = { auth: await keyLifecycle("auth-empty", seen.authEmptyKey), export: await keyLifecycle("export-spare", spareExport) };
 
       // export: another organization, a bundle sealed to another key, a tampered signature, another signer
       const wallet = await h.ok("auth", "createWallet", { walletName: "refusals", accounts: [ETH] });

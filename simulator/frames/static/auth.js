@@ -40,10 +40,7 @@
   }
 
   F.serve({
-    async announce(data) {
-      await embedded.init(data.dangerouslyOverrideIframeKeyTtl > 0 ? data.dangerouslyOverrideIframeKeyTtl : undefined);
-      return embedded.publicHex();
-    },
+    announce: embedded.announce,
     handlers: {
       INJECT_CREDENTIAL_BUNDLE: inject,
       INJECT_RECOVERY_BUNDLE: inject, // the older name
@@ -56,19 +53,10 @@
         const stamp = { publicKey: F.toHex(publicKey), scheme: "SIGNATURE_SCHEME_TK_API_P256", signature: F.toHex(F.rawToDer(raw)) };
         return ["STAMP", F.base64urlEncode(new TextEncoder().encode(JSON.stringify(stamp)))];
       },
-      async GET_EMBEDDED_PUBLIC_KEY() {
-        return ["EMBEDDED_PUBLIC_KEY", await embedded.publicHex()];
-      },
-      async INIT_EMBEDDED_KEY() {
-        await embedded.init();
-        return ["EMBEDDED_PUBLIC_KEY", await embedded.publicHex()];
-      },
-      async RESET_EMBEDDED_KEY() {
-        embedded.clear();
+      ...embedded.handlers(() => {
         credential = null;
         status("No credential injected.");
-        return ["EMBEDDED_KEY_RESET", null];
-      },
+      }),
     },
   });
 })();

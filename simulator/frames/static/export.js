@@ -66,10 +66,7 @@
   }
 
   F.serve({
-    async announce(data) {
-      await embedded.init(data.dangerouslyOverrideIframeKeyTtl > 0 ? data.dangerouslyOverrideIframeKeyTtl : undefined);
-      return embedded.publicHex();
-    },
+    announce: embedded.announce,
     handlers: {
       async INJECT_KEY_EXPORT_BUNDLE(data) {
         const bytes = await decrypt(data.value, data.organizationId);
@@ -95,17 +92,7 @@
         }
         return ["SETTINGS_APPLIED", true];
       },
-      async GET_EMBEDDED_PUBLIC_KEY() {
-        return ["EMBEDDED_PUBLIC_KEY", await embedded.publicHex()];
-      },
-      async INIT_EMBEDDED_KEY() {
-        await embedded.init();
-        return ["EMBEDDED_PUBLIC_KEY", await embedded.publicHex()];
-      },
-      async RESET_EMBEDDED_KEY() {
-        embedded.clear();
-        return ["EMBEDDED_KEY_RESET", null];
-      },
+      ...embedded.handlers(),
     },
   });
   applySaved();

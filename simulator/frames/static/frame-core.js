@@ -435,23 +435,48 @@
         /* storage blocked */
       }
     };
+    const init = (ttlMs) => {
+      // one key even when the page's start and the parent's channel ask at the same time
+      pending = pending.then(async () => {
+        if (!read()) {
+          const pair = await subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"]);
+          write(await subtle.exportKey("jwk", pair.privateKey), ttlMs);
+        }
+        return read();
+      });
+      return pending;
+    };
+    const publicHex = async () => {
+      const jwk = read();
+      return jwk ? toHex(await publicOfJwk(jwk)) : "";
+    };
     return {
       get: read,
       clear,
-      init(ttlMs) {
-        // one key even when the page's start and the parent's channel ask at the same time
-        pending = pending.then(async () => {
-          if (!read()) {
-            const pair = await subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"]);
-            write(await subtle.exportKey("jwk", pair.privateKey), ttlMs);
-          }
-          return read();
-        });
-        return pending;
+      init,
+      publicHex,
+      /** ``serve``'s announce: the key PUBLIC_KEY_READY carries, made now for the parent's TTL override if any. */
+      async announce(data) {
+        await init(data.dangerouslyOverrideIframeKeyTtl > 0 ? data.dangerouslyOverrideIframeKeyTtl : undefined);
+        return publicHex();
       },
-      async publicHex() {
-        const jwk = read();
-        return jwk ? toHex(await publicOfJwk(jwk)) : "";
+      /** The messages about the embedded key itself, the same in every frame that holds one;
+       * ``onReset`` forgets what the frame kept with the key. */
+      handlers(onReset = () => {}) {
+        return {
+          async GET_EMBEDDED_PUBLIC_KEY() {
+            return ["EMBEDDED_PUBLIC_KEY", await publicHex()];
+          },
+          async INIT_EMBEDDED_KEY() {
+            await init();
+            return ["EMBEDDED_PUBLIC_KEY", await publicHex()];
+          },
+          async RESET_EMBEDDED_KEY() {
+            clear();
+            onReset();
+            return ["EMBEDDED_KEY_RESET", null];
+          },
+        };
       },
     };
   }
