@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from simulator.handling import tags
 from simulator.handling.context import Context, require_unique
-from simulator.handling.key_material import MAX_PRIVATE_KEYS, distinct, new_private_key, refuse_unexported
+from simulator.handling.key_material import MAX_PRIVATE_KEYS, delete_exported, new_private_key
 from simulator.handling.limits import check_limit
 from simulator.handling.tags import new_tag
 from simulator.wire import Json
@@ -52,10 +52,7 @@ def delete_private_key_tags(ctx: Context, params: Json) -> Json:
 
 
 def delete_private_keys(ctx: Context, params: Json) -> Json:
-    ids = distinct(params["privateKeyIds"])
-    found = ctx.existing(ctx.org.private_keys, ids, "private keys")
-    if not params.get("deleteWithoutExport"):
-        refuse_unexported("private key", [k.private_key_id for k in found if not k.exported])
-    for key_id in ids:
-        del ctx.org.private_keys[key_id]
-    return {"privateKeyIds": ids}
+    ids, without_export = params["privateKeyIds"], bool(params.get("deleteWithoutExport"))
+    return {
+        "privateKeyIds": delete_exported(ctx, ctx.org.private_keys, ids, "private keys", "private key", without_export)
+    }

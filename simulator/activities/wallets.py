@@ -21,6 +21,7 @@ from simulator.handling.key_material import (
     MAX_WALLETS,
     PreparedWallet,
     add_to_wallet,
+    delete_exported,
     distinct,
     drawn_wallet,
     new_wallet,
@@ -72,13 +73,10 @@ def update_wallet(ctx: Context, params: Json) -> Json:
 
 
 def delete_wallets(ctx: Context, params: Json) -> Json:
-    ids = distinct(params["walletIds"])
-    found = ctx.existing(ctx.org.wallets, ids, "wallets")
-    if not params.get("deleteWithoutExport"):
-        refuse_unexported("wallet", [w.wallet_id for w in found if not w.exported])
-    for wallet_id in ids:
-        del ctx.org.wallets[wallet_id]
-    return {"walletIds": ids}
+    without_export = bool(params.get("deleteWithoutExport"))
+    return {
+        "walletIds": delete_exported(ctx, ctx.org.wallets, params["walletIds"], "wallets", "wallet", without_export)
+    }
 
 
 def delete_wallet_accounts(ctx: Context, params: Json) -> Json:

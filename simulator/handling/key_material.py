@@ -7,6 +7,7 @@ exported (wallets, private keys, sub-organizations)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from simulator.clock import Source
 from simulator.crypto import addresses, hd, keys
@@ -163,6 +164,28 @@ def refuse_unexported(what: str, ids: list[str]) -> None:
             "to delete it anyway",
             error_code=NOT_EXPORTED,
         )
+
+
+HeldKey = TypeVar("HeldKey", Wallet, PrivateKey)
+
+
+def delete_exported(
+    ctx: Context,
+    table: dict[str, HeldKey],
+    ids: list[str],
+    plural: str,
+    singular: str,
+    without_export: bool,
+) -> list[str]:
+    """Delete the keys (wallets, private keys) ``ids`` of ``table``: all must exist and, unless
+    ``without_export`` (deleteWithoutExport), have been exported; one refused deletes none."""
+    ids = distinct(ids)
+    found = ctx.existing(table, ids, plural)
+    if not without_export:
+        refuse_unexported(singular, [key_id for key_id, key in zip(ids, found) if not key.exported])
+    for key_id in ids:
+        del table[key_id]
+    return ids
 
 
 def distinct(ids: list[str]) -> list[str]:
