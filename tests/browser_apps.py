@@ -15,13 +15,13 @@ import shutil
 import signal
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 from conftest import ROOT
+from support import serving
 
 MODULES = ROOT / "tests" / "js" / "node_modules"
 NODE, CHROMIUM = shutil.which("node"), shutil.which("chromium")
@@ -43,15 +43,8 @@ def built_and_served(build_script: Path, into: Path, timeout: float) -> Iterator
     """Run ``node build_script into`` and serve ``into`` on loopback; yields the origin (``http://localhost:<port>``)."""
     run = subprocess.run([str(NODE), str(build_script), str(into)], capture_output=True, text=True, timeout=timeout)
     assert run.returncode == 0, run.stderr[-3000:]
-    files = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietFiles, directory=str(into)))
-    thread = threading.Thread(target=files.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://localhost:{files.server_address[1]}"
-    finally:
-        files.shutdown()
-        files.server_close()
-        thread.join(5)
+    with serving(ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietFiles, directory=str(into)))) as origin:
+        yield origin
 
 
 def serve(*switches: str, log: Path) -> tuple[subprocess.Popen[str], dict[str, Any]]:

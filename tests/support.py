@@ -11,8 +11,10 @@ import hashlib
 import json
 import shutil
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from http.server import ThreadingHTTPServer
 from typing import Any
 
 import base58
@@ -159,6 +161,20 @@ CHROMIUM_FLAGS = (  # headless, and nothing that reaches beyond loopback (this m
     "--disable-sync",
     "--window-size=1440,900",
 )
+
+
+@contextmanager
+def serving(server: ThreadingHTTPServer) -> Iterator[str]:
+    """Serve ``server`` (bound on loopback) from a thread until the block ends; yields ``http://localhost:<port>``,
+    a secure context for WebAuthn and the browser SDKs."""
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://localhost:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
 
 
 @contextmanager

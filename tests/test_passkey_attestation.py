@@ -13,7 +13,6 @@ import datetime
 import hashlib
 import http.server
 import json
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +24,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
-from support import CHROMEDRIVER, CHROMIUM, NO_CHROMIUM, assert_error, chromium
+from support import CHROMEDRIVER, CHROMIUM, NO_CHROMIUM, assert_error, chromium, serving
 
 from simulator.auth.stamps import b64url_decode, b64url_encode
 from simulator.crypto import keys
@@ -452,15 +451,8 @@ def page_url() -> Iterator[str]:
         def log_message(self, *args: Any) -> None:
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://localhost:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with serving(http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)) as origin:
+        yield f"{origin}/"
 
 
 @pytest.fixture(scope="module")
