@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import base64
 import json
+import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,7 @@ import cbor2
 import pytest
 import yaml
 from conftest import DEFAULTS, ETH_ACCOUNT, new_user, ok, result_of
-from support import EMAIL, create_policy, new_wallet, sub_org
+from support import EMAIL, ClientKey, create_policy, new_wallet, sub_org
 
 from simulator.crypto.keys import compressed_hex, new_ec_key
 from simulator.testing import ApiKeyStamper, PasskeyStamper, Response, SimulatorClient
@@ -550,3 +552,83 @@ def test_the_table_is_complete_and_each_verdict_is_explained():
         if "grpc" in row:
             assert row["grpc"] in GRPC and row["status"] in (400, 401, 403, 404, 429, 500), row
     assert set(TRIGGERS) == {r["trigger"] for r in ROWS if "trigger" in r}  # no trigger without a row
+
+
+# --- the four requests the simulator once accepted, through the official clients --------------------
+
+REFUSED = {  # what each official-client test sends, and the catalogue's message it must start with
+    "invalidEmail": "invalid email address",
+    "unreachableEmail": "could not reach email",
+    "emptyClientId": "client_id must be set",
+    "templateVariables": "failed to unmarshal template variables",
+}
+
+
+def python_refusal(call: Callable[[], Any]) -> Any:
+    T = pytest.importorskip("turnkey_sdk_types")
+    with pytest.raises(T.TurnkeyNetworkError) as raised:
+        call()
+    return raised.value
+
+
+@pytest.mark.parametrize(
+    "email, message", [("not-an-email", REFUSED["invalidEmail"]), ("alice@mail.test", REFUSED["unreachableEmail"])]
+)
+def test_the_python_client_sees_an_email_address_refused(turnkey_client, simulator_control, email, message):
+    T = pytest.importorskip("turnkey_sdk_types")
+    user = T.v1UserParamsV3(
+        userName="py", userEmail=email, apiKeys=[], authenticators=[], oauthProviders=[], userTags=[]
+    )
+    before = json.dumps(simulator_control.state(), sort_keys=True)
+    error = python_refusal(lambda: turnkey_client.create_users(T.CreateUsersBody(users=[user])))
+    assert error.status_code == 400 and message in str(error)
+    assert json.dumps(simulator_control.state(), sort_keys=True) == before  # a refused request changes nothing
+
+
+def test_the_python_client_sees_an_empty_client_id_refused(turnkey_client):
+    T = pytest.importorskip("turnkey_sdk_types")
+    body = T.CreateOauth2CredentialBody(provider="OAUTH2_PROVIDER_X", clientId="", encryptedClientSecret="00")
+    error = python_refusal(lambda: turnkey_client.create_oauth2_credential(body))
+    assert error.status_code == 400 and REFUSED["emptyClientId"] in str(error)
+
+
+def test_the_python_client_sees_template_variables_that_are_not_json_refused(turnkey_client, simulator_client):
+    T = pytest.importorskip("turnkey_sdk_types")
+    child, _ = sub_org(simulator_client)
+    body = T.EmailAuthBody(
+        organizationId=child,
+        email=EMAIL,
+        targetPublicKey=ClientKey().uncompressed,
+        emailCustomization=T.v1EmailAuthCustomizationParams(appName="Catalogue", templateVariables="{not json"),
+    )
+    error = python_refusal(lambda: turnkey_client.email_auth(body))
+    assert error.status_code == 400 and REFUSED["templateVariables"] in str(error)
+    # JSON that is an object is what the service takes
+    good = body.model_copy(
+        update={
+            "emailCustomization": T.v1EmailAuthCustomizationParams(
+                appName="Catalogue", templateVariables='{"name": "Alice"}'
+            )
+        }
+    )
+    assert turnkey_client.email_auth(good).activity.status == "ACTIVITY_STATUS_COMPLETED"
+
+
+JS = Path(__file__).parent / "js"
+
+
+@pytest.mark.skipif(
+    not (shutil.which("node") and (JS / "node_modules").is_dir()),
+    reason="node or tests/js/node_modules missing (npm ci --prefix tests/js)",
+)
+def test_the_js_client_sees_the_four_refusals(simulator, simulator_client, simulator_credentials):
+    child, _ = sub_org(simulator_client)
+    ready = {**simulator_credentials, "url": simulator.url, "subOrganizationId": child}
+    run = subprocess.run(
+        ["node", str(JS / "catalogue_refusals.js"), json.dumps(ready)], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    for name, message in REFUSED.items():
+        assert out[name] != "accepted", name
+        assert message in out[name]["message"], out[name]
