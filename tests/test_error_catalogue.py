@@ -632,3 +632,47 @@ def test_the_js_client_sees_the_four_refusals(simulator, simulator_client, simul
     for name, message in REFUSED.items():
         assert out[name] != "accepted", name
         assert message in out[name]["message"], out[name]
+
+
+# --- the e-mail check, wherever the service keeps an address -----------------------------------------
+
+ADDRESSES = [
+    ("not-an-email", 400, "invalid email address", "INVALID_EMAIL"),
+    ("a b@example.com", 400, "invalid email address", "INVALID_EMAIL"),
+    ("alice@localhost", 400, "invalid email address", "INVALID_EMAIL"),  # no dot: no domain mail reaches
+    ("alice@mail.test", 400, "could not reach email", "INVALID_FQDN"),
+    ("alice@shop.example", 400, "could not reach email", "INVALID_FQDN"),
+    ("alice@printer.local", 400, "could not reach email", "INVALID_FQDN"),
+    ("alice@x.onion", 400, "could not reach email", "INVALID_FQDN"),
+    ("alice@example.com", 200, "", ""),  # RFC 6761: applications treat example.com as any domain
+    ("Alice.Smith+tag@Mail.Example.ORG", 200, "", ""),
+]
+
+
+@pytest.mark.parametrize("address, status, message, code", ADDRESSES)
+def test_every_place_that_keeps_an_address_checks_it(
+    simulator_client, simulator_control, address, status, message, code
+):
+    c = simulator_client
+    user = new_user(c, "Addressed")
+    sends = {
+        "create_users": lambda: users(Case(None, c, Path()), userEmail=address),
+        "create_sub_organization": lambda: c.submit(
+            "create_sub_organization",
+            "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
+            sub_org_params(rootUsers=[{**sub_org_params()["rootUsers"][0], "userEmail": address}]),
+        ),
+        "update_user_email": lambda: c.submit(
+            "update_user_email", "ACTIVITY_TYPE_UPDATE_USER_EMAIL", {"userId": user, "userEmail": address}
+        ),
+        "update_user": lambda: c.submit(
+            "update_user", "ACTIVITY_TYPE_UPDATE_USER", {"userId": user, "userEmail": address}
+        ),
+    }
+    for name, send in sends.items():
+        before = json.dumps(simulator_control.state(), sort_keys=True)
+        answer = send()
+        assert answer.status == status, (name, answer.body)
+        if status != 200:
+            assert answer.body["message"].startswith(message) and answer.body["turnkeyErrorCode"] == code, answer.body
+            assert json.dumps(simulator_control.state(), sort_keys=True) == before, name  # nothing changed
