@@ -60,15 +60,17 @@ class InvalidArgument(ApiError):
 
 
 class ValidationFailed(InvalidArgument):
-    """A body that breaks its schema; ``violations`` lists every problem at once."""
+    """A body that breaks its schema; ``violations`` lists every problem at once. ``head`` is the
+    error catalogue's message for the problem, when it has one (``missing wallet params``)."""
 
-    def __init__(self, schema_id: str, violations: list[dict[str, Any]]) -> None:
+    def __init__(self, schema_id: str, violations: list[dict[str, Any]], head: str | None = None) -> None:
         count = len(violations)
         summary = "; ".join(f"{v['field']}: {v['description']}" for v in violations[:5])
         more = f"; and {count - 5} more" if count > 5 else ""
         noun = "problem" if count == 1 else "problems"
+        message = f"invalid request body ({count} {noun}, schema {schema_id}): {summary}{more}"
         super().__init__(
-            f"invalid request body ({count} {noun}, schema {schema_id}): {summary}{more}",
+            documented(head, message) if head else message,
             details=[{"@type": BAD_REQUEST_DETAIL, "schema": schema_id, "fieldViolations": violations}],
         )
         self.violations = violations
@@ -100,3 +102,29 @@ class ResourceExhausted(ApiError):
 
 class Unimplemented(ApiError):
     status, grpc_code, error_code = 501, 12, "UNSPECIFIED"
+
+
+# The error catalogue's own wording (docs.turnkey.com/api-reference/overview/errors), for the
+# refusals whose message the simulator builds in more than one place.
+QUOTA = (
+    "this organization cannot execute activities because it is over its allotted quota. "
+    "Please reach out to the Turnkey team (help@turnkey.com) for more information."
+)
+QUOTA_PARENT = (
+    "this sub-organization cannot execute activities because its parent is over its allotted quota. "
+    "Please reach out to the Turnkey team (help@turnkey.com) for more information."
+)
+RATE_LIMITED = (
+    "this organization cannot execute activities because it has been rate limited. "
+    "Please reach out to the Turnkey team (help@turnkey.com) for more information."
+)
+RATE_LIMITED_PARENT = (
+    "this sub-organization cannot execute activities because its parent has been rate limited. "
+    "Please reach out to the Turnkey team (help@turnkey.com) for more information."
+)
+
+
+def documented(head: str, detail: str) -> str:
+    """The catalogue's message first, so code matching it works, then the simulator's detail, so a
+    person still sees why: ``missing wallet params: 'walletName' is a required property``."""
+    return f"{head} {detail}" if head.endswith(".") else f"{head}: {detail}"

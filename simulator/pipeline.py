@@ -70,12 +70,18 @@ def operation(host: Host, kind: Kind, op: str) -> Operation:
 
 
 def authenticate(
-    host: Host, stamp: Stamp | None, headers: Mapping[str, str], raw: bytes, org_id: str, now_ms: int
+    host: Host,
+    stamp: Stamp | None,
+    headers: Mapping[str, str],
+    raw: bytes,
+    org_id: str,
+    now_ms: int,
+    whoami: bool = False,
 ) -> auth.Principal:
     if stamp is None:
         principal = auth.trust_without_verifying(host.store, headers, org_id)
     else:
-        principal = auth.authenticate(host.store, stamp, raw, org_id, now_ms)
+        principal = auth.authenticate(host.store, stamp, raw, org_id, now_ms, whoami)
     ip_allowlist_check.check_request(principal, headers)
     return principal
 
@@ -327,7 +333,7 @@ def _query(
     spec = operation(host, Kind.QUERY, op)
     now = host.clock.now_ms()
     with host.lock:
-        principal = authenticate(host, stamp, headers, raw, body["organizationId"], now)
+        principal = authenticate(host, stamp, headers, raw, body["organizationId"], now, op == "whoami")
         throttle(host, Kind.QUERY, op, body, principal, now)
         if spec.handler is None:
             raise Unimplemented(f"query {op} is part of the public API but not simulated yet")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import fastjsonschema
 
-from simulator.errors import ApiError, InvalidArgument, NotFound, ValidationFailed
+from simulator.errors import ApiError, InvalidArgument, NotFound, ValidationFailed, documented
 from simulator.paths import data_dir
 from simulator.wire import drop_nulls
 
@@ -100,7 +100,7 @@ class Schemas:
         violations = [v for e in validator_class()(schema).iter_errors(cleaned) for v in self._violations(e)]
         if violations:
             violations.sort(key=lambda v: v["field"])
-            raise ValidationFailed(f"{kind}/{op}.json", violations)
+            raise ValidationFailed(f"{kind}/{op}.json", violations, documented_head(op, violations))
         return int64_as_strings(schema, cleaned)  # type: ignore[no-any-return]
 
     def not_found_or_malformed(self, kind: str, op: str, seen: list[Any], error: NotFound) -> ApiError:
@@ -202,8 +202,9 @@ def malformed_id(schema: Any, body: Any, error: NotFound) -> InvalidArgument | N
     for field, value in issued_ids(schema, body):
         if not _UUID.match(value) and value in error.message:
             words = re.sub(r"([A-Z])", r" \1", field.removesuffix("Ids").removesuffix("Id")).lower().strip()
+            message = f"malformed {words} ID provided: {value[:80]!r} is not a UUID"
             return InvalidArgument(
-                f"malformed {words} ID provided: {value[:80]!r} is not a UUID",
+                documented("invalid wallet account UUID", message) if words == "wallet account" else message,
                 error_code="INVALID_ORGANIZATION_ID" if field == "organizationId" else "REQUEST_INVALID",
             )
     return None
@@ -247,6 +248,47 @@ def applies(condition: Any, value: Any) -> bool:
         return False
     wanted = {k: v.get("const") for k, v in condition.get("properties", {}).items() if isinstance(v, dict)}
     return all(value.get(k) == const for k, const in wanted.items())
+
+
+# The schema problems the error catalogue (docs.turnkey.com/api-reference/overview/errors) names: the
+# validator ("required": a missing field, "enum": a value not among the allowed, "pattern": a string of
+# the wrong form), the operation ("" for
+# any), the end of the field's path (a trailing "." matches anything below it) and the catalogue's
+# message. The first row that fits the first violation it can name wins.
+DOCUMENTED_VIOLATIONS = (
+    ("required", "", ".attestation", "missing parameter: user authenticator attestation"),
+    ("required", "", ".attestation.attestationObject", "missing parameter: user authenticator attestation auth data"),
+    ("required", "create_sub_organization", ".wallet.", "missing wallet params"),
+    ("required", "create_wallet", "$.parameters.walletName", "missing wallet params"),
+    ("required", "create_wallet", "$.parameters.accounts", "missing wallet params"),
+    ("required", "", ".curve", "curve required"),
+    ("required", "oauth2_authenticate", ".authCode", "auth_code must be set"),
+    ("required", "oauth2_authenticate", ".codeVerifier", "code_verifier must be set"),
+    ("required", "oauth2_authenticate", ".redirectUri", "redirect_uri must be set"),
+    ("required", "oauth2_authenticate", ".oauth2CredentialId", "oauth2_credential_id must be set"),
+    ("required", "create_oauth2_credential", ".clientId", "client_id must be set"),
+    ("required", "update_oauth2_credential", ".clientId", "client_id must be set"),
+    ("enum", "", ".pathFormat", "invalid path format"),
+    ("enum", "", ".addressFormat", "invalid address format"),
+    ("enum", "", ".curve", "invalid curve"),
+    ("enum", "", ".encoding", "invalid payload encoding"),
+    ("enum", "", ".hashFunction", "invalid hash function"),
+    ("pattern", "create_api_keys", ".expirationSeconds", "invalid api key expiration"),
+    ("pattern", "create_users", ".expirationSeconds", "invalid api key expiration"),
+    ("pattern", "create_api_only_users", ".expirationSeconds", "invalid api key expiration"),
+)
+
+
+def documented_head(op: str, violations: list[dict[str, Any]]) -> str | None:
+    """The catalogue's message for the first violation it names, or None."""
+    for v in violations:
+        field = str(v["field"])
+        for validator, operation, end, head in DOCUMENTED_VIOLATIONS:
+            if v["validator"] != validator or operation not in ("", op):
+                continue
+            if field.endswith(end) or (end.endswith(".") and end in field):
+                return head
+    return None
 
 
 def violation(error: ValidationError) -> dict[str, Any]:

@@ -31,7 +31,8 @@ def tool(name: str) -> ModuleType:
 
 
 @pytest.mark.parametrize(
-    "name", ["cli_reference", "scenario_reference", "proxy_reference", "readme_operations", "error_codes"]
+    "name",
+    ["cli_reference", "scenario_reference", "proxy_reference", "readme_operations", "error_codes", "error_catalogue"],
 )
 def test_each_generated_page_is_current(name: str) -> None:
     module = tool(name)

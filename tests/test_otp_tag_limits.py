@@ -20,6 +20,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from support import assert_error, refused_unchanged, sub_org
 
+from simulator.errors import QUOTA, documented
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
 TOO_MANY = "Max number of OTPs have been initiated please wait and try again"
@@ -173,7 +174,7 @@ def test_a_sub_organization_accepts_10_tags_and_refuses_the_11th(simulator, simu
         body = refused_unchanged(
             simulator_control, lambda kind=kind: create_tag(child, kind, "eleventh"), 429, 8, "limit of 10 tags"
         )
-        assert body["message"] == "sub-organization has reached its limit of 10 tags"
+        assert body["message"] == documented(QUOTA, "sub-organization has reached its limit of 10 tags")
     listed = ok(child.query("list_user_tags"))["userTags"]
     delete = {"userTagIds": [listed[0]["tagId"]]}
     result_of(child.submit("delete_user_tags", "ACTIVITY_TYPE_DELETE_USER_TAGS", delete), "deleteUserTagsResult")
@@ -186,7 +187,7 @@ def test_a_parent_organization_accepts_100_tags_and_refuses_the_101st(simulator_
     body = refused_unchanged(
         simulator_control, lambda: create_tag(simulator_client, "user", "tag100"), 429, 8, "limit of 100 tags"
     )
-    assert body["message"] == "organization has reached its limit of 100 tags"
+    assert body["message"] == documented(QUOTA, "organization has reached its limit of 100 tags")
 
 
 # --- smart contract interfaces: notes is required, "" when none was given ------------------------------

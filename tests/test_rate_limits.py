@@ -12,6 +12,7 @@ from simulator import Config, SimulatorServer
 from simulator.cli import config_from, parser
 from simulator.config import Budget, RateLimits
 from simulator.consensus.rate_limits import ORGANIZATION_WIDE, PER_TYPE, QUERY
+from simulator.errors import RATE_LIMITED, RATE_LIMITED_PARENT, documented
 from simulator.scenario import load_scenario
 from simulator.scenario.names import ScenarioError
 from simulator.testing import ApiKeyStamper, Response, SimulatorClient
@@ -86,7 +87,9 @@ def test_the_last_accepted_and_the_first_refused_request(limited: SimulatorServe
     a = client(limited, SUB_A)
     assert whoami(a, 5) == [200] * 5
     assert_rate_limited(a.query("whoami"), QUERY)
-    assert_rate_limited(a.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", WALLET), ORGANIZATION_WIDE)
+    assert_rate_limited(
+        a.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", WALLET), documented(RATE_LIMITED, ORGANIZATION_WIDE)
+    )
     assert limited.simulator.journal.entries("create_wallet")[-1]["status"] == 429
 
 
@@ -108,6 +111,18 @@ def test_sub_organizations_have_their_own_buckets_and_share_the_parents(limited:
     assert_rate_limited(parent.query("whoami"), QUERY)
     limited.simulator.clock.advance(0.125)  # one request's share of the parent's window (1 s / 8)
     assert whoami(parent, 2) == [200, 429]
+
+
+def test_a_sub_organization_refused_by_its_parents_budget_gets_the_parent_variant(limited: SimulatorServer) -> None:
+    """The error catalogue's two rate-limit messages: the organization's own bucket, then the parent's."""
+    a, b = client(limited, SUB_A), client(limited, SUB_B)
+    assert whoami(a, 5) == [200] * 5
+    assert_rate_limited(
+        a.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", WALLET), documented(RATE_LIMITED, ORGANIZATION_WIDE)
+    )
+    assert whoami(b, 3) == [200] * 3  # the parent's 8 are spent
+    refused = b.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", WALLET)
+    assert_rate_limited(refused, documented(RATE_LIMITED_PARENT, ORGANIZATION_WIDE))
 
 
 def test_a_parent_is_limited_by_the_shared_budget_only(limited: SimulatorServer) -> None:
@@ -134,7 +149,9 @@ def test_a_refused_request_changes_nothing(limited: SimulatorServer) -> None:
     a = client(limited, SUB_A)
     whoami(a, 5)
     before = limited.simulator.export_state()
-    assert_rate_limited(a.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", WALLET), ORGANIZATION_WIDE)
+    assert_rate_limited(
+        a.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", WALLET), documented(RATE_LIMITED, ORGANIZATION_WIDE)
+    )
     assert_rate_limited(a.query("list_wallets"), QUERY)
     assert limited.simulator.export_state() == before
     limited.simulator.clock.advance(60)
@@ -198,7 +215,10 @@ rules:
 """
     simulator.simulator.use_scenarios([write(tmp_path, "scripted.yaml", rules)])
     assert [simulator_client.query("list_wallets").status for _ in range(3)] == [200, 429, 200]
-    assert_rate_limited(simulator_client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", WALLET), PER_TYPE)
+    assert_rate_limited(
+        simulator_client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", WALLET),
+        documented(RATE_LIMITED, PER_TYPE),
+    )
     made = simulator_client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", WALLET)
     assert made.body["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
     assert simulator_client.query("whoami").status == 200

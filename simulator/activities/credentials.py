@@ -56,6 +56,8 @@ def update_oauth2_credential(ctx: Context, params: Json) -> Json:
 
 
 def oauth2_fields(params: Json) -> Json:
+    if not params["clientId"]:
+        raise InvalidArgument("client_id must be set")  # the error catalogue's message, naming the proto field
     return {k: params[k] for k in ("provider", "clientId", "encryptedClientSecret")}
 
 

@@ -20,10 +20,19 @@ from simulator.state.records import User
 from simulator.wire import Json
 
 PREFIXES = {"OAUTH2_PROVIDER_X": "x", "OAUTH2_PROVIDER_DISCORD": "discord"}
+REQUIRED_FOR_EXCHANGE = (
+    ("oauth2CredentialId", "oauth2_credential_id"),
+    ("authCode", "auth_code"),
+    ("codeVerifier", "code_verifier"),
+    ("redirectUri", "redirect_uri"),
+)
 
 
 def oauth2_authenticate(ctx: Context, params: Json) -> Json:
     """Exchange the code (PKCE checked) for an ID token the simulator issues as the service does."""
+    for field, name in REQUIRED_FOR_EXCHANGE:
+        if not params.get(field):
+            raise InvalidArgument(f"{name} must be set")  # the catalogue's message, naming the proto field
     credential = oauth2_credential(ctx, params["oauth2CredentialId"]).fields
     grant = ctx.store.oauth_codes.pop(params["authCode"], None)
     if grant is None or grant.get("failure"):

@@ -22,6 +22,7 @@ from simulator.crypto import hpke, keys, service_keys, tokens
 from simulator.errors import InvalidArgument, NotFound
 from simulator.handling import session_keys
 from simulator.handling.context import Context
+from simulator.handling.email_customization import check_template_variables
 from simulator.handling.verification_tokens import reachable, verification_claims, verify_client_signature
 from simulator.state.records import Otp, User, timestamp
 from simulator.wire import Json
@@ -72,6 +73,7 @@ def check_init_limits(ctx: Context, contact: str, identifier: str | None) -> Non
 
 def new_otp(ctx: Context, params: Json) -> Otp:
     contact, now, identifier = params["contact"], ctx.now_ms, params.get("userIdentifier") or None
+    check_template_variables(params.get("emailCustomization") or {})
     check_init_limits(ctx, contact, identifier)
     ttl = session_keys.seconds(params.get("expirationSeconds"), 300)
     if ttl > 600:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from simulator.errors import InvalidArgument, PermissionDenied
 from simulator.handling import credential_records, session_keys
 from simulator.handling.context import Context
+from simulator.handling.email_customization import check_magic_link_template, check_template_variables
 from simulator.state.records import User, timestamp
 from simulator.wire import Json
 
@@ -47,9 +48,8 @@ def check_customization(ctx: Context, params: Json) -> None:
     customization = params.get("emailCustomization") or {}
     if latest and not customization.get("appName"):
         raise InvalidArgument("emailCustomization.appName is required: the email names the application")
-    template = customization.get("magicLinkTemplate")
-    if template is not None and "%s" not in template:
-        raise InvalidArgument(f"invalid magicLinkTemplate {template!r}: it must contain %s, where the bundle goes")
+    check_magic_link_template(customization)
+    check_template_variables(customization)
 
 
 def mail(ctx: Context, user: User, channel: str, bundle: str, params: Json) -> None:

@@ -8,6 +8,7 @@ import re
 from simulator.errors import InvalidArgument
 from simulator.handling import verification_tokens
 from simulator.handling.context import Context
+from simulator.handling.email_address import checked_email
 from simulator.handling.limits import check_limit
 from simulator.handling.tags import user_tags
 from simulator.handling.user_records import build_user, store_user
@@ -15,7 +16,6 @@ from simulator.state.records import User
 from simulator.wire import Json
 
 MAX_USERS = 100
-EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 E164 = re.compile(r"^\+[1-9][0-9]{1,14}$")
 TOKEN_TYPES = {"email": "OTP_TYPE_EMAIL", "phone": "OTP_TYPE_SMS"}
 
@@ -91,8 +91,8 @@ def checked_contact(kind: str, value: str) -> str | None:
     """None for "" (the service's way to remove a contact), else the value if well-formed."""
     if value == "":
         return None
-    if kind == "email" and not EMAIL.match(value):
-        raise InvalidArgument(f"invalid email address {value!r}", error_code="INVALID_EMAIL")
+    if kind == "email":
+        return checked_email(value)
     if kind == "phone" and not E164.match(value):
         raise InvalidArgument(f"invalid phone number {value!r}: expected E.164, such as +14155550100")
     return value

@@ -14,7 +14,7 @@ import contextlib
 
 from simulator.clock import Source
 from simulator.crypto import hd
-from simulator.errors import InvalidArgument
+from simulator.errors import InvalidArgument, documented
 from simulator.handling.context import Context
 from simulator.handling.key_material import (
     DEFAULT_MNEMONIC_LENGTH,
@@ -85,8 +85,27 @@ def delete_wallet_accounts(ctx: Context, params: Json) -> Json:
     accounts: dict[str, tuple[Wallet, WalletAccount]] = {
         a.account_id: (w, a) for w in ctx.org.wallets.values() for a in w.accounts
     }
+    foreign = [i for i in ids if i not in accounts and account_elsewhere(ctx, i)]
+    if foreign:  # the catalogue's 400/3 for another organization's account; an unknown one stays 404/5
+        raise InvalidArgument(
+            documented(
+                "wallet account not part of your organization",
+                f"{', '.join(foreign)} belongs to another organization than {ctx.org.organization_id}",
+            )
+        )
     found = ctx.existing(accounts, ids, "wallet accounts")
     if not params.get("deleteWithoutExport"):
         refuse_unexported("wallet account", [a.account_id for w, a in found if not (a.exported or w.exported)])
     ctx.store.remove_wallet_accounts(ctx.org, set(ids))
     return {"walletAccountIds": ids}
+
+
+def account_elsewhere(ctx: Context, account_id: str) -> bool:
+    """Whether another organization of the simulator holds the wallet account."""
+    return any(
+        a.account_id == account_id
+        for org in ctx.store.orgs.values()
+        if org is not ctx.org
+        for w in org.wallets.values()
+        for a in w.accounts
+    )

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from simulator.auth import attested, passkeys, stamps
 from simulator.auth.stamps import Stamp
-from simulator.errors import NotFound, Unauthenticated
+from simulator.errors import ApiError, NotFound, Unauthenticated, documented
 from simulator.state.records import User
 from simulator.state.store import CredentialRef, Organization, Store
 
@@ -44,13 +44,17 @@ def check_stamp(headers: Mapping[str, str], body: bytes) -> Stamp:
     return stamp
 
 
-def authenticate(store: Store, stamp: Stamp, body: bytes, target_org_id: str, now_ms: int) -> Principal:
-    """Find the credential of a checked stamp (and verify a passkey's assertion), or raise 401/404."""
+def authenticate(
+    store: Store, stamp: Stamp, body: bytes, target_org_id: str, now_ms: int, whoami: bool = False
+) -> Principal:
+    """Find the credential of a checked stamp (and verify a passkey's assertion), or raise 401/404.
+    ``whoami``: the lookup that goes from the stamp to the sub-organization holding it, whose unknown
+    credential the catalogue answers in its own words (``unknown_credential``)."""
     if stamp.attestation is not None:
         return Principal(*attested.attested_user(store, stamp, body, target_org_id, now_ms), stamp)
     if stamp.session is not None:
         return Principal(*attested.session_user(store, stamp.session, body, target_org_id, now_ms), stamp)
-    ref = locate(store, stamp, target_org_id)
+    ref = locate(store, stamp, target_org_id, whoami)
     org = store.orgs[ref.organization_id]
     user = org.users[ref.user_id]
     if stamp.webauthn is not None:
@@ -74,7 +78,7 @@ def trust_without_verifying(store: Store, headers: Mapping[str, str], target_org
         return Principal(target, target.users[user_id], None)
 
 
-def locate(store: Store, stamp: Stamp, target_org_id: str) -> CredentialRef:
+def locate(store: Store, stamp: Stamp, target_org_id: str, whoami: bool = False) -> CredentialRef:
     target = store.org(target_org_id)
     refs = store.credential_refs(stamp.handle)
     for org_id in (target.organization_id, target.parent_id):
@@ -88,17 +92,29 @@ def locate(store: Store, stamp: Stamp, target_org_id: str) -> CredentialRef:
         raise Unauthenticated(f"more than one suborg associated with a {what}", error_code="CREDENTIAL_CONFLICT")
     if match:
         return match[0]
+    raise unknown_credential(stamp, target_org_id, whoami)
+
+
+def unknown_credential(stamp: Stamp, target_org_id: str, whoami: bool) -> ApiError:
+    """A stamp no organization in reach knows. A request to an organization: 404/5 for a passkey, 401/16
+    for an API key. whoami, which looks the credential up across the sub-organizations: 401/16 with the
+    catalogue's "... could not be found in organization or its parent organization" first."""
     if stamp.webauthn is not None:
-        raise NotFound(
+        detail = (
             f"webauthn authenticator not found in organization or parent organization "
-            f"(credential id {stamp.handle}, organization {target_org_id})",
-            error_code="CREDENTIAL_NOT_FOUND",
+            f"(credential id {stamp.handle}, organization {target_org_id})"
         )
-    raise Unauthenticated(
+        if whoami:
+            head = "credential ID could not be found in organization or its parent organization"
+            return Unauthenticated(documented(head, detail), error_code="CREDENTIAL_NOT_FOUND")
+        return NotFound(detail, error_code="CREDENTIAL_NOT_FOUND")
+    detail = (
         f"could not find public key in organization or its parent organization "
-        f"(public key {stamp.handle}, organization {target_org_id})",
-        error_code="PUBLIC_KEY_NOT_FOUND",
+        f"(public key {stamp.handle}, organization {target_org_id})"
     )
+    if whoami:
+        detail = documented("public key could not be found in organization or its parent organization", detail)
+    return Unauthenticated(detail, error_code="PUBLIC_KEY_NOT_FOUND")
 
 
 def check_api_key(user: User, ref: CredentialRef, stamp: Stamp, now_ms: int) -> None:

@@ -39,7 +39,8 @@ ATTESTED_SCHEMES = (ATTESTED_TOKEN, ATTESTED_OIDC)
 READ_ONLY_SESSION = "SESSION_READ_ONLY"  # our label for a request carrying X-Session
 STAMP_HEADERS = ("X-Stamp", "X-Stamp-WebAuthn", "X-Stamp-Attested", "X-Session")
 
-NO_STAMP = (
+NO_STAMP = (  # the catalogue's two messages for it, the general one first
+    "no valid authentication signature found for request: "
     "cannot authenticate public API activity request without a stamp (X-Stamp/X-Stamp-Webauthn header); "
     "stamp_login also takes X-Stamp-Attested, and reads X-Session"
 )

@@ -24,9 +24,10 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
+from simulator import errors
 from simulator.clock import Source
 from simulator.config import LIMITED_ENDPOINTS, Budget, RateLimits
-from simulator.errors import ResourceExhausted
+from simulator.errors import ResourceExhausted, documented
 from simulator.handling.matching import matches
 from simulator.state.records import User
 from simulator.state.store import Organization, Store
@@ -68,7 +69,7 @@ def check(
         return
     for rule in scripted:
         if "budget" not in rule and applies(rule, target, user, request) and counted(rule, store, source):
-            raise refusal(rule, request)
+            raise refusal(rule, request, target)
     named = {r["name"] for r in scripted}
     budgets = [r for r in config_rules(limits) if r["name"] not in named] + [r for r in scripted if "budget" in r]
     admitted: list[tuple[str, int]] = []
@@ -78,7 +79,7 @@ def check(
             continue
         arrival = next_arrival(store, key, rule["budget"], now_ms)
         if arrival is None:
-            raise refusal(rule, request)
+            raise refusal(rule, request, target)
         admitted.append((key, arrival))
     for key, arrival in admitted:
         store.rule_hits[key] = arrival
@@ -106,11 +107,15 @@ def counted(rule: Json, store: Store, source: Source) -> bool:
     return not ("probability" in rule and source.randbelow(1_000_000) >= rule["probability"] * 1_000_000)
 
 
-def refusal(rule: Json, request: Request) -> ResourceExhausted:
+def refusal(rule: Json, request: Request, target: Organization) -> ResourceExhausted:
+    """A query's own message; an activity's is the error catalogue's (the sub-organization variant when
+    the parent's shared bucket is empty), then the rate-limit page's."""
     if request.kind == "query":
         return ResourceExhausted(QUERY)
     match = rule.get("match", {})
-    return ResourceExhausted(PER_TYPE if "type" in match or "operation" in match else ORGANIZATION_WIDE)
+    detail = PER_TYPE if "type" in match or "operation" in match else ORGANIZATION_WIDE
+    shared = target.parent_id is not None and rule.get("budget", {}).get("per") == "parent"
+    return ResourceExhausted(documented(errors.RATE_LIMITED_PARENT if shared else errors.RATE_LIMITED, detail))
 
 
 def bucket_key(rule: Json, store: Store, target: Organization) -> str | None:

@@ -88,15 +88,30 @@ def new_api_key(ctx: Context, params: Json, credential_type: str | None = None) 
 def add_api_keys(ctx: Context, user: User, keys: list[ApiKey]) -> None:
     check_api_keys(user, keys)
     for key in keys:
+        if key.expiration_seconds is not None:
+            make_room_for_expiring(ctx, user)
         ctx.store.add_api_key(ctx.org, user, key)
 
 
+def make_room_for_expiring(ctx: Context, user: User) -> None:
+    """An 11th expiring key deletes one of the user's: an expired key first, else the oldest
+    (resource limits, sessions overview, e-mail and SMS auth pages; docs/ledger/errors-catalogue.yaml)."""
+    expiring = sorted(
+        (k for k in user.api_keys.values() if k.expiration_seconds is not None),
+        key=lambda k: ((k.expires_at_ms() or 0) > ctx.now_ms, k.created_ms),
+    )
+    if len(expiring) >= MAX_KEYS_PER_KIND:
+        ctx.store.remove_api_key(ctx.org, user, expiring[0].api_key_id)
+
+
 def check_api_keys(user: User, keys: list[ApiKey]) -> None:
-    """Refuse keys over the per-user limits, or already registered for the user."""
+    """Refuse keys over the per-user limits, or already registered for the user. Expiring keys past
+    the limit replace older ones (``make_room_for_expiring``): only more than ten in one request is
+    refused."""
     for expiring in (True, False):
         have = sum((k.expiration_seconds is not None) == expiring for k in user.api_keys.values())
         adding = sum((k.expiration_seconds is not None) == expiring for k in keys)
-        if have + adding > MAX_KEYS_PER_KIND:
+        if (0 if expiring else have) + adding > MAX_KEYS_PER_KIND:
             kind = "short-lived" if expiring else "long-lived"
             raise ResourceExhausted(f"user has exceeded maximum {kind} api keys ({MAX_KEYS_PER_KIND})")
     seen = {k.public_key for k in user.api_keys.values()}

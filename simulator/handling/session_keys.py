@@ -71,12 +71,7 @@ def new_session(ctx: Context, user: User, public_key: str, params: Json, credent
 
 def add_expiring_key(ctx: Context, user: User, key: ApiKey) -> None:
     """An 11th expiring key replaces an expired one, else the oldest (resource limits)."""
-    expiring = sorted(
-        (k for k in user.api_keys.values() if k.expiration_seconds is not None),
-        key=lambda k: ((k.expires_at_ms() or 0) > ctx.now_ms, k.created_ms),
-    )
-    if len(expiring) >= credential_records.MAX_KEYS_PER_KIND:
-        ctx.store.remove_api_key(ctx.org, user, expiring[0].api_key_id)
+    credential_records.make_room_for_expiring(ctx, user)
     same = [k.api_key_id for k in user.api_keys.values() if k.public_key == key.public_key]
     for key_id in same:  # logging in again with the same key renews it
         ctx.store.remove_api_key(ctx.org, user, key_id)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from simulator.errors import ResourceExhausted
+from simulator.errors import QUOTA, ResourceExhausted, documented
 from simulator.handling.context import Context, require_unique
 from simulator.state.records import Tag
 
@@ -23,7 +23,7 @@ def check_room(ctx: Context, adding: int = 1) -> None:
     limit = MAX_SUB_ORGANIZATION_TAGS if sub else MAX_TAGS
     if len(ctx.org.tags) + adding > limit:
         where = "sub-organization" if sub else "organization"
-        raise ResourceExhausted(f"{where} has reached its limit of {limit} tags")
+        raise ResourceExhausted(documented(QUOTA, f"{where} has reached its limit of {limit} tags"))
 
 
 def retag(ctx: Context, tag: Tag, new_name: str | None, adding: Iterable[Holder], removing: Iterable[Holder]) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from simulator.handling import credential_records
 from simulator.handling.context import Context
+from simulator.handling.email_address import checked_email
 from simulator.handling.oidc import oauth_provider
 from simulator.handling.tags import user_tags
 from simulator.state.records import ApiKey, Authenticator, User
@@ -15,6 +16,8 @@ Built = tuple[User, list[ApiKey], list[Authenticator]]
 
 def build_user(ctx: Context, params: Json) -> Built:
     """A user with its credentials and tags, checked but not yet stored."""
+    if params.get("userEmail"):
+        checked_email(params["userEmail"])
     tag_ids = list(params.get("userTags", []))
     user_tags(ctx, tag_ids)
     user = User(
