@@ -298,6 +298,7 @@ def consensus_met(ctx: Context, activity: Activity) -> bool:
         pending.governance.get("credentials", []),
         activity.requester_id,
         pending.policy_context,
+        now_ms=ctx.now_ms,
     )
 
 

@@ -14,7 +14,8 @@ and ``Expression.check(context)`` returns a :class:`Verdict` that tells "did not
 
 Supported (the subset Turnkey's language page and examples use):
 
-- literals: strings in single or double quotes (escapes ``\\\\ \\' \\" \\n \\t``), decimal
+- literals: strings in single quotes (a double-quoted one parses, marked in ``double_quoted``:
+  create_policy refuses it, see :mod:`simulator.policy.fields`; escapes ``\\\\ \\' \\" \\n \\t``), decimal
   integers up to 256 bits (the language's ``uint``), ``true``/``false``, list literals ``['a', 'b']``;
 - identifiers and member access ``a.b.c``; indexing ``x[0]`` (list or string position) and
   ``x['key']`` (struct or map field, e.g. ``eth.tx.contract_call_args['wad']``); slicing ``x[1:3]``
@@ -79,6 +80,7 @@ from typing import Any
 
 from simulator.policy.errors import PolicyEvaluationError, PolicyKeywordUnavailable, PolicySyntaxError
 from simulator.policy.evaluator import a_type, evaluate
+from simulator.policy.lexer import tokenize
 from simulator.policy.namespaces import UnknownKeyword, keyword_reads, unavailable, unavailable_message, with_ints
 from simulator.policy.nodes import Literal, Node, free_names
 from simulator.policy.params import FieldUnknown, check_paths, param_paths
@@ -117,6 +119,7 @@ class Expression:
     root: Node
     reads: frozenset[str] = frozenset()
     params: frozenset[tuple[str, ...]] = frozenset()  # the field chains read under activity.params
+    double_quoted: tuple[int, ...] = ()  # offsets of string literals in double quotes (fields.field_problems)
 
     def evaluate(self, context: Mapping[str, Any], *, strict_targets: bool = False) -> bool:
         """Whether the expression holds for ``context``; a missing (None) result counts as false.
@@ -171,7 +174,8 @@ def _compile(text: str) -> Expression:
         return Expression(text, Literal(True))
     try:
         root = parse(text)
-        return Expression(text, root, keyword_reads(root), param_paths(root))
+        quoted = tuple(t.start for t in tokenize(text) if t.kind == "str" and t.quote == '"')
+        return Expression(text, root, keyword_reads(root), param_paths(root), quoted)
     except UnknownKeyword as exc:  # the parser reports these with a position first; kept as a safety net
         raise PolicySyntaxError(f"unsupported construct: {exc}") from None
     except RecursionError:

@@ -107,6 +107,16 @@ class Contains(Node):
     item: Node
 
 
+@dataclass(frozen=True, slots=True)
+class Call(Node):
+    """A call of one of the time functions, ``Timestamp('<rfc3339>')`` or ``CronSpan(cron, duration, tz)``
+    (language.mdx, "Time expressions"); only the ``time`` field may use them."""
+
+    function: str
+    args: tuple[Node, ...]
+    start: int = 0
+
+
 def children(node: Node) -> Iterator[Node]:
     """The direct sub-nodes of ``node``, in field order."""
     for field in fields(node):  # type: ignore[arg-type]
