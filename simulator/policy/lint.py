@@ -20,7 +20,8 @@ from simulator.policy.errors import PolicySyntaxError
 from simulator.policy.language import compile_expression
 from simulator.policy.namespaces import chain_of
 from simulator.policy.nodes import Compare, ListLiteral, Literal, Name, Node, children
-from simulator.policy.params import ROOT, first_unknown, shapes
+from simulator.policy.params import ROOT, exposed_shapes, first_unknown, param_paths, shapes
+from simulator.policy.params_table import SOURCE as PARAMS_SOURCE
 from simulator.policy.schemas import INT, NAMESPACES
 
 MIXED_HEX = re.compile(r"0x[0-9a-fA-F]*[A-F][0-9a-fA-F]*")
@@ -45,7 +46,7 @@ def warnings_of(spec: Mapping[str, Any]) -> list[str]:
 def expression_warnings(root: Node) -> list[str]:
     """Why comparisons in ``root`` can never be true as written (deduplicated, in text order)."""
     seen: list[str] = []
-    for warning in _walk(root):
+    for warning in [*_walk(root), *unexposed(root)]:
         if warning not in seen:
             seen.append(warning)
     return seen
@@ -77,6 +78,18 @@ def _compare(node: Compare) -> Iterator[str]:
         if _names(side, ("eth", "tx", "data")) and isinstance(other, Literal) and other.value == "0x":
             yield (
                 "eth.tx.data is compared with '0x', but the engine holds empty calldata as '' (write eth.tx.data == '')"
+            )
+
+
+def unexposed(root: Node) -> Iterator[str]:
+    """``activity.params`` paths a request has but no activity type exposes to policies (MissingField)."""
+    exposed, requested = exposed_shapes().values(), shapes().values()
+    for path in sorted(param_paths(root)):
+        known = any(first_unknown(shape, path) is None for shape in requested)  # else refused: unknown_paths
+        if known and not any(first_unknown(shape, path) is None for shape in exposed):
+            yield (
+                f"{'.'.join((ROOT, *path))} is not exposed to policies for any activity type, so every "
+                f"evaluation of this policy errors with MissingField (the exposed fields: {PARAMS_SOURCE})"
             )
 
 
