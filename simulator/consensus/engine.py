@@ -96,6 +96,10 @@ def evaluate_policies(
 
         context["time"] = {"now": Instant(now_ms)}
     verdicts = [(p, *policy_verdict(p, context)) for p in org.policies.values()]
+
+    def considered(always: bool) -> list[Json]:  # for explain: kept for a denial or an error only
+        return [consideration(p, o, e, context) for p, o, e in verdicts] if always or errored else []
+
     outcomes = [(p, o) for p, o, _ in verdicts]
     ran = [{"policyId": p.policy_id, "outcome": o} for p, o in outcomes if o is not None]
     found = {o for _, o in outcomes}
@@ -107,9 +111,17 @@ def evaluate_policies(
         return ", ".join(p.name for p, o in outcomes if o == wanted)
 
     if "OUTCOME_DENY_EXPLICIT" in found:
-        return Decision(DENY, ran, f"denied by policy {names('OUTCOME_DENY_EXPLICIT')}{why}", errors=errored)
+        return Decision(
+            DENY,
+            ran,
+            f"denied by policy {names('OUTCOME_DENY_EXPLICIT')}{why}",
+            errors=errored,
+            considered=considered(True),
+        )
     if "OUTCOME_ALLOW" in found:
-        return Decision(ALLOW, ran, f"allowed by policy {names('OUTCOME_ALLOW')}{why}", errors=errored)
+        return Decision(
+            ALLOW, ran, f"allowed by policy {names('OUTCOME_ALLOW')}{why}", errors=errored, considered=considered(False)
+        )
     if "OUTCOME_REQUIRES_CONSENSUS" in found:
         return Decision(
             CONSENSUS,
@@ -117,9 +129,45 @@ def evaluate_policies(
             f"policy {names('OUTCOME_REQUIRES_CONSENSUS')} needs more approvals{why}",
             {"by": "policy", "eligible": None},
             errors=errored,
+            considered=considered(False),
         )
     implicit = ran or [{"outcome": "OUTCOME_DENY_IMPLICIT"}]
-    return Decision(DENY, implicit, f"no policy allows it (implicit deny){why}", errors=errored)
+    return Decision(
+        DENY, implicit, f"no policy allows it (implicit deny){why}", errors=errored, considered=considered(True)
+    )
+
+
+def consideration(policy: Policy, outcome: str | None, error: str | None, context: Json) -> Json:
+    """How explain shows one policy the engine evaluated: outcome, and for an error its reason and clause."""
+    from simulator.policy.lint import warnings_of  # the policy language is not on serve's start path
+
+    shown: Json = {
+        "policyId": policy.policy_id,
+        "policyName": policy.name,
+        "effect": policy.effect,
+        "outcome": outcome or "NOT_APPLICABLE",
+    }
+    if error:
+        shown["reason"] = error
+        clause = failing_clause(policy, context)
+        if clause:
+            shown["clause"] = clause
+    warnings = warnings_of({"condition": policy.condition, "consensus": policy.consensus, "time": policy.time})
+    if warnings:
+        shown["warnings"] = warnings
+    return shown
+
+
+def failing_clause(policy: Policy, context: Json) -> str | None:
+    """The field and top-level clause whose evaluation errored, e.g. ``condition: private_key.id == 'k'``."""
+    for field, text in (("time", policy.time), ("condition", policy.condition), ("consensus", policy.consensus)):
+        try:
+            clause = expression(text).failing_clause(context, strict_targets=field == "condition")
+        except ValueError:
+            return None
+        if clause:
+            return f"{field}: {clause}"
+    return None
 
 
 def policy_outcome(policy: Policy, context: Json) -> str | None:

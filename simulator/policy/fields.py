@@ -48,6 +48,8 @@ def field_problems(expression: Expression, field: str) -> list[str]:
         owner = owner_of(name)
         if owner is not None and owner != field:
             problems.append(f"'{name}' is a keyword of the {owner} field, not of the {field} field")
+        elif owner is None and field == "time":
+            problems.append(f"'{name}' is not a keyword of the time field (it reads time.now, Timestamp and CronSpan)")
     for call in calls(expression.root):
         if field != "time":
             problems.append(f"{call.function}(...) at {call.start} is a function of the time field only")

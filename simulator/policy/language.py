@@ -82,7 +82,7 @@ from simulator.policy.errors import PolicyEvaluationError, PolicyKeywordUnavaila
 from simulator.policy.evaluator import a_type, evaluate
 from simulator.policy.lexer import tokenize
 from simulator.policy.namespaces import UnknownKeyword, keyword_reads, unavailable, unavailable_message, with_ints
-from simulator.policy.nodes import Literal, Node, free_names
+from simulator.policy.nodes import Literal, Logical, Node, free_names, render
 from simulator.policy.params import FieldUnknown, check_paths, param_paths
 from simulator.policy.parser import parse
 
@@ -154,6 +154,16 @@ class Expression:
             return Verdict(False, str(exc), (exc.path,))
         except PolicyEvaluationError as exc:
             return Verdict(False, str(exc))
+
+    def failing_clause(self, context: Mapping[str, Any], *, strict_targets: bool = False) -> str | None:
+        """The first top-level ``&&``/``||`` operand that errors on its own in ``context`` (its text), or
+        the whole expression when it is a single clause that errors; None when nothing errors."""
+        operands = self.root.operands if isinstance(self.root, Logical) else (self.root,)
+        for operand in operands:
+            part = Expression(render(operand), operand, keyword_reads(operand), param_paths(operand))
+            if part.check(context, strict_targets=strict_targets).errored:
+                return part.text
+        return None
 
     def names(self) -> frozenset[str]:
         """The top-level identifiers the expression reads (lambda variables excluded)."""
