@@ -16,10 +16,13 @@ No cron library is used: the subset is small, and a library would accept forms t
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
 from functools import lru_cache, total_ordering
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+UTC = timezone.utc
 
 RFC3339 = re.compile(r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})")
 ZERO_OFFSETS = ("Z", "z", "+00:00", "-00:00")
@@ -105,10 +108,10 @@ def cron(text: str) -> Cron:
         raise TimeArgumentError(
             f"cron {text!r}: exactly 5 fields (minute hour day-of-month month day-of-week), no seconds or macros"
         )
-    values = [
+    minutes, hours, days, months, weekdays = (
         _cron_field(part, name, low, high, text) for part, (name, low, high) in zip(parts, CRON_FIELDS, strict=True)
-    ]
-    return Cron(*values, days_restricted=parts[2] != "*", weekdays_restricted=parts[4] != "*")
+    )
+    return Cron(minutes, hours, days, months, weekdays, parts[2] != "*", parts[4] != "*")
 
 
 def _cron_field(part: str, name: str, low: int, high: int, text: str) -> frozenset[int]:
@@ -136,7 +139,7 @@ def zone(name: str) -> ZoneInfo:
         raise TimeArgumentError(f"time zone {name!r} is not an IANA time zone name (e.g. 'America/New_York')") from None
 
 
-def check_call(function: str, args: list[object]) -> None:
+def check_call(function: str, args: Sequence[object]) -> None:
     """Refuse a time function's arguments the service refuses (called when the policy is stored)."""
     if function == "Timestamp":
         if len(args) != 1 or not isinstance(args[0], str):

@@ -42,8 +42,8 @@ class Org:
     def __init__(self, scenario: Path | None = None) -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ScenarioWarning)
-            self.sim = Simulator(Config(scenarios=(scenario or resolve_scenario("policy_deny"),)))
-        app = create_app(self.sim)
+            self.sim = Simulator(Config(scenarios=(scenario or resolve_scenario("policy_deny"),), inspector=True))
+        self.app = app = create_app(self.sim)
         self.root = InProcessClient(app, ApiKeyStamper(ROOT_KEY), ORG)
         self.dave = InProcessClient(app, ApiKeyStamper(DAVE_KEY), ORG)
 
@@ -98,6 +98,9 @@ def test_the_wallet_or_private_key_condition_always_errors_and_explain_names_the
     assert others["traders create wallets"] == "NOT_APPLICABLE"
     stored = ok(org.dave.query("get_policy_evaluations", activityId=why["activityId"]))["policyEvaluations"]
     assert {"policyId": policy_id, "outcome": "OUTCOME_ERROR"} in stored[0]["policyEvaluations"]
+    with org.app.test_client().get(f"/_simulator/ui/api/activities/{why['activityId']}") as response:
+        story = response.get_json()  # the inspector's activity page reads this
+    assert considered in story["explanation"]["policies"]
 
 
 def test_an_error_in_a_predicate_item_is_not_skipped() -> None:
