@@ -40,7 +40,8 @@ def add_policies(ctx: Context, specs: list[Json], *, unknown_params_refused: boo
         check_time_allowed(ctx, spec.get("time", ""))
         strict = EXPRESSIONS if unknown_params_refused else ()
         check_expressions(spec, unknown_params_in=strict, field_rules_in=(*strict, "time"))
-        log_warnings(spec)
+        if unknown_params_refused:  # a scenario's policies are warned of by its checks, once, not at each reset
+            log_warnings(spec)
     made = []
     for spec in specs:
         policy = Policy(

@@ -43,14 +43,16 @@ Supported (the subset Turnkey's language page and examples use):
 Refused at compile time with :class:`PolicySyntaxError` naming the construct and its offset:
 arithmetic and negative numbers (``+ - * / %``), bitwise operators and single ``&``/``|``/``=``,
 floats, hex literals and integers beyond 256 bits, struct literals ``{...}``, the conditional
-``?:``, ``and``/``or``/``not`` words, calls of bare functions ``f(x)`` (so also the time-based
-``Timestamp(...)``/``CronSpan(...)``), methods other than the five above (e.g. ``.map``), chained
+``?:``, ``and``/``or``/``not`` words, calls of bare functions ``f(x)`` other than the time field's
+``Timestamp(...)``/``CronSpan(...)`` (:mod:`simulator.policy.time_window`; which field may use which
+keyword and function is :mod:`simulator.policy.fields`), methods other than the five above (e.g. ``.map``), chained
 comparisons ``a == b == c``, a transaction root alone (``eth``), an unknown transaction keyword
 (``eth.transaction``) and a top-level field its namespace does not document (``eth.tx.vaule``,
 ``eth.tx.access_list``). Other identifiers are accepted; an unknown one reads as missing.
 
-Keywords a request does not provide: Turnkey's engine does not short-circuit, so an expression
-that reads a transaction keyword the context lacks (``eth.tx`` on a Solana signature or on
+Keywords a request does not provide: Turnkey's engine does not short-circuit (every operand of
+``&&``/``||`` and every predicate item is evaluated), so an expression that reads a transaction
+keyword the context lacks (``eth.tx`` on a Solana signature or on
 ``create_wallet``, ``eth.eip_712`` on a hex payload) raises :class:`PolicyKeywordUnavailable`
 (an evaluation error, "MissingField") whatever its other clauses say. With ``strict_targets``
 the same holds for ``wallet``, ``wallets``, ``private_key`` and ``wallet_account`` (the real

@@ -8,7 +8,9 @@ Grammar, loosest binding first::
     unary      := '!' unary | postfix
     postfix    := primary ('.' NAME | '.' METHOD '(' args ')' | '[' subscript ']')*
     subscript  := or | or? (':' | '..') or?
-    primary    := STRING | INT | 'true' | 'false' | NAME | '(' or ')' | '[' (or (',' or)*)? ']'
+    primary    := STRING | INT | 'true' | 'false' | NAME | TIMEFN '(' (or (',' or)*)? ')' | '(' or ')'
+                | '[' (or (',' or)*)? ']'
+    TIMEFN     := 'Timestamp' | 'CronSpan'   (the time field's functions; other fields refuse them)
 """
 
 from __future__ import annotations
