@@ -165,7 +165,7 @@ def render(results: list[Result]) -> str:
     for number, result in enumerate(results, 1):
         example = result.example
         fields = policy_of(example)
-        policy = "<br>".join(f"{k}: `{cell(v)}`" for k, v in fields.items() if k != "effect")
+        policy = "<br>".join(f"{k}: `{code(v)}`" for k, v in fields.items() if k != "effect")
         policy = f"{fields.get('effect', '')}<br>{policy}" if fields.get("effect") else policy
         created = result.created + "".join(f"<br>*{cell(w)}*" for w in result.warnings)
         title = f"[{cell(example['title'])}]({example['url']})"
@@ -181,6 +181,12 @@ def render(results: list[Result]) -> str:
     return "\n".join(lines)
 
 
+def code(text: str) -> str:
+    """Text for a code span in a table cell, on one line (the table extension does not split a code span
+    at its pipes, and a code span shows < > as they are)."""
+    return " ".join(str(text).split())
+
+
 def cell(text: str) -> str:
     return " ".join(str(text).split()).replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
 
@@ -194,7 +200,9 @@ def main(argv: list[str]) -> int:
             print("examples whose outcome differs: " + ", ".join(wrong), file=sys.stderr)
             return 1
         if not OUTPUT.is_file() or OUTPUT.read_text() != text:
-            print("docs/reference/policy-conformance.md is stale: run python tools/policy_conformance.py", file=sys.stderr)
+            print(
+                "docs/reference/policy-conformance.md is stale: run python tools/policy_conformance.py", file=sys.stderr
+            )
             return 1
         return 0
     OUTPUT.write_text(text)
