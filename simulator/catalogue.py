@@ -281,7 +281,7 @@ OPERATIONS: tuple[Operation, ...] = (
     activity("eth_undelegate_7702", handler="broadcast:eth_undelegate_7702"),
     # end-user authentication, sessions and recovery
     activity("init_otp", "OTP", "CREATE", "otp:init_otp", parent_may_run=True),
-    activity("init_otp_auth", "OTP", "CREATE", "otp:init_otp_auth", parent_may_run=True),
+    activity("init_otp_auth", "AUTH", "CREATE", "otp:init_otp_auth", parent_may_run=True),  # language.mdx: AUTH
     activity("verify_otp", "OTP", "VERIFY", "otp:verify_otp", parent_may_run=True),
     activity("otp_login", "AUTH", "CREATE", "otp:otp_login", parent_may_run=True),
     activity("otp_auth", "AUTH", "CREATE", "otp:otp_auth", parent_may_run=True),

@@ -215,7 +215,7 @@ def start_activity(host: Host, ctx: Context, spec: Operation, body: Json, raw: b
         extra: Json = describe(ctx, params) if describe else {}
         if decision is None:
             used = lifecycle.credentials_of(ctx.principal)
-            decision = engine.decide(ctx.org, user, spec, body["type"], params, used, extra)
+            decision = engine.decide(ctx.org, user, spec, body["type"], params, used, extra, now_ms=ctx.now_ms)
         if denied := decision.outcome is Outcome.DENY:  # kept as a record, with ids of its own
             fingerprint = envelope.fingerprint_of(raw)
             ctx = replace(ctx, source=refusals.denial_source(host.source, host.store, fingerprint, ctx.now_ms))

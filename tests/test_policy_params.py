@@ -1,8 +1,8 @@
-"""``activity.params`` speaks the service's names: snake case for every activity type, the request's
-camelCase as an alias, and a field the activity does not have is an evaluation error (MissingField)
-that names the fields it does have: in explain, the activity's evaluations and the inspector; a
-field no activity type has is refused by create_policy and update_policy, and warned of in a
-scenario file that loads it anyway."""
+"""``activity.params`` speaks the service's names: snake case, only the fields the language page's table
+exposes (simulator/policy/params_table.py); any other field, or the request's camelCase spelling, is an
+evaluation error (MissingField) that names the fields exposed: in explain, the activity's evaluations
+and the inspector; a field no activity type has at all is refused by create_policy and update_policy,
+and warned of in a scenario file that loads it anyway."""
 
 from __future__ import annotations
 
@@ -69,10 +69,10 @@ def test_one_rule_names_every_field(camel: str, expected: str) -> None:
             {"signWith": "0x1", "payload": "00", "encoding": "PAYLOAD_ENCODING_HEXADECIMAL", "hashFunction": "X"},
             "activity.params.hash_function == 'X' && activity.params.encoding != 'PAYLOAD_ENCODING_EIP712'",
         ),
-        (  # nested objects inside list items
-            "ACTIVITY_TYPE_CREATE_USERS_V3",
-            {"users": [{"userName": "bot", "apiKeys": [{"apiKeyName": "k", "publicKey": "02aa"}]}]},
-            "activity.params.users.all(u, u.user_name == 'bot' && u.api_keys[0].public_key == '02aa')",
+        (
+            "ACTIVITY_TYPE_DELETE_API_KEYS",
+            {"userId": "u-1", "apiKeyIds": ["k-1"]},
+            "activity.params.user_id == 'u-1' && activity.params.api_key_ids.contains('k-1')",
         ),
         (  # a nested struct, its int64 (a decimal string on the wire) compared as an int
             "ACTIVITY_TYPE_SPARK_PREPARE_TRANSFER",
@@ -89,7 +89,7 @@ def test_one_rule_names_every_field(camel: str, expected: str) -> None:
         (  # an omitted field reads as its type's default (docs: "an empty string when omitted")
             "ACTIVITY_TYPE_OTP_LOGIN",
             {"verificationToken": "t", "publicKey": "02cc"},
-            "activity.params.session_profile_id == '' && activity.params.invalidate_existing == false",
+            "activity.params.session_profile_id == ''",
         ),
     ],
 )
@@ -101,28 +101,43 @@ def test_params_are_snake_case_for_every_activity_type(activity_type: str, param
 @pytest.mark.parametrize(
     "text",
     [
-        "activity.params.userIds == ['a']",  # the request's spelling, which policies already used
+        "activity.params.userIds == ['a']",  # the request's spelling: earlier versions read it, the service errors
         "activity.params['userIds'][0] == 'a'",
-        "'userIds' in activity.params && 'user_ids' in activity.params",
     ],
 )
-def test_the_camel_case_spelling_is_still_accepted(text: str) -> None:
+def test_the_camel_case_spelling_is_a_missing_field(text: str) -> None:
     verdict = holds(text, "ACTIVITY_TYPE_DELETE_USERS", {"userIds": ["a"]})
-    assert verdict.matched and not verdict.errored, verdict.error
+    assert verdict.errored and not verdict.matched
+    assert "its fields: user_ids" in str(verdict.error)
 
 
-def test_nested_camel_case_aliases_resolve_too() -> None:
+def test_nested_camel_case_names_are_missing_fields_too() -> None:
     params = {"signWith": "sp1", "transfer": {"receiverPublicKey": "02bb", "leaves": []}}
-    text = "activity.params.signWith == 'sp1' && activity.params.transfer.receiverPublicKey == '02bb'"
-    assert holds(text, "ACTIVITY_TYPE_SPARK_PREPARE_TRANSFER", params).matched
+    assert holds(
+        "activity.params.transfer.receiver_public_key == '02bb'", "ACTIVITY_TYPE_SPARK_PREPARE_TRANSFER", params
+    )
+    verdict = holds(
+        "activity.params.transfer.receiverPublicKey == '02bb'", "ACTIVITY_TYPE_SPARK_PREPARE_TRANSFER", params
+    )
+    assert verdict.errored and "receiver_public_key" in str(verdict.error)
 
 
 def test_a_field_the_activity_lacks_errors_naming_those_it_has() -> None:
     verdict = holds("activity.params.user_ids.count() == 1", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w"})
     assert verdict.errored and not verdict.matched
     assert "MissingField: 'activity.params.user_ids' is not a parameter of ACTIVITY_TYPE_CREATE_WALLET" in verdict.error
-    assert "its fields: accounts, mnemonic_length, wallet_name" in verdict.error
+    assert "it exposes no fields" in verdict.error
     assert verdict.missing == ("activity.params.user_ids",)
+
+
+def test_only_the_documented_fields_are_exposed() -> None:
+    """The issue's example: CREATE_WALLET has a walletName, but the engine exposes no field of it."""
+    verdict = holds("activity.params.wallet_name == 'w'", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w"})
+    assert verdict.errored and "it exposes no fields" in str(verdict.error)
+    verdict = holds("activity.params.sign_with == 'x'", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", {"signWith": "x"})
+    assert verdict.errored and "its fields: type" in str(verdict.error)
+    verdict = holds("activity.params.wallet_name == 'w'", "ACTIVITY_TYPE_UPDATE_WALLET", {"walletName": "w"})
+    assert verdict.errored and "its fields: wallet_id" in str(verdict.error)
 
 
 def test_the_error_is_not_short_circuited_away() -> None:
@@ -152,7 +167,7 @@ def test_a_plain_context_keeps_reading_missing_members_as_empty() -> None:
 
 def test_paths_no_activity_type_has_are_found_with_the_fields_that_exist() -> None:
     assert unknown_paths(compile_expression(SELF_DELETE).root) == []
-    assert unknown_paths(compile_expression("activity.params.userIds.count() == 1").root) == []
+    assert unknown_paths(compile_expression("activity.params.user_ids.count() == 1").root) == []
     pinned = unknown_paths(compile_expression("activity.kind == 'DELETE_USERS' && activity.params.user == 'x'").root)
     assert pinned == [
         "no activity type has 'activity.params.user' (the fields of activity.params of ACTIVITY_TYPE_DELETE_USERS: "
@@ -171,16 +186,18 @@ def test_paths_no_activity_type_has_are_found_with_the_fields_that_exist() -> No
 
 
 @pytest.mark.simulator_scenario("policy_deny")
-def test_snake_case_and_camel_case_policies_both_allow_over_http(simulator, simulator_user) -> None:
+def test_documented_fields_allow_and_undocumented_ones_error_over_http(simulator, simulator_user) -> None:
     root, dave = simulator_user("Root User"), simulator_user("Dave")
     ok(create_policy(root, "bots", "activity.params.users.all(u, u.user_name.contains('bot'))"))
-    ok(create_policy(root, "tag", "activity.kind == 'CREATE_USER_TAG' && activity.params.userTagName == 'ok'"))
-    made = ok(dave.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V3", {"users": [user_spec("bot-1")]}))
-    assert made["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
-    refused = dave.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V3", {"users": [user_spec("eve")]})
-    assert_error(refused, 403, 7)
-    tagged = ok(dave.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", {"userTagName": "ok", "userIds": []}))
-    assert tagged["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
+    ok(create_policy(root, "wallet", "activity.kind == 'UPDATE_WALLET' && activity.params.wallet_id != ''"))
+    refused = dave.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V3", {"users": [user_spec("bot-1")]})
+    assert_error(refused, 403, 7)  # CREATE_USERS exposes no field: MissingField, nothing allows
+    wallet = ok(root.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": []}))
+    wallet_id = wallet["activity"]["result"]["createWalletResult"]["walletId"]
+    updated = ok(
+        dave.submit("update_wallet", "ACTIVITY_TYPE_UPDATE_WALLET", {"walletId": wallet_id, "walletName": "x"})
+    )
+    assert updated["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
 
 
 def user_spec(name: str) -> dict[str, Any]:
@@ -192,7 +209,7 @@ def assert_reason(evaluations: list[Any], policy_id: str) -> dict[str, Any]:
     assert errored["outcome"] == "OUTCOME_ERROR"
     reason = errored["reason"]
     assert "'activity.params.user_ids' is not a parameter of ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG" in reason
-    assert "its fields: private_key_ids, private_key_tag_name" in reason
+    assert "it exposes no fields" in reason
     return dict(errored)
 
 

@@ -3,7 +3,8 @@
 What ``eth.tx`` gains once an ABI is stored for ``to`` (docs, "Smart contract interfaces"):
 ``function_name``, ``function_signature`` (the 4-byte selector, ``0x`` and lowercase hex) and
 ``contract_call_args``, a map from argument name to value: integers as ints, addresses and bytes
-as lowercase ``0x`` hex, tuples as maps by component name, arrays as lists. An unnamed argument is
+as lowercase ``0x`` hex, tuples (structs) as lists read by position (``call[0]``: the docs' batch
+examples; named access such as ``call['target']`` is an evaluation error, ethereum.mdx), arrays as lists. An unnamed argument is
 keyed by its position (``'0'``, ``'1'``, ...). The ABI decoding is eth-abi's strict decoder,
 imported on first use (it brings eth-utils, ~120 ms).
 """
@@ -129,8 +130,8 @@ def _policy_value(param: Param, value: Any) -> Any:
     if kind.endswith("]"):
         element = {**param, "type": kind[: kind.rindex("[")]}
         return [_policy_value(element, item) for item in value]
-    if kind == "tuple":
-        return {_arg_name(c, n): _policy_value(c, v) for n, (c, v) in enumerate(zip(param["components"], value))}
+    if kind == "tuple":  # positional, as the service's engine reads a tuple (ethereum.mdx, "Batch calls")
+        return [_policy_value(c, v) for c, v in zip(param["components"], value, strict=True)]
     if isinstance(value, bytes):
         return "0x" + value.hex()
     if isinstance(value, Decimal):  # fixedMxN: the language has no fractions, so the exact decimal text

@@ -51,3 +51,6 @@ class Decision:
     failure: Json | None = None
     wait: Wait | None = None
     errors: list[Json] = field(default_factory=list)  # policies that errored: policyId, policyName, reason
+    # every policy evaluated: policyId, policyName, effect, outcome (NOT_APPLICABLE when its condition does
+    # not match), and for an error its reason and clause, and any warnings (simulator.policy.lint)
+    considered: list[Json] = field(default_factory=list)

@@ -34,13 +34,17 @@ def decide(
     params: Json,
     used: list[Json],
     extra: Json | None = None,
+    *,
+    now_ms: int | None = None,
 ) -> Decision:
-    """The outcome of a new request by ``user`` (stamping with ``used``) under quorum and policies."""
+    """The outcome of a new request by ``user`` (stamping with ``used``) under quorum and policies.
+
+    ``now_ms`` is the trusted server time a policy's ``time`` field reads as ``time.now``."""
     is_root = user.user_id in org.root_user_ids
     if is_root and org.root_threshold <= 1:
         return Decision(ALLOW, [{"outcome": "OUTCOME_ALLOW"}], "the requester is a root user (quorum threshold 1)")
     if is_root:
-        by_policy = evaluate_policies(org, spec, activity_type, params, [user], used, extra)
+        by_policy = evaluate_policies(org, spec, activity_type, params, [user], used, extra, now_ms=now_ms)
         if by_policy.outcome == ALLOW:
             return by_policy
         return Decision(
@@ -55,9 +59,13 @@ def decide(
             [{"outcome": "OUTCOME_DENY_IMPLICIT"}],
             f"{spec.name} is a root-quorum-only activity and the requester is not a root user",
         )
+    by_policy = evaluate_policies(org, spec, activity_type, params, [user], used, extra, now_ms=now_ms)
     if spec.own_credentials and params.get("userId") == user.user_id:
+        # an implicit permission: it yields to a policy that explicitly denies (overview.mdx)
+        if any(e.get("outcome") == "OUTCOME_DENY_EXPLICIT" for e in by_policy.evaluations):
+            return by_policy
         return Decision(ALLOW, [{"outcome": "OUTCOME_ALLOW"}], "users may manage their own credentials")
-    return evaluate_policies(org, spec, activity_type, params, [user], used, extra)
+    return by_policy
 
 
 def evaluate_policies(
@@ -68,11 +76,14 @@ def evaluate_policies(
     approvers: list[User],
     used: list[Json],
     extra: Json | None = None,
+    *,
+    now_ms: int | None = None,
 ) -> Decision:
     """Every policy whose condition matches, and the outcome they add up to.
 
     ``approvers`` are the users who approved so far (the requester first); ``used`` the
-    credentials their votes were stamped with (the language's ``credentials``).
+    credentials their votes were stamped with (the language's ``credentials``); ``now_ms`` the
+    time a ``time`` field reads as ``time.now``.
     """
     context = {
         **(extra or {}),
@@ -80,7 +91,15 @@ def evaluate_policies(
         "approvers": [approver(u) for u in approvers],
         "credentials": used,
     }
+    if now_ms is not None and any(p.time.strip() for p in org.policies.values()):
+        from simulator.policy.time_window import Instant  # the policy language is not on serve's start path
+
+        context["time"] = {"now": Instant(now_ms)}
     verdicts = [(p, *policy_verdict(p, context)) for p in org.policies.values()]
+
+    def considered(always: bool) -> list[Json]:  # for explain: kept for a denial or an error only
+        return [consideration(p, o, e, context) for p, o, e in verdicts] if always or errored else []
+
     outcomes = [(p, o) for p, o, _ in verdicts]
     ran = [{"policyId": p.policy_id, "outcome": o} for p, o in outcomes if o is not None]
     found = {o for _, o in outcomes}
@@ -92,9 +111,17 @@ def evaluate_policies(
         return ", ".join(p.name for p, o in outcomes if o == wanted)
 
     if "OUTCOME_DENY_EXPLICIT" in found:
-        return Decision(DENY, ran, f"denied by policy {names('OUTCOME_DENY_EXPLICIT')}{why}", errors=errored)
+        return Decision(
+            DENY,
+            ran,
+            f"denied by policy {names('OUTCOME_DENY_EXPLICIT')}{why}",
+            errors=errored,
+            considered=considered(True),
+        )
     if "OUTCOME_ALLOW" in found:
-        return Decision(ALLOW, ran, f"allowed by policy {names('OUTCOME_ALLOW')}{why}", errors=errored)
+        return Decision(
+            ALLOW, ran, f"allowed by policy {names('OUTCOME_ALLOW')}{why}", errors=errored, considered=considered(False)
+        )
     if "OUTCOME_REQUIRES_CONSENSUS" in found:
         return Decision(
             CONSENSUS,
@@ -102,9 +129,45 @@ def evaluate_policies(
             f"policy {names('OUTCOME_REQUIRES_CONSENSUS')} needs more approvals{why}",
             {"by": "policy", "eligible": None},
             errors=errored,
+            considered=considered(False),
         )
     implicit = ran or [{"outcome": "OUTCOME_DENY_IMPLICIT"}]
-    return Decision(DENY, implicit, f"no policy allows it (implicit deny){why}", errors=errored)
+    return Decision(
+        DENY, implicit, f"no policy allows it (implicit deny){why}", errors=errored, considered=considered(True)
+    )
+
+
+def consideration(policy: Policy, outcome: str | None, error: str | None, context: Json) -> Json:
+    """How explain shows one policy the engine evaluated: outcome, and for an error its reason and clause."""
+    from simulator.policy.lint import warnings_of  # the policy language is not on serve's start path
+
+    shown: Json = {
+        "policyId": policy.policy_id,
+        "policyName": policy.name,
+        "effect": policy.effect,
+        "outcome": outcome or "NOT_APPLICABLE",
+    }
+    if error:
+        shown["reason"] = error
+        clause = failing_clause(policy, context)
+        if clause:
+            shown["clause"] = clause
+    warnings = warnings_of({"condition": policy.condition, "consensus": policy.consensus, "time": policy.time})
+    if warnings:
+        shown["warnings"] = warnings
+    return shown
+
+
+def failing_clause(policy: Policy, context: Json) -> str | None:
+    """The field and top-level clause whose evaluation errored, e.g. ``condition: private_key.id == 'k'``."""
+    for field, text in (("time", policy.time), ("condition", policy.condition), ("consensus", policy.consensus)):
+        try:
+            clause = expression(text).failing_clause(context, strict_targets=field == "condition")
+        except ValueError:
+            return None
+        if clause:
+            return f"{field}: {clause}"
+    return None
 
 
 def policy_outcome(policy: Policy, context: Json) -> str | None:
@@ -116,10 +179,21 @@ def policy_verdict(policy: Policy, context: Json) -> tuple[str | None, str | Non
     """OUTCOME_* for a policy whose condition matches (None when it does not apply), and why it errored.
 
     A condition that reads a keyword the request does not provide (``eth.tx`` on a Solana
-    signature) errors, as the real engine does: it does not short-circuit past it.
+    signature) errors, as the real engine does: it does not short-circuit past it. A ``time`` field
+    that evaluates false skips the policy, reported as OUTCOME_TIME_INACTIVE (time-based-policies.mdx).
     """
+    if policy.time.strip():
+        try:
+            window = expression(policy.time).check(context)
+        except ValueError as exc:
+            return "OUTCOME_ERROR", str(exc)
+        if window.errored:
+            return "OUTCOME_ERROR", f"time: {window.error}"
+        if not window.matched:
+            return "OUTCOME_TIME_INACTIVE", None
     try:
-        condition = expression(policy.condition).check(context)
+        # strict targets: ``wallet.id`` on a private-key signature is a MissingField error, as in production
+        condition = expression(policy.condition).check(context, strict_targets=True)
     except ValueError as exc:
         return "OUTCOME_ERROR", str(exc)
     if condition.errored or not condition.matched:
@@ -142,6 +216,8 @@ def consensus_met(
     used: list[Json],
     requester_id: str | None,
     extra: Json | None = None,
+    *,
+    now_ms: int | None = None,
 ) -> bool:
     """Whether the approvals so far satisfy what the activity waits for."""
     ids = {u.user_id for u in approvers}
@@ -152,7 +228,7 @@ def consensus_met(
         if named:
             return set(named) <= ids
         return len(ids - {requester_id}) >= int(governance.get("approvals", 1))
-    return evaluate_policies(org, spec, activity_type, params, approvers, used, extra).outcome == ALLOW
+    return evaluate_policies(org, spec, activity_type, params, approvers, used, extra, now_ms=now_ms).outcome == ALLOW
 
 
 def approver(user: User) -> Json:

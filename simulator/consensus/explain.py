@@ -2,7 +2,9 @@
 
 A policy that errored (a keyword or an ``activity.params`` field the request does not have) is
 kept among the steps when the activity is decided (:func:`error_note`); its evaluation in the
-explanation carries that ``reason``. The wire's get_policy_evaluations keeps the service's shape.
+explanation carries that ``reason``. For a denied or errored activity each policy considered is kept
+too (:func:`considered_note`) and shown under ``policies``: its outcome, the reason and the clause
+that errored, and the warnings of a policy that cannot match as written. The wire's get_policy_evaluations keeps the service's shape.
 
 Every key is camelCase. Each policy evaluation is in get_policy_evaluations' wire shape (``id``,
 ``activityId``, ``organizationId``, ``voteId``, ``policyEvaluations``, ``createdAt``); before 0.3 the
@@ -13,12 +15,15 @@ keys as deprecated aliases (:data:`DEPRECATED_EVALUATION_KEYS`), so code that re
 
 from __future__ import annotations
 
+import json
+
 from simulator.state.activity import Activity
 from simulator.state.store import Store
 from simulator.state.votes import Evaluation, wire
 from simulator.wire import Json
 
 ERROR_OUTCOME = "OUTCOME_ERROR"
+CONSIDERED = "policy considered: "
 # the old snake_case spelling of an evaluation -> the camelCase key whose value it repeats
 DEPRECATED_EVALUATION_KEYS = {
     "evaluation_id": "id",
@@ -38,6 +43,7 @@ def explain(store: Store, activity: Activity) -> Json:
         "waitingFor": {k: v for k, v in (pending.governance if pending else {}).items() if k != "credentials"},
         "votes": [{"userId": v["userId"], "selection": v["selection"]} for v in activity.votes],
         "policyEvaluations": evaluations(store, activity),
+        "policies": considered(activity),
         "steps": list(activity.notes),
         "failure": activity.failure,
         "mfa": store.mfa_statuses.get(activity.activity_id, []),
@@ -47,6 +53,17 @@ def explain(store: Store, activity: Activity) -> Json:
 def error_note(error: Json) -> str:
     """The step that says why a policy errored: ``policy <id> errored: '<name>': <reason>``."""
     return f"policy {error['policyId']} errored: {error['policyName']!r}: {error['reason']}"
+
+
+def considered_note(policy: Json) -> str:
+    """The step that records one policy the engine considered for a denied or errored activity."""
+    return CONSIDERED + json.dumps(policy, separators=(", ", ": "))
+
+
+def considered(activity: Activity) -> list[Json]:
+    """Each policy considered when a denied or errored activity was decided: its outcome, and for an
+    error the reason and the clause (empty for an activity allowed without an error)."""
+    return [json.loads(note[len(CONSIDERED) :]) for note in activity.notes if note.startswith(CONSIDERED)]
 
 
 def evaluations(store: Store, activity: Activity) -> list[Json]:

@@ -12,7 +12,7 @@ from simulator.catalogue import Kind, Operation
 from simulator.clock import Source
 from simulator.consensus import engine, mfa_gate
 from simulator.consensus.decisions import Decision, Outcome, VoteSelection
-from simulator.consensus.explain import error_note
+from simulator.consensus.explain import considered_note, error_note
 from simulator.errors import ApiError, InvalidArgument, PermissionDenied
 from simulator.handling import envelope, refusals
 from simulator.handling.context import Context
@@ -37,6 +37,8 @@ def begin(ctx: Context, activity: Activity, decision: Decision, pending: Pending
     envelope.record_evaluation(ctx, activity, decision.evaluations)
     for error in decision.errors:  # why a policy errored, for explain
         activity.notes.append(error_note(error))
+    if decision.outcome is Outcome.DENY or decision.errors:  # each policy considered, for explain
+        activity.notes.extend(considered_note(policy) for policy in decision.considered)
     if decision.outcome is Outcome.DENY:
         deny(ctx, activity, decision)
     if mfa_gate.challenge(ctx.store, activity, ctx.principal):
@@ -298,6 +300,7 @@ def consensus_met(ctx: Context, activity: Activity) -> bool:
         pending.governance.get("credentials", []),
         activity.requester_id,
         pending.policy_context,
+        now_ms=ctx.now_ms,
     )
 
 

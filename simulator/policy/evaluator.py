@@ -15,6 +15,7 @@ from typing import Any
 
 from simulator.policy.errors import PolicyEvaluationError
 from simulator.policy.nodes import (
+    Call,
     Compare,
     Contains,
     Count,
@@ -30,6 +31,7 @@ from simulator.policy.nodes import (
     Slice,
 )
 from simulator.policy.params import Struct
+from simulator.policy.time_window import Instant, TimeArgumentError, cron_span, timestamp
 
 Scope = Mapping[str, Any]
 LIST_TYPES = (list, tuple)
@@ -58,6 +60,8 @@ def type_name(value: Any) -> str:
         return "string"
     if isinstance(value, LIST_TYPES):
         return "list"
+    if isinstance(value, Instant):
+        return "timestamp"
     return "struct" if isinstance(value, Mapping) else type(value).__name__
 
 
@@ -94,7 +98,11 @@ def ordered(op: str, left: Any, right: Any) -> bool:
     """``left op right`` for two ints or two strings; false if either is None."""
     if left is None or right is None:
         return False
-    if (is_int(left) and is_int(right)) or (isinstance(left, str) and isinstance(right, str)):
+    if (
+        (is_int(left) and is_int(right))
+        or (isinstance(left, str) and isinstance(right, str))
+        or (isinstance(left, Instant) and isinstance(right, Instant))
+    ):
         return ORDERINGS[op](left, right)
     raise PolicyEvaluationError(f"'{op}' cannot compare {a_type(left)} with {a_type(right)}")
 
@@ -159,6 +167,11 @@ def _index(node: Index, scope: Scope) -> Any:
         return target.get(key)
     if isinstance(target, (str, *LIST_TYPES)) and is_int(key):
         return target[key] if 0 <= key < len(target) else None
+    if isinstance(target, LIST_TYPES) and isinstance(key, str):
+        raise PolicyEvaluationError(
+            f"cannot index a list with a string ({key!r}): an ABI tuple is read by position "
+            "(call[0], call[1], ...); named access is not supported"
+        )
     raise PolicyEvaluationError(f"cannot index {a_type(target)} with {a_type(key)}")
 
 
@@ -191,13 +204,13 @@ def _not(node: Not, scope: Scope) -> bool:
 
 
 def _logical(node: Logical, scope: Scope) -> bool:
-    """The && or || of the operands, evaluated left to right."""
-    # Short-circuits like the usual && / ||: the first deciding operand ends the run.
-    decisive = node.op == "||"
-    for operand in node.operands:
-        if truth(evaluate(operand, scope), f"'{node.op}'") is decisive:
-            return decisive
-    return not decisive
+    """The && or || of the operands, every one evaluated (language.mdx: the engine does not short-circuit).
+
+    An operand that errors makes the whole expression an error even when another operand already
+    decides the result (``wallet.id == 'w' || private_key.id == 'k'`` errors whichever is targeted).
+    """
+    values = [truth(evaluate(operand, scope), f"'{node.op}'") for operand in node.operands]
+    return any(values) if node.op == "||" else all(values)
 
 
 def _compare(node: Compare, scope: Scope) -> bool:
@@ -222,11 +235,13 @@ def _predicate(node: Predicate, scope: Scope) -> Any:
         bound = ChainMap({node.var: item}, scope)  # type: ignore[arg-type]  # only ever read
         return truth(evaluate(node.body, bound), where)
 
+    # every item is evaluated (no short circuit): an error on any item is the expression's error
+    results = [holds(item) for item in items]
     if node.method == "any":
-        return any(holds(item) for item in items)
+        return any(results)
     if node.method == "all":
-        return all(holds(item) for item in items)
-    return [item for item in items if holds(item)]
+        return all(results)
+    return [item for item, held in zip(items, results, strict=True) if held]
 
 
 def _count(node: Count, scope: Scope) -> int:
@@ -244,6 +259,21 @@ def _contains(node: Contains, scope: Scope) -> bool:
     return any(equal(item, element) for element in as_list(target, "contains"))
 
 
+def _call(node: Call, scope: Scope) -> Any:
+    """``Timestamp('<rfc3339>')`` as an instant; ``CronSpan(cron, duration, tz)`` against ``time.now``."""
+    args = [evaluate(arg, scope) for arg in node.args]
+    try:
+        if node.function == "Timestamp":
+            return timestamp(str(args[0]))
+        clock = scope.get("time")
+        now = clock.get("now") if isinstance(clock, Mapping) else None
+        if not isinstance(now, Instant):
+            raise PolicyEvaluationError("MissingField: CronSpan needs time.now, which only the time field has")
+        return cron_span(now, str(args[0]), str(args[1]), str(args[2]))
+    except TimeArgumentError as exc:
+        raise PolicyEvaluationError(str(exc)) from None
+
+
 HANDLERS: dict[type[Node], Callable[[Any, Scope], Any]] = {
     Literal: _literal,
     ListLiteral: _list,
@@ -257,4 +287,5 @@ HANDLERS: dict[type[Node], Callable[[Any, Scope], Any]] = {
     Predicate: _predicate,
     Count: _count,
     Contains: _contains,
+    Call: _call,
 }

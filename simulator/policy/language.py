@@ -14,7 +14,8 @@ and ``Expression.check(context)`` returns a :class:`Verdict` that tells "did not
 
 Supported (the subset Turnkey's language page and examples use):
 
-- literals: strings in single or double quotes (escapes ``\\\\ \\' \\" \\n \\t``), decimal
+- literals: strings in single quotes (a double-quoted one parses, marked in ``double_quoted``:
+  create_policy refuses it, see :mod:`simulator.policy.fields`; escapes ``\\\\ \\' \\" \\n \\t``), decimal
   integers up to 256 bits (the language's ``uint``), ``true``/``false``, list literals ``['a', 'b']``;
 - identifiers and member access ``a.b.c``; indexing ``x[0]`` (list or string position) and
   ``x['key']`` (struct or map field, e.g. ``eth.tx.contract_call_args['wad']``); slicing ``x[1:3]``
@@ -42,14 +43,16 @@ Supported (the subset Turnkey's language page and examples use):
 Refused at compile time with :class:`PolicySyntaxError` naming the construct and its offset:
 arithmetic and negative numbers (``+ - * / %``), bitwise operators and single ``&``/``|``/``=``,
 floats, hex literals and integers beyond 256 bits, struct literals ``{...}``, the conditional
-``?:``, ``and``/``or``/``not`` words, calls of bare functions ``f(x)`` (so also the time-based
-``Timestamp(...)``/``CronSpan(...)``), methods other than the five above (e.g. ``.map``), chained
+``?:``, ``and``/``or``/``not`` words, calls of bare functions ``f(x)`` other than the time field's
+``Timestamp(...)``/``CronSpan(...)`` (:mod:`simulator.policy.time_window`; which field may use which
+keyword and function is :mod:`simulator.policy.fields`), methods other than the five above (e.g. ``.map``), chained
 comparisons ``a == b == c``, a transaction root alone (``eth``), an unknown transaction keyword
 (``eth.transaction``) and a top-level field its namespace does not document (``eth.tx.vaule``,
 ``eth.tx.access_list``). Other identifiers are accepted; an unknown one reads as missing.
 
-Keywords a request does not provide: Turnkey's engine does not short-circuit, so an expression
-that reads a transaction keyword the context lacks (``eth.tx`` on a Solana signature or on
+Keywords a request does not provide: Turnkey's engine does not short-circuit (every operand of
+``&&``/``||`` and every predicate item is evaluated), so an expression that reads a transaction
+keyword the context lacks (``eth.tx`` on a Solana signature or on
 ``create_wallet``, ``eth.eip_712`` on a hex payload) raises :class:`PolicyKeywordUnavailable`
 (an evaluation error, "MissingField") whatever its other clauses say. With ``strict_targets``
 the same holds for ``wallet``, ``wallets``, ``private_key`` and ``wallet_account`` (the real
@@ -79,8 +82,9 @@ from typing import Any
 
 from simulator.policy.errors import PolicyEvaluationError, PolicyKeywordUnavailable, PolicySyntaxError
 from simulator.policy.evaluator import a_type, evaluate
+from simulator.policy.lexer import tokenize
 from simulator.policy.namespaces import UnknownKeyword, keyword_reads, unavailable, unavailable_message, with_ints
-from simulator.policy.nodes import Literal, Node, free_names
+from simulator.policy.nodes import Literal, Logical, Node, free_names, render
 from simulator.policy.params import FieldUnknown, check_paths, param_paths
 from simulator.policy.parser import parse
 
@@ -117,6 +121,7 @@ class Expression:
     root: Node
     reads: frozenset[str] = frozenset()
     params: frozenset[tuple[str, ...]] = frozenset()  # the field chains read under activity.params
+    double_quoted: tuple[int, ...] = ()  # offsets of string literals in double quotes (fields.field_problems)
 
     def evaluate(self, context: Mapping[str, Any], *, strict_targets: bool = False) -> bool:
         """Whether the expression holds for ``context``; a missing (None) result counts as false.
@@ -152,6 +157,16 @@ class Expression:
         except PolicyEvaluationError as exc:
             return Verdict(False, str(exc))
 
+    def failing_clause(self, context: Mapping[str, Any], *, strict_targets: bool = False) -> str | None:
+        """The first top-level ``&&``/``||`` operand that errors on its own in ``context`` (its text), or
+        the whole expression when it is a single clause that errors; None when nothing errors."""
+        operands = self.root.operands if isinstance(self.root, Logical) else (self.root,)
+        for operand in operands:
+            part = Expression(render(operand), operand, keyword_reads(operand), param_paths(operand))
+            if part.check(context, strict_targets=strict_targets).errored:
+                return part.text
+        return None
+
     def names(self) -> frozenset[str]:
         """The top-level identifiers the expression reads (lambda variables excluded)."""
         return free_names(self.root)
@@ -171,7 +186,8 @@ def _compile(text: str) -> Expression:
         return Expression(text, Literal(True))
     try:
         root = parse(text)
-        return Expression(text, root, keyword_reads(root), param_paths(root))
+        quoted = tuple(t.start for t in tokenize(text) if t.kind == "str" and t.quote == '"')
+        return Expression(text, root, keyword_reads(root), param_paths(root), quoted)
     except UnknownKeyword as exc:  # the parser reports these with a position first; kept as a safety net
         raise PolicySyntaxError(f"unsupported construct: {exc}") from None
     except RecursionError:

@@ -40,6 +40,7 @@ class Token:
     value: str | int | bool
     start: int
     end: int
+    quote: str = ""  # the quote a string literal was written with (only ' is the language's)
 
 
 def tokenize(text: str) -> list[Token]:
@@ -75,7 +76,11 @@ def _read_token(text: str, position: int) -> Token:
 
 
 def _read_string(text: str, start: int) -> Token:
-    """A quoted string literal; both quote styles work and backslash escapes the next character."""
+    """A quoted string literal; backslash escapes the next character.
+
+    The language has single quotes only (language.mdx, "Primitive"); a double-quoted literal is read
+    here and its token marked, so create_policy can refuse it while a scenario file warns.
+    """
     quote, position, chars = text[start], start + 1, []
     while position < len(text) and text[position] != quote:
         if text[position] == "\\":
@@ -91,7 +96,7 @@ def _read_string(text: str, start: int) -> Token:
             position += 1
     if position >= len(text):
         raise PolicySyntaxError(f"unterminated string literal starting at {start}", start)
-    return Token("str", "".join(chars), start, position + 1)
+    return Token("str", "".join(chars), start, position + 1, quote)
 
 
 def _read_number(text: str, start: int) -> Token:

@@ -107,6 +107,16 @@ class Contains(Node):
     item: Node
 
 
+@dataclass(frozen=True, slots=True)
+class Call(Node):
+    """A call of one of the time functions, ``Timestamp('<rfc3339>')`` or ``CronSpan(cron, duration, tz)``
+    (language.mdx, "Time expressions"); only the ``time`` field may use them."""
+
+    function: str
+    args: tuple[Node, ...]
+    start: int = 0
+
+
 def children(node: Node) -> Iterator[Node]:
     """The direct sub-nodes of ``node``, in field order."""
     for field in fields(node):  # type: ignore[arg-type]
@@ -124,3 +134,40 @@ def free_names(node: Node) -> frozenset[str]:
     if isinstance(node, Predicate):
         return free_names(node.target) | (free_names(node.body) - {node.var})
     return frozenset().union(*(free_names(child) for child in children(node)))
+
+
+def render(node: Node) -> str:
+    """``node`` written back as policy text (for explanations: the clause that errored)."""
+    if isinstance(node, Literal):
+        if isinstance(node.value, bool):
+            return "true" if node.value else "false"
+        if isinstance(node.value, str):
+            return "'" + node.value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+        return str(node.value)
+    if isinstance(node, ListLiteral):
+        return "[" + ", ".join(render(item) for item in node.items) + "]"
+    if isinstance(node, Name):
+        return node.name
+    if isinstance(node, Member):
+        return f"{render(node.target)}.{node.name}"
+    if isinstance(node, Index):
+        return f"{render(node.target)}[{render(node.index)}]"
+    if isinstance(node, Slice):
+        start = render(node.start) if node.start is not None else ""
+        end = render(node.end) if node.end is not None else ""
+        return f"{render(node.target)}[{start}..{end}]"
+    if isinstance(node, Not):
+        return f"!{render(node.operand)}"
+    if isinstance(node, Logical):
+        return f" {node.op} ".join(f"({render(o)})" if isinstance(o, Logical) else render(o) for o in node.operands)
+    if isinstance(node, Compare):
+        return f"{render(node.left)} {node.op} {render(node.right)}"
+    if isinstance(node, Predicate):
+        return f"{render(node.target)}.{node.method}({node.var}, {render(node.body)})"
+    if isinstance(node, Count):
+        return f"{render(node.target)}.count()"
+    if isinstance(node, Contains):
+        return f"{render(node.target)}.contains({render(node.item)})"
+    if isinstance(node, Call):
+        return f"{node.function}(" + ", ".join(render(a) for a in node.args) + ")"
+    return type(node).__name__

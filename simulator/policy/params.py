@@ -1,4 +1,4 @@
-"""``activity.params`` as the policy language names it: the request's parameters in snake case.
+"""``activity.params`` as the policy language names it: the documented fields, in snake case.
 
 The service's policy engine reads an activity's parameters by their protobuf field names
 (``activity.params.user_ids``, ``activity.params.target_public_key``, ``...transfer.receiver_public_key``),
@@ -6,7 +6,9 @@ where the JSON request spells them in lowerCamelCase (``userIds``). One rule, ap
 activity type's parameter schema (schemas/submit/*.json, generated from the public swagger),
 turns one into the other: an underscore before each capital, then lower case (``oauth2CredentialId``
 -> ``oauth2_credential_id``, ``attestationDocB64`` -> ``attestation_doc_b64``), recursively through
-nested objects and list items. The camelCase spelling stays readable as an alias.
+nested objects and list items. Only the top-level fields the language page's table lists
+(:mod:`simulator.policy.params_table`) are exposed (:func:`exposed_shapes`); the camelCase
+spelling is not a name the engine knows (both are MissingField, as in the service).
 
 A field the schema defines but the request left out reads as its type's default (``''``, ``0``,
 ``false``, ``[]``, a struct of defaults), as the service's docs say of omitted optional fields. A
@@ -52,13 +54,8 @@ class Shape:
     item: Shape | None = None
 
     def resolve(self, name: str) -> str | None:
-        """The snake name ``name`` means here (itself, or the snake name of a camelCase alias)."""
-        if name in self.fields:
-            return name
-        alias = snake(name)
-        if alias in self.fields and self.fields[alias][0] == name:
-            return alias
-        return None
+        """``name`` when this struct has that (snake-case) field, else None."""
+        return name if name in self.fields else None
 
     def default(self) -> Any:
         """The value an omitted field of this shape reads as (proto3's defaults)."""
@@ -108,14 +105,27 @@ def shapes() -> dict[str, Shape]:
     return found
 
 
+@lru_cache(maxsize=1)
+def exposed_shapes() -> dict[str, Shape]:
+    """Each activity type's parameters as the policy engine exposes them: the documented top-level
+    fields only (params_table.EXPOSED), their shapes from the schemas; no field for the types it omits."""
+    from simulator.policy.params_table import EXPOSED
+
+    found: dict[str, Shape] = {}
+    for activity_type, shape in shapes().items():
+        names = EXPOSED.get(activity_type, ())
+        found[activity_type] = Shape("struct", {n: shape.fields[n] for n in names if n in shape.fields})
+    return found
+
+
 def params_view(activity_type: str, params: Any) -> Any:
-    """``activity.params`` for a request of ``activity_type``: a :class:`Struct` over its parameters.
+    """``activity.params`` for a request of ``activity_type``: a :class:`Struct` over its exposed parameters.
 
     A type the schemas do not know (never the case for a validated request) keeps the plain
     parameters, read as before.
     """
-    shape = shapes().get(activity_type)
-    if shape is None or shape.kind != "struct" or not isinstance(params, Mapping):
+    shape = exposed_shapes().get(activity_type)
+    if shape is None or not isinstance(params, Mapping):
         return params
     return Struct(shape, params, ROOT, activity_type)
 
@@ -202,14 +212,14 @@ def missing_message(wanted: str, where: str, owner: str, shape: Shape) -> str:
     """The evaluation error's text: what was read, and the fields that exist there."""
     place = "a parameter" if where == ROOT else f"a field of {where}"
     return (
-        f"MissingField: '{wanted}' is not {place} of {owner} ({fields_sentence(shape)}; "
-        "camelCase spellings are accepted too)"
+        f"MissingField: '{wanted}' is not {place} of {owner} the policy engine exposes ({fields_sentence(shape)}; "
+        "see https://docs.turnkey.com/features/policies/language#activity-parameters)"
     )
 
 
 def fields_sentence(shape: Shape) -> str:
     names = list(shape.fields)
-    return f"its fields: {', '.join(names)}" if names else "it has no fields"
+    return f"its fields: {', '.join(names)}" if names else "it exposes no fields"
 
 
 # -- static reads: checked before evaluating (the engine does not short-circuit) and when a policy is stored --

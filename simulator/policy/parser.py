@@ -8,7 +8,9 @@ Grammar, loosest binding first::
     unary      := '!' unary | postfix
     postfix    := primary ('.' NAME | '.' METHOD '(' args ')' | '[' subscript ']')*
     subscript  := or | or? (':' | '..') or?
-    primary    := STRING | INT | 'true' | 'false' | NAME | '(' or ')' | '[' (or (',' or)*)? ']'
+    primary    := STRING | INT | 'true' | 'false' | NAME | TIMEFN '(' (or (',' or)*)? ')' | '(' or ')'
+                | '[' (or (',' or)*)? ']'
+    TIMEFN     := 'Timestamp' | 'CronSpan'   (the time field's functions; other fields refuse them)
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from simulator.policy.errors import PolicySyntaxError
 from simulator.policy.lexer import Token, tokenize
 from simulator.policy.namespaces import UnknownKeyword, keyword_reads
 from simulator.policy.nodes import (
+    Call,
     Compare,
     Contains,
     Count,
@@ -39,6 +42,7 @@ COMPARISONS = frozenset(("==", "!=", "<", "<=", ">", ">=", "in"))
 PREDICATE_METHODS = frozenset(("any", "all", "filter"))
 METHOD_NAMES = ".any, .all, .filter, .count, .contains"
 MAX_DEPTH = 64
+TIME_FUNCTIONS = frozenset(("Timestamp", "CronSpan"))
 
 
 def parse(text: str) -> Node:
@@ -202,6 +206,8 @@ class Parser:
         if token.kind in ("str", "int", "bool"):
             return Literal(token.value)
         if token.kind == "name":
+            if self.at("(") and token.value in TIME_FUNCTIONS:
+                return self.parse_call(token)
             if self.at("("):
                 raise PolicySyntaxError(
                     f"unsupported construct '{token.value}(...)' at {token.start}: function calls are "
@@ -216,6 +222,17 @@ class Parser:
         if token.kind == "op" and token.value == "[":
             return self.parse_list(token)
         raise self.unexpected(token)
+
+    def parse_call(self, name: Token) -> Node:
+        """The arguments of ``Timestamp(...)`` or ``CronSpan(...)``, after the function's name."""
+        self.advance()
+        args: list[Node] = []
+        if not self.accept(")"):
+            args.append(self.parse_or())
+            while self.accept(","):
+                args.append(self.parse_or())
+            self.expect(")", f"to close '{name.value}(...)'")
+        return Call(str(name.value), tuple(args), name.start)
 
     def parse_list(self, opening: Token) -> Node:
         """The items of a list literal, after its '['."""

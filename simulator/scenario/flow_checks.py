@@ -17,7 +17,9 @@ VARIABLE = re.compile(r"\$\{([A-Za-z0-9_.-]+)\}")
 
 
 def policies(checker: Checker, where: Where, specs: list[Any]) -> None:
+    from simulator.policy.fields import field_problems
     from simulator.policy.language import PolicySyntaxError, compile_expression
+    from simulator.policy.lint import warnings_of
 
     names: list[Any] = []
     for i, spec in enumerate(s for s in specs if isinstance(s, dict)):
@@ -25,7 +27,9 @@ def policies(checker: Checker, where: Where, specs: list[Any]) -> None:
         if spec.get("name") in names:
             checker.add(at + ("name",), f"policy name {spec['name']!r} is used twice in this organization")
         names.append(spec.get("name"))
-        for part in ("condition", "consensus"):
+        for warning in warnings_of(spec):
+            checker.note(at, warning)
+        for part in ("condition", "consensus", "time"):
             if not isinstance(spec.get(part), str):
                 continue
             try:
@@ -34,6 +38,13 @@ def policies(checker: Checker, where: Where, specs: list[Any]) -> None:
                 checker.add(at + (part,), f"not a policy expression the simulator evaluates: {exc}")
                 continue
             unknown_params(checker, at + (part,), expression.root)
+            for problem in field_problems(expression, part):
+                # create_policy refuses these, as the service does; a file that loaded before still loads
+                checker.warn(
+                    at + (part,),
+                    f"{problem} (the policy is loaded, but create_policy refuses it as the service does)",
+                    "single quotes for strings; approvers/credentials in consensus, the rest in condition",
+                )
             for user_id in approver_ids(expression.root):
                 if not any(u["id"] == user_id for u in checker.known.users):
                     fixed = sorted(u["id"] for u in checker.known.users if u["id"])

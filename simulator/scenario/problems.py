@@ -50,5 +50,10 @@ class Checker:
             )
         )
 
+    def note(self, where: Where, message: str) -> None:
+        """A warning that never becomes a refusal (a policy the docs' own example misleads into never
+        matching): reported like :meth:`warn`, without the promise of a later refusal."""
+        self.warnings.append(self.sc.problem(where, f"{message} [warning]"))
+
     def report(self) -> list[str]:
         return [text for _, text in sorted(self.found, key=lambda item: item[0])]

@@ -260,4 +260,5 @@ def policy_params(spec: Json) -> Json:
         "notes": spec.get("notes", ""),
         "condition": spec.get("condition", ""),
         "consensus": spec.get("consensus", ""),
+        **({"time": spec["time"]} if spec.get("time") else {}),
     }

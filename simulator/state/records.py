@@ -248,9 +248,10 @@ class Policy:
     condition: str = ""
     consensus: str = ""
     updated_ms: int = 0
+    time: str = ""  # the time-based field (time-based-policies.mdx); "" is always active
 
     def to_api(self) -> Json:
-        return {
+        shown = {
             "policyId": self.policy_id,
             "policyName": self.name,
             "effect": self.effect,
@@ -260,6 +261,9 @@ class Policy:
             "consensus": self.consensus,
             "condition": self.condition,
         }
+        if self.time:
+            shown["time"] = self.time
+        return shown
 
 
 @dataclass

@@ -316,10 +316,11 @@ def test_calldata_encoded_by_ethers_decodes_through_its_stored_abi(js: dict[str,
     view = ethereum.parse(unsigned).with_contract_interface(call["abi"]).view
     assert view["function_name"] == "swap" and view["function_signature"] == "0x" + call["data"][:8]
     assert view["contract_call_args"] == {
-        "route": {"pool": TO, "fee": 3000},
+        # tuples are read by position (ethereum.mdx: call[0], call[1]; named access is an error)
+        "route": [TO, 3000],
         "amounts": [1, 2**200],
         "2": "0x" + "ee" * 32,  # an unnamed argument is keyed by its position
-        "hops": [{"to": BUILD_SPEC["delegate"], "data": "0xcafe"}],
+        "hops": [[BUILD_SPEC["delegate"], "0xcafe"]],
         "exact": True,
         "memo": "gm",
         "delta": -5,

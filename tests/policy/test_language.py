@@ -241,12 +241,13 @@ def test_logic_and_precedence(text: str, expected: bool) -> None:
     assert run(text) is expected
 
 
-def test_logical_operators_short_circuit() -> None:
-    # The right side would be a type error ('!' on a string) if it were evaluated.
-    assert run("false && !activity.type") is False
-    assert run("true || !activity.type") is True
-    with pytest.raises(PolicyEvaluationError, match="'!' needs a bool"):
-        run("true && !activity.type")
+def test_logical_operators_do_not_short_circuit() -> None:
+    # language.mdx, "Policy evaluation" (https://docs.turnkey.com/features/policies/language): the engine
+    # does not short-circuit, so a type error on the side that would not decide is still the result.
+    for text in ("false && !activity.type", "true || !activity.type", "true && !activity.type"):
+        with pytest.raises(PolicyEvaluationError, match="'!' needs a bool"):
+            run(text)
+    assert run("false || true") is True and run("true && false") is False
 
 
 def test_long_chains_do_not_exhaust_the_stack() -> None:

@@ -445,7 +445,7 @@ def test_strict_targets_error_on_a_target_the_request_lacks_as_the_docs_say() ->
         ("tron.tx.contracts[0].amount < 1", ["'contracts' is not a field of tron.tx"]),
         ("solana.transfers.count() == 1", ["'solana.transfers' is not a keyword", "solana.tx"]),
         ("activity.action == 'SIGN' && tempo.tx.gas > 1", ["at 29", "'gas' is not a field of tempo.tx"]),
-        ("Timestamp('2025-01-01T00:00:00Z') > 1", ["'Timestamp(...)'", "function calls"]),
+        ("Now('2025-01-01T00:00:00Z') > 1", ["'Now(...)'", "function calls"]),
         ("1" * 5000 + " > 1", ["256 bits"]),
     ],
 )

@@ -133,17 +133,26 @@ function evaluationsPanel(s) {
   const evaluations = s.explanation.policyEvaluations || [];
   const byId = Object.fromEntries(s.policies.map((p) => [p.policyId, p]));
   const outcomes = evaluations.flatMap((e) => e.policyEvaluations.map((o) => ({ ...o, voteId: e.voteId })));
+  // each policy considered for a denied or errored activity: the clause that errored, and warnings
+  const considered = Object.fromEntries((s.explanation.policies || []).map((p) => [p.policyId, p]));
+  const notes = (o) => {
+    const c = considered[o.policyId];
+    if (!c) return [];
+    return [c.clause ? h("div", { class: "mono muted wrap" }, c.clause) : null,
+      ...(c.warnings || []).map((w) => h("div", { class: "warn wrap" }, `warning: ${w}`))];
+  };
   return panel("Policy evaluations", outcomes.length ? [
     h("table", {}, h("thead", {}, h("tr", {}, ["Policy", "Outcome", "Vote"].map((t) => h("th", {}, t)))),
       h("tbody", {}, outcomes.map((o) => h("tr", {},
         h("td", {}, o.policyId ? (byId[o.policyId] ? byId[o.policyId].policyName || o.policyId : o.policyId) : h("span", { class: "muted" }, "(root quorum / no policy)")),
         h("td", {}, h("span", { class: `badge ${/ALLOW/.test(o.outcome) ? "ok" : /DENY|REJECT/.test(o.outcome) ? "bad" : "warn"}` }, strip(o.outcome, "OUTCOME_")),
-          o.reason ? h("div", { class: "muted wrap" }, o.reason) : null),
+          o.reason ? h("div", { class: "muted wrap" }, o.reason) : null, ...notes(o)),
         h("td", { class: "mono muted" }, o.voteId ? o.voteId.slice(0, 8) : "—"))))),
     s.policies.map((p) => h("details", { class: "item", dataset: { key: `story-policy-${p.policyId}` }, open: true },
       h("summary", {}, h("strong", {}, p.policyName || p.policyId), p.effect ? h("span", { class: "badge" }, strip(p.effect, "EFFECT_")) : null,
         p.deleted ? h("span", { class: "badge bad" }, "deleted since") : null),
       h("div", { class: "body" }, h("div", { class: "muted" }, "condition"), h("pre", {}, p.condition || "(none)"),
-        h("div", { class: "muted" }, "consensus"), h("pre", {}, p.consensus || "(none)")))),
+        h("div", { class: "muted" }, "consensus"), h("pre", {}, p.consensus || "(none)"),
+        p.time ? [h("div", { class: "muted" }, "time"), h("pre", {}, p.time)] : null))),
   ] : empty("No policy evaluations recorded."));
 }
