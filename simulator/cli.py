@@ -189,6 +189,8 @@ def config_from(args: argparse.Namespace) -> Config:
         control=args.control,
         inspector=args.inspector,
         control_token=args.control_token,
+        allowed_hosts=tuple(args.allowed_host),
+        scenario_dirs=tuple(args.scenario_dir),
         threads=args.threads,
         max_connections=args.max_connections,
         max_body_bytes=args.max_body_bytes,
@@ -259,6 +261,8 @@ def ready_line(server: Any) -> dict[str, Any]:
         "inspectorUrl": inspector_url(server),
         "authProxyConfigId": sim.auth_proxy_config_id(),  # the X-Auth-Proxy-Config-Id for proxyUrl; None: off
         **frames.urls(server.url),  # exportIframeUrl, importIframeUrl, authIframeUrl: the local iframe pages
+        # the control API's token when serve generated one (--host beyond loopback without --control-token); else None
+        "controlToken": getattr(server, "generated_control_token", None),
     }
 
 
