@@ -64,7 +64,12 @@ def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="wallet-simulator", description="A local simulator of Turnkey's public API.")
     commands = top.add_subparsers(required=True, metavar="COMMAND")
     serve = commands.add_parser("serve", help="serve the main interface and the auth proxy")
-    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on; beyond loopback (0.0.0.0, a LAN address) the control API requires a token: "
+        "--control-token, else one generated and printed in the ready line (controlToken), unless --no-control",
+    )
     serve.add_argument("--port", type=int, default=8080, help="main interface port (0 picks a free one)")
     serve.add_argument("--proxy-port", type=int, default=8081, help="auth proxy port (0 picks a free one)")
     serve.add_argument(
