@@ -1,12 +1,14 @@
 """Which scenario files the control API loads, and what it says when one does not load.
 
-``POST /_simulator/scenarios`` names files by path, and whoever sends it is a program on this machine, or a web
-page that got past the Host and origin checks: either way not necessarily the person who started the
-simulator. So it loads shipped scenarios by name, and files under the directories the process was told about:
-the working directory, each ``--scenario-dir`` (``Config.scenario_dirs``), the folders of the scenarios given at
-start and the shipped scenarios' folder. Any other path is refused with the same answer whether a file is there
-or not, and a file that does not load is described by its line, its keys and the kind of problem, never by a
-value read from it (``wallet-simulator check FILE`` shows everything to whoever may read the file).
+``POST /_simulator/scenarios`` names files by path. A request a browser sends (it carries ``Origin`` or
+``Sec-Fetch-Site``: the inspector, a page listed with ``--cors-origin``, or one that got past the other checks)
+loads shipped scenarios by name, and files under the directories the process was told about: the working
+directory, each ``--scenario-dir`` (``Config.scenario_dirs``), the folders of the scenarios given at start and
+the shipped scenarios' folder. Any other path is refused with the same answer whether a file is there or not.
+A program on this machine (no browser header, a loopback peer: the CLI's ``replay --url`` and ``control load``,
+the clients) or a caller holding the control token is trusted with any path, as it could read the file itself.
+Whoever asks, a file that does not load is described by its line, its keys and the kind of problem, never by
+a value read from it (``wallet-simulator check FILE`` shows everything to whoever may read the file).
 """
 
 from __future__ import annotations
@@ -14,8 +16,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from flask import request
+
 from simulator.config import Config
 from simulator.errors import InvalidArgument
+from simulator.local_hosts import is_loopback_name
 from simulator.paths import data_dir
 from simulator.scenario import ScenarioError
 from simulator.scenario.names import SUFFIXES, shipped_scenarios
@@ -28,9 +33,22 @@ def allowed_dirs(config: Config) -> list[Path]:
     return [d.resolve() for d in found]
 
 
-def checked_path(ref: str, config: Config) -> Path:
-    """The path to load for ``ref``: a shipped name, or a file under an allowed directory; else a 400."""
+def trusted_caller(config: Config) -> bool:
+    """A program on this machine, not a browser, or a caller that passed the control token check."""
+    if config.control_token is not None:
+        return True  # require_control_token has let it through
+    environ = request.environ
+    if environ.get("HTTP_ORIGIN") is not None or environ.get("HTTP_SEC_FETCH_SITE") is not None:
+        return False
+    return is_loopback_name((request.remote_addr or "").lower())
+
+
+def checked_path(ref: str, config: Config, trusted: bool = False) -> Path:
+    """The path to load for ``ref``: a shipped name, a file under an allowed directory, or (``trusted``) any
+    path; else a 400."""
     path = Path(ref)
+    if trusted:
+        return path
     if not path.is_absolute() and path.parent in (Path("."), Path("scenarios")) and not path.exists():
         stem = path.stem if path.suffix in SUFFIXES else path.name
         if stem in shipped_scenarios():

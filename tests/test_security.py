@@ -292,11 +292,20 @@ def secret_files(tmp_path: Path) -> dict[str, Path]:
     return {"outside": hosts, "inside": inside, "shaped": shaped, "told": told, "missing": outside / "nothing.yaml"}
 
 
-def test_the_control_api_loads_no_file_outside_the_told_directories(secret_files):
-    with SimulatorServer(config=Config(seed=1)) as server:
+BROWSER = {"Sec-Fetch-Site": "same-origin", **CONTROL_JSON}  # the inspector's request, or a listed page's
+
+
+def test_a_browser_request_loads_no_file_outside_the_told_directories(secret_files):
+    with SimulatorServer(config=Config(seed=1, inspector=True)) as server:
         before = state_text(server)
         answers = [
-            send(server.url, "POST", "/_simulator/scenarios", CONTROL_JSON, json.dumps({"paths": [str(p)]}).encode())
+            send(
+                server.url,
+                "POST",
+                "/_simulator/scenarios",
+                {**BROWSER, "Origin": server.url},
+                json.dumps({"paths": [str(p)]}).encode(),
+            )
             for p in (secret_files["outside"], secret_files["missing"], "../" * 12 + "etc/hostname")
         ]
         for answer in answers:
@@ -304,7 +313,20 @@ def test_the_control_api_loads_no_file_outside_the_told_directories(secret_files
             assert "--scenario-dir" in answer.body["message"]
         # the same answer whether a file is there or not: no probing the disk either
         assert answers[0].body["message"].split("'")[2] == answers[1].body["message"].split("'")[2]
+        shipped = send(server.url, "POST", "/_simulator/scenarios", BROWSER, b'{"paths": ["two_of_three_quorum"]}')
+        assert shipped.status == 200
+        server.simulator.use_scenarios(())
         assert state_text(server) == before
+
+
+def test_a_program_on_this_machine_loads_any_path_and_still_reads_no_value_back(secret_files):
+    """The CLI's replay --url and control load, and the clients, send no browser header: a file they name is
+    theirs to read anyway; the refusal still repeats no value."""
+    with SimulatorServer(config=Config(seed=1)) as server:
+        with pytest.raises(ControlError) as refused:
+            ControlClient(server.url).load_scenarios([secret_files["outside"]])
+        assert refused.value.status == 400 and SECRET not in str(refused.value)
+        assert "unknown field 'github.com'" in str(refused.value)
 
 
 def test_a_file_in_a_told_directory_is_described_without_its_values(secret_files):
