@@ -37,7 +37,7 @@ class HostCheck:
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         header = environ.get("HTTP_HOST")
-        if host_allowed(header, self.bind_host, self.allowed()):
+        if host_allowed(header, self.bind_host, tuple(self.allowed())):
             return self.app(environ, start_response)
         shown = (header or "")[:SHOWN_CHARACTERS]
         if shown not in self.warned and len(self.warned) < 100:

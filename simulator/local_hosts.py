@@ -12,7 +12,7 @@ started the simulator (``--allowed-host``), as Vite's ``server.allowedHosts`` an
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Iterable
+from functools import lru_cache
 
 LOCALHOST = "localhost"
 
@@ -53,7 +53,8 @@ def is_loopback_name(name: str) -> bool:
         return False
 
 
-def host_allowed(header: str | None, bind_host: str, allowed: Iterable[str]) -> bool:
+@lru_cache(maxsize=512)  # every request asks, with a handful of distinct Hosts; bounded against a flood of others
+def host_allowed(header: str | None, bind_host: str, allowed: tuple[str, ...]) -> bool:
     """Whether a request whose ``Host`` is ``header`` is for this simulator: a loopback name, an IP address,
     the address it listens on, or a name in ``allowed`` (``.example.com`` allows every name under example.com,
     ``*`` every name, as Vite's allowedHosts)."""
