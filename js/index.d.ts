@@ -20,6 +20,8 @@ export interface ReadyLine {
   importIframeUrl?: string;
   /** The auth (credential injection) frame page: sdk-browser's iframeClient iframeUrl for e-mail auth and recovery. */
   authIframeUrl?: string;
+  /** The control API's token when serve generated it (--host beyond loopback without --control-token); else null. */
+  controlToken?: string | null;
 }
 
 export interface Credentials {

@@ -90,15 +90,23 @@ CONTROL_METHODS = "GET, POST, PUT, DELETE, OPTIONS"
 
 
 def check_origin() -> Response | tuple[Response, int] | None:
-    """CORS on the main interface (simulator/cors.py): every origin, or those ``--cors-origin`` and the
-    scenarios' ``cors.origins`` list. The control API answers only origins listed by name, never the
-    default "every origin": it reads private keys, and any page open in the developer's browser could
-    otherwise read them. The inspector is served from the same origin and needs none of it.
+    """CORS on the main interface (simulator/cors.py): loopback origins, or those ``--cors-origin`` and the
+    scenarios' ``cors.origins`` list ("*": every origin). The control API answers only its own pages and origins
+    listed by name, never "*": it reads private keys, and any page open in the developer's browser could
+    otherwise read them; it refuses a cross-site request outright (cors.control_refusal), and a state-changing
+    call that is not JSON (a form or a beacon a page may send without a preflight). The inspector is served from
+    the same origin and needs none of it.
 
     Answer preflights; refuse (403, nothing done, journaled) a main-interface call from an origin not allowed."""
     if request.path.startswith("/_simulator/"):
-        if cors.is_preflight() and control_origin_listed():
+        refused = cors.control_refusal(get_simulator())
+        if refused is not None:
+            if cors.is_preflight():
+                return cors.refused_preflight(refused)
+            raise refused
+        if cors.is_preflight():
             return cors.preflight(CONTROL_METHODS, cors.SDK_HEADERS + cors.CONTROL_HEADERS)
+        require_json_for_changes()
         return None
     if not request.path.startswith("/public/"):
         return None
@@ -110,6 +118,20 @@ def check_origin() -> Response | tuple[Response, int] | None:
         return cors.refused_preflight(error)
     journal_refusal(error, request.get_data())
     raise error
+
+
+STATE_CHANGING = frozenset(("POST", "PUT", "DELETE", "PATCH"))
+
+
+def require_json_for_changes() -> None:
+    """A state-changing control call says ``Content-Type: application/json``, its body empty or not: a page
+    can send a form, text or a beacon to another origin without a preflight, never JSON (both control clients,
+    the JS helper, the CLI and the inspector send it)."""
+    if request.method in STATE_CHANGING and request.mimetype != "application/json":
+        raise InvalidArgument(
+            f"control calls that change something take Content-Type: application/json, an empty body included "
+            f"(got {request.content_type or 'none'}): a browser sends other types cross-site without asking"
+        )
 
 
 def add_cors_headers(response: Response) -> Response:
@@ -125,14 +147,14 @@ def add_cors_headers(response: Response) -> Response:
 
 def control_origin_listed() -> bool:
     found = cors.origin()
-    return found is not None and found in cors.main_origins(get_simulator())
+    return found is not None and found != cors.EVERY_ORIGIN and found in cors.main_origins(get_simulator())
 
 
 def how_to_allow(sim: Simulator) -> str:
-    allowed = ", ".join(cors.main_origins(sim))
+    allowed = ", ".join(cors.main_origins(sim)) or "loopback origins (localhost, *.localhost, 127.0.0.0/8, [::1])"
     return (
         f"this simulator allows {allowed} (serve --cors-origin, or cors.origins in a scenario): add the page's origin "
-        "with another --cors-origin ORIGIN, or start without --cors-origin to allow every origin"
+        "with another --cors-origin ORIGIN (--cors-origin '*' allows every origin)"
     )
 
 

@@ -64,7 +64,12 @@ def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="wallet-simulator", description="A local simulator of Turnkey's public API.")
     commands = top.add_subparsers(required=True, metavar="COMMAND")
     serve = commands.add_parser("serve", help="serve the main interface and the auth proxy")
-    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on; beyond loopback (0.0.0.0, a LAN address) the control API requires a token: "
+        "--control-token, else one generated and printed in the ready line (controlToken), unless --no-control",
+    )
     serve.add_argument("--port", type=int, default=8080, help="main interface port (0 picks a free one)")
     serve.add_argument("--proxy-port", type=int, default=8081, help="auth proxy port (0 picks a free one)")
     serve.add_argument(
@@ -189,6 +194,8 @@ def config_from(args: argparse.Namespace) -> Config:
         control=args.control,
         inspector=args.inspector,
         control_token=args.control_token,
+        allowed_hosts=tuple(args.allowed_host),
+        scenario_dirs=tuple(args.scenario_dir),
         threads=args.threads,
         max_connections=args.max_connections,
         max_body_bytes=args.max_body_bytes,
@@ -259,6 +266,8 @@ def ready_line(server: Any) -> dict[str, Any]:
         "inspectorUrl": inspector_url(server),
         "authProxyConfigId": sim.auth_proxy_config_id(),  # the X-Auth-Proxy-Config-Id for proxyUrl; None: off
         **frames.urls(server.url),  # exportIframeUrl, importIframeUrl, authIframeUrl: the local iframe pages
+        # the control API's token when serve generated one (--host beyond loopback without --control-token); else None
+        "controlToken": getattr(server, "generated_control_token", None),
     }
 
 

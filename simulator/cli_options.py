@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from simulator.config import PLAN_RPS, WEB_APP_AUTH_PROXY_CONFIG_ID, Config, RateLimits, origin_text
+from simulator.config import PLAN_RPS, WEB_APP_AUTH_PROXY_CONFIG_ID, Config, RateLimits, host_text, origin_text
 
 
 def transport_switches(serve: argparse.ArgumentParser) -> None:
@@ -80,6 +81,25 @@ def control_switches(serve: argparse.ArgumentParser) -> None:
         "--no-control", dest="control", action="store_false", help="do not serve the control API (/_simulator) at all"
     )
     serve.add_argument(
+        "--allowed-host",
+        action="append",
+        type=host_argument,
+        default=[],
+        metavar="NAME",
+        help="answer requests whose Host is NAME too (repeatable; .example.com: it and its subdomains; *: any); "
+        "every port answers localhost, *.localhost, IP addresses and the --host value, and refuses other names "
+        "(403), a guard against DNS rebinding",
+    )
+    serve.add_argument(
+        "--scenario-dir",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="DIR",
+        help="a directory the control API may load scenario files from (repeatable), besides the working directory, "
+        "the folders of the --scenario files and the shipped scenarios",
+    )
+    serve.add_argument(
         "--no-inspector",
         dest="inspector",
         action="store_false",
@@ -96,8 +116,9 @@ def web_app_switches(serve: argparse.ArgumentParser) -> None:
         type=origin_argument,
         default=[],
         metavar="ORIGIN",
-        help="answer browser calls from this origin only (scheme://host[:port]; repeatable); default: every origin, "
-        "as the service does; the auth proxy enabled by --auth-proxy allows the same origins",
+        help="answer browser calls from this origin (scheme://host[:port]; repeatable); default: loopback origins "
+        "only (http(s)://localhost, *.localhost, 127.0.0.0/8, [::1], any port); '*': every origin, as the service "
+        "does (logged as a warning); the auth proxy enabled by --auth-proxy allows the same origins",
     )
     serve.add_argument(
         "--auth-proxy",
@@ -147,6 +168,13 @@ def web_app_settings(args: argparse.Namespace) -> dict[str, Any]:
 def origin_argument(text: str) -> str:
     try:
         return origin_text(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def host_argument(text: str) -> str:
+    try:
+        return host_text(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 

@@ -56,9 +56,16 @@ class Config:
     # every 200 answer checked against the public swagger's response schema (simulator/response_check.py): a mismatch
     # answers 500 and is kept in crashes (the pytest plugin fails the test); test suites turn it on by environment
     strict_responses: bool = field(default_factory=lambda: os.environ.get(STRICT_RESPONSES_ENV) == "1")
-    # browser origins the main interface answers (CORS, simulator/cors.py); empty: every origin, as the service
-    # does for its browser SDKs; a scenario's `cors: {origins: [...]}` adds to these
+    # browser origins the main interface answers (CORS, simulator/cors.py); empty: loopback origins only
+    # (http(s)://localhost, *.localhost, 127.0.0.0/8, [::1], any port); "*" every origin, as the service does for its
+    # browser SDKs; a scenario's `cors: {origins: [...]}` adds to these
     cors_origins: tuple[str, ...] = ()
+    # Host names every port answers beyond localhost, *.localhost, IP addresses and the --host it listens on
+    # (simulator/host_check.py, a DNS rebinding guard); ".example.com" allows its subdomains, "*" every name
+    allowed_hosts: tuple[str, ...] = ()
+    # directories the control API (POST /_simulator/scenarios) loads scenario files from, besides the working
+    # directory, the folders of `scenarios` and the shipped scenarios (simulator/control_scenarios.py)
+    scenario_dirs: tuple[Path, ...] = field(default_factory=tuple)
     # the auth proxy enabled at start for the default organization (the ready line's), with these settings; its
     # allowed origins are cors_origins (every origin when none)
     auth_proxy: bool = False
@@ -84,6 +91,7 @@ class Config:
         if self.control_token is not None and not self.control_token.strip():
             raise ValueError("control_token must not be empty (None turns the token off)")
         object.__setattr__(self, "cors_origins", tuple(origin_text(o) for o in self.cors_origins))
+        object.__setattr__(self, "allowed_hosts", tuple(host_text(h) for h in self.allowed_hosts))
         self.check_auth_proxy()
         if self.rate_limits is not None and not isinstance(self.rate_limits, RateLimits):
             raise ValueError(f"rate_limits must be a RateLimits or None, got {self.rate_limits!r}")
@@ -100,7 +108,7 @@ class Config:
         """The auth proxy configuration ``auth_proxy`` enables, in the names of proxy_config/config.py."""
         return {
             "configId": self.auth_proxy_config_id,
-            "allowedOrigins": list(self.cors_origins) or ["*"],
+            "allowedOrigins": list(self.cors_origins),  # none: loopback origins (proxy_config.origin_allowed)
             "sessionExpirationSeconds": str(self.auth_proxy_session_seconds),
             "otpLength": str(self.auth_proxy_otp_length),
             "otpAlphanumeric": self.auth_proxy_otp_alphanumeric,
@@ -124,6 +132,17 @@ def origin_text(text: str) -> str:
             f"{text!r} is not a browser origin: write scheme://host[:port] with no path, like http://localhost:3000"
         )
     return origin
+
+
+def host_text(text: str) -> str:
+    """A name for ``allowed_hosts``: ``sim.test``, ``.example.com`` (and its subdomains) or ``*``; no port, no scheme."""
+    name = text.strip().lower().rstrip(".")
+    if not HOST_NAME.match(name):
+        raise ValueError(f"{text!r} is not a host name: write it as a browser's Host header has it, without the port")
+    return name
+
+
+HOST_NAME = re.compile(r"^(\*|\.?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*)$")
 
 
 # rate limits (docs.turnkey.com/reference/rate-limits) -------------------------------------------------------

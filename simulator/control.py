@@ -18,15 +18,16 @@ import json
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from simulator import control_scenarios
 from simulator.config import Config
 from simulator.crypto import service_keys
 from simulator.errors import InvalidArgument, NotFound, Unauthenticated
 from simulator.request_body import refuse_deep_nesting
+from simulator.scenario import ScenarioError
 from simulator.validation import Schemas
 from simulator.wire import Json
 
@@ -287,9 +288,12 @@ def import_view() -> Response:
 
 @blueprint.post("/scenarios")
 def scenarios_view() -> Response:
-    """{"paths": [...], "replace": true} makes them the scenarios; false adds them to the state."""
+    """{"paths": [...], "replace": true} makes them the scenarios; false adds them to the state. Shipped names
+    and files under the directories the simulator was told about only (simulator/control_scenarios.py)."""
     data = body("scenarios")
-    paths = [Path(p) for p in data.get("paths", [])]
+    config = simulator().config
+    trusted = control_scenarios.trusted_caller(config)
+    paths = [control_scenarios.checked_path(p, config, trusted) for p in data.get("paths", [])]
     with unchanged_on_failure() as sim:
         try:
             if data.get("replace", True):
@@ -297,8 +301,14 @@ def scenarios_view() -> Response:
             else:
                 for path in paths:
                     sim.load(path)
-        except ValueError as exc:  # a file that is not UTF-8 text, say
-            raise InvalidArgument(f"cannot load the scenarios: {exc}") from None
+        except ScenarioError as exc:
+            raise control_scenarios.value_free(exc, paths) from None
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
+            # a file that is not UTF-8 text, or whose shape the loader trips on: its class, never its values
+            raise InvalidArgument(
+                f"cannot load the scenarios: {type(exc).__name__} while reading them; run `wallet-simulator check "
+                "FILE` to see each problem"
+            ) from None
         return jsonify({"credentials": sim.credentials})
 
 

@@ -278,8 +278,13 @@ class Simulator:
         if org_id is None:
             return  # a scenario with no organization: nothing to enable it for
         settings = self.config.auth_proxy_settings()
-        settings["allowedOrigins"] = [*self.config.cors_origins, *self.store.cors_origins] or ["*"]
+        settings["allowedOrigins"] = [*self.config.cors_origins, *self.store.cors_origins]  # none: loopback only
         self.configure_auth_proxy(org_id, **settings)
+
+    def allowed_hosts(self) -> tuple[str, ...]:
+        """Host names every port answers beyond the trusted ones (simulator/host_check.py): ``--allowed-host``
+        and the loaded scenarios' ``allowedHosts``."""
+        return (*self.config.allowed_hosts, *self.store.allowed_hosts)
 
     def default_organization_id(self) -> str | None:
         """The ready line's organization: the first declared key pair's, else the first organization."""

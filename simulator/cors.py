@@ -8,9 +8,13 @@ the browser blocks the call as it would for a production origin left off the lis
 DevTools network panel and the simulator's request log show why.
 
 Who is allowed is the caller's business: the main interface asks :func:`main_origins` (the
-``--cors-origin`` switches and the loaded scenarios' ``cors.origins``; none means every origin,
-which is what the service does for its browser SDKs), the auth proxy asks its configurations'
-``allowedOrigins``. flask-cors was considered: it covers the header writing, which is the small
+``--cors-origin`` switches and the loaded scenarios' ``cors.origins``; none means loopback origins
+only, ``http(s)://localhost``, ``*.localhost``, ``127.0.0.0/8`` and ``[::1]`` on any port, so that no
+website the developer happens to visit can drive the simulator with the published default key;
+``"*"`` means every origin, what the service does for its browser SDKs), the auth proxy asks its
+configurations' ``allowedOrigins`` (none: loopback origins). The control API answers only its own
+pages and origins listed by name (:func:`control_refusal`). Every decision here reads a ``Host`` that
+simulator/host_check.py has already accepted. flask-cors was considered: it covers the header writing, which is the small
 part; origins that change with the loaded scenario, per-configuration proxy origins and the
 refusal in the error shape would all sit outside it.
 """
@@ -22,6 +26,7 @@ from typing import TYPE_CHECKING
 from flask import Response, jsonify, request
 
 from simulator.errors import PermissionDenied
+from simulator.local_hosts import is_loopback_origin
 
 if TYPE_CHECKING:
     from simulator.core import Simulator
@@ -60,13 +65,39 @@ def same_origin(value: str) -> bool:
 
 
 def main_origins(sim: Simulator) -> tuple[str, ...]:
-    """The origins the main interface answers: ``--cors-origin`` and the scenarios' ``cors.origins``; empty: all."""
+    """The origins the main interface answers: ``--cors-origin`` and the scenarios' ``cors.origins``; empty:
+    loopback origins."""
     return (*sim.config.cors_origins, *sim.store.cors_origins)
 
 
 def allows(allowed: tuple[str, ...] | list[str], value: str | None) -> bool:
-    """Whether ``value`` (an Origin header; None when the caller is no browser) may call: empty or ``*`` is all."""
-    return value is None or not allowed or EVERY_ORIGIN in allowed or value in allowed or same_origin(value)
+    """Whether ``value`` (an Origin header; None when the caller is no browser) may call: empty is loopback
+    origins, ``*`` every origin."""
+    if value is None or EVERY_ORIGIN in allowed or value in allowed or same_origin(value):
+        return True
+    return not allowed and is_loopback_origin(value)
+
+
+def control_refusal(sim: Simulator) -> PermissionDenied | None:
+    """Why a request to the control API (``/_simulator/``) comes from a page it must not serve, or None.
+
+    The control API reads every private key and replaces the state, and a browser sends some cross-site
+    requests without asking first (a ``<form method=POST>``, ``navigator.sendBeacon``, a no-cors ``fetch``,
+    an ``<img>``): refused, whatever the method and the body, is a request whose ``Origin`` is neither the
+    simulator's own (the inspector) nor listed by name (``--cors-origin``, ``cors.origins``; ``"*"`` does not
+    count), and one a browser marks ``Sec-Fetch-Site: cross-site`` without such an origin."""
+    found = origin()
+    if found is not None and (same_origin(found) or (found in main_origins(sim) and found != EVERY_ORIGIN)):
+        return None
+    if found is None and request.environ.get("HTTP_SEC_FETCH_SITE", "").lower() != "cross-site":
+        return None  # no browser (curl, the clients, the CLI), or a page of this site
+    shown = found if found is not None else "a cross-site page (Sec-Fetch-Site: cross-site)"
+    return PermissionDenied(
+        f"origin {shown} may not use the control API (/_simulator): it reads every private key and replaces "
+        "the state, so it answers its own pages and the origins listed by name with --cors-origin ORIGIN (or "
+        "cors.origins in a scenario) only",
+        error_code="FORBIDDEN",
+    )
 
 
 def allow(response: Response, methods: str, headers: tuple[str, ...] = SDK_HEADERS) -> Response:

@@ -7,7 +7,9 @@ are served by waitress through :mod:`simulator.wsgi`: HTTP/1.1 keep-alive, one s
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+import secrets
 import threading
 from pathlib import Path
 from typing import Any
@@ -16,7 +18,9 @@ from simulator.app import create_app
 from simulator.clock import Clock
 from simulator.config import Config
 from simulator.core import Simulator
+from simulator.host_check import HostCheck
 from simulator.journal import Journal
+from simulator.local_hosts import is_loopback_name
 from simulator.proxy.routes import create_proxy_app
 from simulator.state.store import Store
 from simulator.webhooks.deliveries import Webhooks
@@ -25,6 +29,31 @@ from simulator.wsgi import PortServer, check_transport_settings, worker_pool
 
 log = logging.getLogger("simulator")
 STOP_GRACE_SECONDS = 5.0  # how long stop() lets answers under way finish
+
+
+def guard_control_api(sim: Simulator, host: str) -> str | None:
+    """Listening beyond loopback with the control API on and no token: make one (returned, and printed by
+    serve in the ready line as ``controlToken``), so that the port never starts with an open control API.
+    Not from the seeded source: a token anyone could recompute from the seed would protect nothing."""
+    config = sim.config
+    if not config.control or config.control_token is not None or is_loopback_name(host.strip("[]").lower()):
+        return None
+    token = secrets.token_urlsafe(32)
+    sim.config = dataclasses.replace(config, control_token=token)
+    log.warning(
+        "listening on %s, beyond loopback: the control API (/_simulator) requires a token, generated for this run "
+        "(the ready line's controlToken); pass --control-token to choose it, or --no-control",
+        host,
+    )
+    return token
+
+
+def warn_about_every_origin(sim: Simulator) -> None:
+    if "*" in sim.config.cors_origins or "*" in sim.store.cors_origins:
+        log.warning(
+            "CORS allows every origin ('*'): any website open in this machine's browser can call the main interface "
+            "and the auth proxy with the default credentials; list the app's origins with --cors-origin instead"
+        )
 
 
 class SimulatorServer:
@@ -47,15 +76,19 @@ class SimulatorServer:
         config: Config | None = None,
     ) -> None:
         self.simulator = simulator or Simulator(config)
+        self.generated_control_token = guard_control_api(self.simulator, host)
         settings = self.simulator.config
         check_transport_settings(settings)
+        warn_about_every_origin(self.simulator)
         self.app = create_app(self.simulator)
         proxy_app = create_proxy_app(self.simulator)
         self._pool = worker_pool(settings)
         opened: list[PortServer] = []
         try:
             for app, wanted in ((self.app, port), (proxy_app, proxy_port)):
-                opened.append(PortServer(app, host, wanted, settings, self._pool))
+                # every port, every request: a Host this simulator does not answer is refused first (DNS rebinding)
+                checked = HostCheck(app, host, self.simulator.allowed_hosts)
+                opened.append(PortServer(checked, host, wanted, settings, self._pool))
         except OSError:
             self._shut(opened, grace=0)
             raise

@@ -178,8 +178,9 @@ def serving(server: ThreadingHTTPServer) -> Iterator[str]:
 
 
 @contextmanager
-def chromium(*, console_log: bool = False, script_timeout: int = 10) -> Iterator[Any]:
-    """A selenium WebDriver on a headless chromium with a profile of its own, quit on exit."""
+def chromium(*, console_log: bool = False, script_timeout: int = 10, flags: tuple[str, ...] = ()) -> Iterator[Any]:
+    """A selenium WebDriver on a headless chromium with a profile of its own, quit on exit; ``flags`` add to
+    CHROMIUM_FLAGS (tests/test_security_browser.py maps attacker names onto loopback with them)."""
     import pytest
 
     webdriver = pytest.importorskip("selenium.webdriver")
@@ -190,7 +191,7 @@ def chromium(*, console_log: bool = False, script_timeout: int = 10) -> Iterator
     if console_log:
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     with tempfile.TemporaryDirectory() as profile:
-        for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={profile}"):
+        for flag in (*CHROMIUM_FLAGS, *flags, f"--user-data-dir={profile}"):
             options.add_argument(flag)
         driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
         driver.set_page_load_timeout(20)

@@ -134,7 +134,11 @@ def test_a_body_that_is_not_declared_json_is_refused(simulator):
         "/_simulator/clock/advance", data=b'{"seconds": 1}', content_type="text/plain"
     )
     assert reply.status_code == 400 and "Content-Type: application/json" in reply.get_json()["message"]
-    assert simulator.app.test_client().post("/_simulator/reset").status_code == 200  # no body needs no type
+    # issue 34: an empty body needs the type too (a page's form or beacon could send it cross-site without asking)
+    untyped = simulator.app.test_client().post("/_simulator/reset")
+    assert untyped.status_code == 400 and "an empty body included" in untyped.get_json()["message"]
+    typed = simulator.app.test_client().post("/_simulator/reset", headers={"Content-Type": "application/json"})
+    assert typed.status_code == 200
 
 
 def test_a_failed_load_takes_back_the_files_it_had_loaded(simulator, tmp_path):

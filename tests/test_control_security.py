@@ -195,10 +195,17 @@ def test_serve_warns_when_listening_beyond_loopback_without_a_token():
         assert "beyond loopback" not in quiet.log_until("serving on")
     finally:
         quiet.stop()
-    exposed = Served("--host", "0.0.0.0")
+    exposed = Served("--host", "0.0.0.0")  # issue 34: no longer open; a token is generated and printed
     try:
         line = exposed.log_until("beyond loopback").splitlines()[-1]
-        assert "WARNING" in line and "without a token" in line and "--control-token" in line
+        assert "WARNING" in line and "requires a token" in line and "--control-token" in line
+        token = exposed.ready["controlToken"]
+        assert isinstance(token, str) and len(token) >= 32
+        url = exposed.ready["url"].replace("0.0.0.0", "127.0.0.1")
+        with pytest.raises(ControlError) as refused:
+            ControlClient(url, token="").state()
+        assert refused.value.status == 401
+        assert ControlClient(url, token=token).journal() == []
     finally:
         exposed.stop()
 

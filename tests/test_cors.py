@@ -81,13 +81,18 @@ def test_a_preflight_allows_each_header_the_sdks_send(simulator, path, header):
     assert {"content-type", header.lower()} <= allowed_headers(response)
 
 
-def test_a_page_on_a_public_address_may_reach_the_simulator_on_loopback(simulator):
+def test_a_page_on_a_public_address_may_reach_the_simulator_on_loopback_once_listed():
+    # issue 34: a public origin needs --cors-origin now; unlisted, it gets no Private Network Access grant either
     request = {"Origin": "https://preview.example", "Access-Control-Request-Method": "POST"}
     asked = {**request, "Access-Control-Request-Private-Network": "true"}
-    answered = SimulatorClient(simulator.url, None, "").post(PATHS[1], b"", asked, method="OPTIONS")
-    assert answered.status == 204 and answered.headers["access-control-allow-private-network"] == "true"
-    plain = SimulatorClient(simulator.url, None, "").post(PATHS[1], b"", request, method="OPTIONS")
-    assert "access-control-allow-private-network" not in plain.headers
+    with SimulatorServer(config=Config(seed=5, cors_origins=("https://preview.example",))) as listed:
+        answered = SimulatorClient(listed.url, None, "").post(PATHS[1], b"", asked, method="OPTIONS")
+        assert answered.status == 204 and answered.headers["access-control-allow-private-network"] == "true"
+        plain = SimulatorClient(listed.url, None, "").post(PATHS[1], b"", request, method="OPTIONS")
+        assert "access-control-allow-private-network" not in plain.headers
+    with SimulatorServer(config=Config(seed=5)) as default:
+        refused = SimulatorClient(default.url, None, "").post(PATHS[1], b"", asked, method="OPTIONS")
+        assert refused.status == 403 and "access-control-allow-private-network" not in refused.headers
 
 
 def test_the_allowed_headers_are_every_one_the_published_sdks_send():
@@ -161,9 +166,10 @@ def test_the_control_api_answers_only_origins_listed_by_name(simulator, restrict
     assert "x-simulator-control-token" in allowed_headers(listed)
     read = SimulatorClient(restricted.url, None, "").post("/_simulator/outbox", b"", {"Origin": APP}, method="GET")
     assert read.status == 200 and read.headers["access-control-allow-origin"] == APP
-    # every origin on the main interface is not every origin on the control API: it reads private keys
+    # the main interface's loopback origins are not the control API's: it reads private keys; an unlisted origin
+    # is refused outright since issue 34 (it used to be answered, unreadable to the page)
     unlisted = SimulatorClient(simulator.url, None, "").post("/_simulator/state", b"", {"Origin": APP}, method="GET")
-    assert unlisted.status == 200 and "access-control-allow-origin" not in unlisted.headers
+    assert unlisted.status == 403 and "access-control-allow-origin" not in unlisted.headers
 
 
 def test_the_scenario_key_restricts_and_adds_to_the_switch(tmp_path):

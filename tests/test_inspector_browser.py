@@ -215,3 +215,22 @@ def test_the_activity_page_shows_why_a_policy_errored(page, sim):
     story = browser.find_element("id", "activity-story").text
     assert "it exposes no fields" in story  # CREATE_PRIVATE_KEY_TAG exposes no activity.params field
     assert "condition: activity.params.user_ids.count() == 1" in story  # the clause that errored
+
+
+def test_sub_organizations_are_indented_under_the_pages_own_csp(page, sim, tmp_path):
+    """The indentation used to be an inline style attribute, which the page's CSP (style-src 'self') blocks
+    (issue 34): it is set through the CSSOM now, which the CSP allows."""
+    nested = tmp_path / "nested.yaml"
+    nested.write_text(
+        "version: 1\norganizations:\n  - name: Parent\n    users: [{name: P, apiKeys: [{name: k}]}]\n"
+        "    subOrganizations:\n      - {name: Child, users: [{name: C, apiKeys: [{name: k}]}]}\n"
+    )
+    sim.simulator.use_scenarios((nested,))
+    browser = page("organizations")
+
+    def button(name: str) -> Any:
+        return next((b for b in browser.find_elements("css selector", ".tree button") if name in b.text), None)
+
+    child = wait_for(browser, lambda d: button("Child"))
+    padding = "return parseFloat(getComputedStyle(arguments[0]).paddingLeft)"
+    assert browser.execute_script(padding, child) == browser.execute_script(padding, button("Parent")) + 16

@@ -69,7 +69,7 @@ NOTES = {
     "longtail.vaults[].provider": "the vault's provider (`EARN_PROVIDER_MORPHO`; also `tvl`, `apyPct`, `name`, `curator`)",
     "longtail.vaults[].vaultAddress": "the vault's address",
     "organizations": "the state: organizations with their users, keys, wallets, policies; required unless `include` is given",
-    "authProxy.allowedOrigins": "origins the proxy answers (default every origin, `*`)",
+    "authProxy.allowedOrigins": "origins the proxy answers (none: loopback origins; `*`: every origin)",
     "authProxy.appName": "the app name its OTP messages use",
     "authProxy.configId": "the `X-Auth-Proxy-Config-Id` value",
     "authProxy.emailCustomization": "init_otp's emailCustomization for its codes",

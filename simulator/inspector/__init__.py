@@ -30,9 +30,21 @@ pages = Blueprint("inspector", __name__, url_prefix=PATH, static_folder="static"
 @pages.get("/")
 def page() -> Response:
     response = pages.send_static_file("index.html")
-    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+def protect(response: Response) -> Response:
+    """On every inspector answer, the page, its static files (index.html among them, so its copy at
+    /_simulator/ui/static/index.html cannot be framed either) and its JSON: the CSP and X-Frame-Options."""
+    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    response.headers["X-Frame-Options"] = "DENY"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+pages.after_request(protect)
+api.after_request(protect)
 
 
 def install(app: Flask, request_log_size: int = 1000) -> None:

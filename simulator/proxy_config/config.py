@@ -14,13 +14,14 @@ from simulator.crypto import hpke, keys, service_keys
 from simulator.errors import NotFound, PermissionDenied
 from simulator.handling import credential_records
 from simulator.handling.context import Context
+from simulator.local_hosts import is_loopback_origin
 from simulator.state.records import User
 from simulator.state.store import Store
 from simulator.wire import Json
 
 DEFAULTS: Json = {
     "enabled": True,
-    "allowedOrigins": ["*"],
+    "allowedOrigins": [],  # none: loopback origins only (origin_allowed); ["*"] every origin
     "sessionExpirationSeconds": "900",
     "enabledProviders": ["email", "sms", "passkey", "wallet", "google", "apple", "x", "discord"],
     "otpLength": "6",
@@ -96,7 +97,11 @@ def proxy_key(config: Json) -> ec.EllipticCurvePrivateKey:
 
 
 def origin_allowed(config: Json, origin: str | None) -> bool:
-    allowed = config.get("allowedOrigins") or ["*"]
+    """A configuration's ``allowedOrigins``; none listed: loopback origins only (a page on this machine), so
+    that no website the developer visits drives the proxy; ``"*"`` listed: every origin."""
+    allowed = config.get("allowedOrigins") or []
+    if not allowed:
+        return origin is None or is_loopback_origin(origin)
     return origin is None or "*" in allowed or origin in allowed
 
 

@@ -35,8 +35,8 @@ def check(
         checker.add(where, message)
     checker.schema_failed = bool(checker.found)
     problems = includes(checker, stack + (scenario.path.resolve(),))
-    for where, org in organizations(scenario.data):
-        declare(checker, where, org)
+    for where, org in organizations(scenario.data):  # guarded: an org of the wrong shape is a schema problem already
+        guarded(checker, where, lambda w=where, o=org: declare(checker, w, o))
     for where, org in organizations(scenario.data):
         guarded(checker, where, lambda w=where, o=org: organization(checker, w, o))
     guarded(checker, ("rules",), lambda: flow_checks.rules(checker))

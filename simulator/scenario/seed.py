@@ -28,6 +28,7 @@ def apply(scenario: Scenario, store: Store, source: Source, now_ms: int) -> list
     made: list[Json] = []
     store.otp_codes.update(scenario.data.get("otpCodes", {}))
     store.cors_origins.extend(o for o in cors_origins(scenario) if o not in store.cors_origins)
+    store.allowed_hosts.extend(h for h in scenario.data.get("allowedHosts", []) if h not in store.allowed_hosts)
     provider_standin.apply(scenario, store)
     chain_standin.apply(scenario, store)
     for i, spec in enumerate(scenario.data.get("organizations", [])):

@@ -127,6 +127,7 @@ class Store:
         self.chain_nonces: dict[str, int] = {}
         self.broadcast_seed: Json = {}
         self.cors_origins: list[str] = []  # a scenario's `cors: {origins}`: browser origins the main interface answers
+        self.allowed_hosts: list[str] = []  # a scenario's `allowedHosts`: Host names every port answers (host_check)
         self.mnemonic_stream = MnemonicStream()
         self._credentials: dict[str, list[CredentialRef]] = {}
         self.retention: Retention = Retention()  # not part of the state: the simulator's setting

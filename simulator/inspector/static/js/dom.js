@@ -5,6 +5,8 @@ export function h(tag, props = {}, ...children) {
     if (value === undefined || value === null || value === false) continue;
     if (key === "class") node.className = value;
     else if (key === "dataset") Object.assign(node.dataset, value);
+    // styles through the CSSOM: the page's CSP (style-src 'self') blocks every inline style="" attribute
+    else if (key === "style") Object.assign(node.style, value);
     else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
     else if (key in node && typeof value !== "string") node[key] = value;
     else node.setAttribute(key, value === true ? "" : value);
@@ -87,7 +89,7 @@ export async function copy(text) {
   try {
     await navigator.clipboard.writeText(text);
   } catch (_) {
-    const area = h("textarea", { style: "position:fixed;opacity:0" }, text);
+    const area = h("textarea", { style: { position: "fixed", opacity: "0" } }, text);
     document.body.append(area);
     area.select();
     document.execCommand("copy");

@@ -28,7 +28,7 @@ function treeView(organizations, chosen, ctx) {
     h("ul", { class: "tree" }, organizations.map((o) => h("li", {},
       h("button", {
         type: "button", class: o.organizationId === chosen ? "selected" : "",
-        style: `padding-left: ${8 + o.depth * 16}px`, dataset: { org: o.organizationId },
+        style: { paddingLeft: `${8 + o.depth * 16}px` }, dataset: { org: o.organizationId },
         onclick: () => ctx.navigate(`#organizations/${o.organizationId}`),
       }, o.depth ? "↳ " : "", o.name, o.detached ? " (deleted)" : "",
       h("span", { class: "count", title: "users · wallets · activities" },
