@@ -53,7 +53,18 @@ DOCS = ROOT / "docs"
 # written whole by a tool from other sources (their own tests keep them current); no code blocks
 GENERATED = {DOCS / "fidelity-ledger.md"}
 FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```$", re.M | re.S)
-RULES = {"python", "python pytest", "js", "js check", "js vitest", "sh", "json", "yaml scenario", "yaml fragment", "text"}
+RULES = {
+    "python",
+    "python pytest",
+    "js",
+    "js check",
+    "js vitest",
+    "sh",
+    "json",
+    "yaml scenario",
+    "yaml fragment",
+    "text",
+}
 JS = ROOT / "tests" / "js"
 
 
@@ -168,7 +179,9 @@ def test_js_check_blocks_are_valid_javascript(code, tmp_path):
 VITEST_CONFIG = """import { defineConfig } from "vitest/config";
 export default defineConfig({ test: { globalSetup: ["./setup.mjs"], include: ["snippet.vitest.ts"] } });
 """
-VITEST_SETUP = 'import { createGlobalSetup } from "wallet-simulator-testing";\nexport default createGlobalSetup({ seed: 1 });\n'
+VITEST_SETUP = (
+    'import { createGlobalSetup } from "wallet-simulator-testing";\nexport default createGlobalSetup({ seed: 1 });\n'
+)
 
 
 @needs_node
