@@ -305,6 +305,12 @@ class Channel(HTTPChannel):  # type: ignore[misc]
     error_task_class = staticmethod(error_task)
     pace: Pace | None = None  # a faulted answer being held or paced
     held_until: float | None = None  # a timeout fault: the connection is closed then, unanswered
+    delayed = False  # a latency fault before the work: the request waits for its timer, not a worker
+
+    def readable(self) -> bool:
+        if self.held_until is not None:
+            return True  # a held connection: read, so that the client giving up (EOF) is seen
+        return bool(super().readable())
 
     def writable(self) -> bool:
         pace = self.pace
@@ -352,8 +358,8 @@ class Channel(HTTPChannel):  # type: ignore[misc]
         self.will_close = True
 
     def overdue(self, now: float, header_timeout: float, read_timeout: float) -> bool:
-        if self.held_until is not None:
-            return now >= self.held_until  # a timeout fault: held unanswered until its bound
+        if self.held_until is not None:  # a timeout fault: held unanswered until the client leaves or its bound
+            return not self.connected or now >= self.held_until
         if self.requests or self.pace is not None:
             return False  # the application is answering: its time is not the client's
         request = self.request
@@ -441,11 +447,17 @@ class PortServer(TcpWSGIServer):  # type: ignore[misc]
         elif hit.kind == "timeout":
             channel.held_until = time.time() + hit.delay_s
         elif hit.kind == "latency" and hit.when == "before":
-            self.later(time.time() + hit.delay_s, lambda: self.task_dispatcher.add_task(channel))
+            channel.delayed = True
+            self.later(time.time() + hit.delay_s, lambda: self._dispatch_late(channel))
         else:
             return False
         self.pull_trigger()
         return True
+
+    def _dispatch_late(self, channel: Any) -> None:
+        channel.delayed = False
+        if not self._stopping.is_set():
+            self.task_dispatcher.add_task(channel)
 
     def wake_at(self, when: float) -> None:
         """Have the I/O loop look at the connections again at ``when`` (a held answer's time)."""
@@ -504,7 +516,9 @@ class PortServer(TcpWSGIServer):  # type: ignore[misc]
         """Mark idle and half-received connections to close; True while some answer is still under way."""
         busy = False
         for channel in list(self.active_channels.values()):
-            if channel.requests or channel.total_outbufs_len:
+            if channel.held_until is not None or channel.delayed:
+                channel.will_close = True  # a request a fault keeps waiting is not an answer under way
+            elif channel.requests or channel.total_outbufs_len:
                 busy = True
             else:
                 channel.will_close = True

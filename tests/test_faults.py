@@ -524,3 +524,28 @@ def test_the_retry_wrapper_makes_each_wallet_exactly_once(simulator, simulator_c
     entries = simulator.journal.entries("create_wallet")
     assert len(entries) == 2 and entries[0]["outcome"]["activityId"] == entries[1]["outcome"]["activityId"]
     assert made.activity.id == entries[0]["outcome"]["activityId"]
+
+
+def test_stopping_the_server_does_not_wait_for_connections_a_fault_holds():
+    with SimulatorServer(config=Config(seed=2, auth="off")) as server:
+        server.add_fault({"kind": "timeout", "seconds": 60, "match": {"operation": "whoami"}})
+        server.add_fault({"kind": "latency", "ms": 30000, "match": {"operation": "get_wallets"}})
+        sockets = []
+        for op in ("whoami", "get_wallets"):
+            sock = socket.create_connection((server.host, server.port))
+            body = b'{"organizationId": "x"}'
+            sock.sendall(
+                b"POST /public/v1/query/%s HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % (op.encode(), len(body))
+                + body
+            )
+            sockets.append(sock)
+        deadline = time.monotonic() + 10
+        while sum(f["hits"] for f in server.fault_listing()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        started = time.monotonic()
+        server.stop()
+        assert time.monotonic() - started < 3
+        for sock in sockets:
+            sock.settimeout(5)
+            assert sock.recv(100) == b""  # closed, unanswered
+            sock.close()
