@@ -549,3 +549,22 @@ def test_stopping_the_server_does_not_wait_for_connections_a_fault_holds():
             sock.settimeout(5)
             assert sock.recv(100) == b""  # closed, unanswered
             sock.close()
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_late_answers_hold_no_worker(simulator, simulator_credentials, when):
+    """Four requests made late by 2 s (more than the API's workers): a fifth is answered at once."""
+    client = python_client(simulator, simulator_credentials)
+    with simulator.fault("latency", match={"operation": "create_wallet"}, ms=2000, when=when):
+        late = [threading.Thread(target=attempt, args=(client, f"late{i}")) for i in range(4)]
+        for t in late:
+            t.start()
+        deadline = time.monotonic() + 10
+        while simulator.fault_listing()[0]["hits"] < 4 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        started = time.monotonic()
+        assert client.get_whoami().username == "Root User"
+        took = time.monotonic() - started
+        for t in late:
+            t.join(10)
+    assert took < 1.0 and len([w for i in range(4) for w in wallets_named(simulator, f"late{i}")]) == 4
