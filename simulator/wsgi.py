@@ -274,7 +274,11 @@ class FaultTask(WSGITask):  # type: ignore[misc]
         hit: Hit | None = self.request.fault
         if hit is not None and (hit.kind == "slow" or (hit.kind == "latency" and hit.when == "after")):
             self.channel.pace = Pace(hit)
-        super().execute()
+        try:
+            super().execute()
+        except BaseException:
+            self.channel.pace = None  # waitress answers the failure itself: let that answer out, unpaced
+            raise
 
     def finish(self) -> None:
         super().finish()
