@@ -403,14 +403,18 @@ def test_a_bad_fault_in_a_scenario_is_refused_with_its_place(tmp_path):
 
 
 # faults never leak, and a seed repeats them --------------------------------------------------------------
-def test_a_fault_on_one_organization_touches_nothing_else_under_concurrency(simulator, simulator_credentials):
-    """8 connections; unavailable on 10 % of get_whoami in the default organization only: every other
+@pytest.mark.parametrize("kind, seen", [("unavailable", 500), ("reset", None), ("lostAnswer", None)])
+def test_a_fault_on_one_organization_touches_nothing_else_under_concurrency(
+    simulator, simulator_credentials, kind, seen
+):
+    """8 connections; a fault on 10 % of whoami in the default organization only (an error answer, a reset
+    connection, a lost answer): every other
     request (create_wallet, get_wallets, and get_whoami of another organization) answers normally, and the
     hits are exactly the seeded draws."""
     seed = simulator.simulator.source.seed
     org = simulator_credentials["organizationId"]
     match = {"operation": "whoami", "organization": org}
-    simulator.add_fault({"kind": "unavailable", "name": "tenth", "probability": 0.1, "match": match})
+    simulator.add_fault({"kind": kind, "name": "tenth", "probability": 0.1, "match": match})
     sessions = threading.local()
 
     def client():
@@ -435,7 +439,7 @@ def test_a_fault_on_one_organization_touches_nothing_else_under_concurrency(simu
         results = list(pool.map(one, range(240)))
     expected = sum(drawn(seed, "tenth", n, 0.1) for n in range(1, 81))
     whoami = [r[1] for r in results if r[0] == "whoami"]
-    assert whoami.count(500) == expected and whoami.count("Root User") == 80 - expected
+    assert whoami.count(seen) == expected and whoami.count("Root User") == 80 - expected
     assert [r for r in results if r[0] == "other"] == []
     assert all(r[1] == "ACTIVITY_STATUS_COMPLETED" for r in results if r[0] == "create")
     listing = simulator.fault_listing()[0]
