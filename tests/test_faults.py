@@ -391,6 +391,23 @@ def test_a_scenarios_faults_come_back_after_a_reset(simulator, tmp_path):
     assert simulator.fault_listing() == []
 
 
+def test_a_fault_matched_by_organization_name_touches_that_organization_only(
+    simulator, simulator_credentials, tmp_path
+):
+    path = tmp_path / "faults.yaml"
+    path.write_text(FAULTS_SCENARIO)
+    simulator.use_scenarios([path])
+    try:
+        acme = next(c for c in simulator.credentials if c.get("userName") == "Ops")
+        assert python_client(simulator, simulator_credentials).get_whoami().username == "Root User"
+        with pytest.raises(TurnkeyNetworkError) as refused:
+            python_client(simulator, acme).get_whoami()
+        assert refused.value.status_code == 500
+        assert [f["hits"] for f in simulator.fault_listing()] == [1]
+    finally:
+        simulator.use_scenarios([])
+
+
 def test_a_bad_fault_in_a_scenario_is_refused_with_its_place(tmp_path):
     from simulator.scenario import ScenarioError, load_scenario
 
@@ -408,8 +425,7 @@ def test_a_fault_on_one_organization_touches_nothing_else_under_concurrency(
     simulator, simulator_credentials, kind, seen
 ):
     """8 connections; a fault on 10 % of whoami in the default organization only (an error answer, a reset
-    connection, a lost answer): every other
-    request (create_wallet, get_wallets, and get_whoami of another organization) answers normally, and the
+    connection, a lost answer): every other request (create_wallet, get_wallets) answers normally, and the
     hits are exactly the seeded draws."""
     seed = simulator.simulator.source.seed
     org = simulator_credentials["organizationId"]
