@@ -13,7 +13,11 @@ connection open, costs a socket and a buffer, never a worker. On top of waitress
 * refusals in the one error shape: a body over ``max_body_bytes`` (declared or chunked) is
   answered by the application itself, which sees an over-limit Content-Length and renders
   its 413 (journal and CORS included), and waitress's own refusals (malformed request, headers
-  too large) are JSON ``{code, message, details, turnkeyErrorCode}`` too.
+  too large) are JSON ``{code, message, details, turnkeyErrorCode}`` too;
+* transport faults on chosen requests (simulator/faults.py decides which): a reset, a connection
+  held unanswered, a request handed to a worker late, an answer dropped, held or sent in pieces,
+  all carried out on the I/O thread (``PortServer.add_task``, ``Channel``, ``FaultTask``), so none
+  holds a worker beyond the application's own time (ARCHITECTURE.md, "Faults on the wire").
 """
 
 from __future__ import annotations
