@@ -86,6 +86,14 @@ export declare class ControlClient {
   drainWebhooks(timeout?: number): Promise<number>;
   /** Make `url` the organization's webhook receiver (null removes it); default: the ready line's organization. */
   setWebhookReceiver(url: string | null, organizationId?: string): Promise<{ organizationId: string; url: string | null }>;
+  /** Start a transport fault on the requests `spec.match` selects; resolves to it, named. */
+  addFault(kind: FaultKind, spec?: FaultSpec): Promise<Fault>;
+  /** The active faults with their counts and the requests they hit. */
+  faults(): Promise<Fault[]>;
+  removeFault(name: string): Promise<void>;
+  clearFaults(): Promise<void>;
+  /** Run `fn` with the fault active; it is removed afterwards, whatever `fn` does. */
+  withFault<T>(kind: FaultKind, spec: FaultSpec, fn: (fault: Fault) => Promise<T> | T): Promise<T>;
   /** The code of the first OTP sent to `contact` beyond the `after` already seen, polling the outbox. */
   waitForOtp(contact: string, options?: { timeoutMs?: number; intervalMs?: number; after?: number }): Promise<string>;
   /** Journal entries of `op` whose parameters (activities) or body (queries) contain `parameters`. */
@@ -93,6 +101,43 @@ export declare class ControlClient {
   /** Rejects with an AssertionError naming the latest calls of `op` unless it was called as asked. */
   assertCalled(op: string, parameters?: Json, options?: { times?: number }): Promise<JournalEntry[]>;
   assertNotCalled(op: string, parameters?: Json): Promise<void>;
+}
+
+export type FaultKind = "latency" | "unavailable" | "lostAnswer" | "reset" | "timeout" | "slow";
+
+/** A fault as schemas/control/faults_add.json describes it (the scenario key `faults:` takes the same). */
+export interface FaultSpec {
+  name?: string;
+  match?: {
+    interface?: "api" | "authProxy";
+    operation?: string | string[];
+    type?: string | string[];
+    organization?: string;
+    parameters?: Json;
+    occurrence?: number;
+  };
+  probability?: number;
+  times?: number;
+  ms?: number;
+  distribution?: "fixed" | "uniform" | "lognormal";
+  minMs?: number;
+  maxMs?: number;
+  medianMs?: number;
+  sigma?: number;
+  when?: "before" | "after";
+  code?: 13 | 14;
+  message?: string;
+  seconds?: number;
+  pieces?: number;
+}
+
+export interface Fault extends FaultSpec {
+  name: string;
+  kind: FaultKind;
+  /** In the listing: requests the match selected, requests hit, and the newest hits. */
+  matched?: number;
+  hits?: number;
+  requests?: Json[];
 }
 
 export interface JournalEntry {

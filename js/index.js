@@ -107,6 +107,24 @@ class ControlClient {
     return this.call("POST", "/webhooks/receiver", { url: url ?? null, organizationId: organizationId ?? null });
   }
 
+  // Transport faults (simulator/faults.py): latency, unavailable, lostAnswer, reset, timeout, slow.
+  addFault(kind, spec = {}) { return this.call("POST", "/faults", { kind, ...spec }); }
+  async faults() { return (await this.call("GET", "/faults")).faults; }
+  removeFault(name) { return this.call("DELETE", `/faults/${encodeURIComponent(name)}`).then(() => undefined); }
+  clearFaults() { return this.call("DELETE", "/faults").then(() => undefined); }
+  /**
+   * Run `fn` with the fault active, and remove it afterwards whatever happens (as Python's
+   * `with control.fault(...)`): `await control.withFault("lostAnswer", { match: { operation: "create_wallet" } }, async (fault) => ...)`.
+   */
+  async withFault(kind, spec, fn) {
+    const fault = await this.addFault(kind, spec);
+    try {
+      return await fn(fault);
+    } finally {
+      await this.removeFault(fault.name);
+    }
+  }
+
   /**
    * The code of the first OTP sent to `contact` beyond the `after` already seen (0: the first ever),
    * polling the outbox every `intervalMs`; as the Python plugin's simulator_outbox.wait_for.

@@ -148,14 +148,14 @@ def parser() -> argparse.ArgumentParser:
     control = commands.add_parser(
         "control",
         help="drive a running simulator: reset, load, snapshot, restore, state, clock, approve, reject, explain, "
-        "journal",
+        "journal, faults (fault-add, fault-remove, faults-clear)",
     )
     control.add_argument("action", choices=tuple(CONTROL_ACTIONS))
     control.add_argument(
         "args",
         nargs="*",
         help="load FILE_OR_NAME... | restore SNAPSHOT | clock SECONDS | approve/reject ACTIVITY USER | "
-        "explain ACTIVITY | journal [OP]",
+        "explain ACTIVITY | journal [OP] | fault-add SPEC_JSON or KIND [OPERATION] | fault-remove NAME",
     )
     control.add_argument("--url", default="http://127.0.0.1:8080")
     control_token_option(control)

@@ -56,7 +56,21 @@ CONTROL_ACTIONS: dict[str, Any] = {
     "reject": lambda c, a: c.reject(a[0], a[1]),
     "explain": lambda c, a: c.explain(a[0]),
     "journal": lambda c, a: c.journal(a[0] if a else None),
+    "faults": lambda c, a: c.faults(),
+    "fault-add": lambda c, a: add_fault(c, a),
+    "fault-remove": lambda c, a: c.remove_fault(a[0]),
+    "faults-clear": lambda c, a: c.clear_faults(),
 }
+
+
+def add_fault(client: Any, args: list[str]) -> Any:
+    """``control fault-add '{"kind": "reset", "match": {"operation": "create_wallet"}}'``, or the short
+    form ``control fault-add KIND [OPERATION]``."""
+    if args[0].lstrip().startswith("{"):
+        spec = json.loads(args[0])
+        return client.add_fault(spec.pop("kind", ""), **spec)
+    match = {"operation": args[1]} if len(args) > 1 else {}
+    return client.add_fault(args[0], match=match)
 
 
 def control_command(args: argparse.Namespace) -> int:

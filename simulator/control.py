@@ -364,6 +364,38 @@ def drain_view() -> Response:
     return jsonify({"pending": simulator().webhooks.drain(body("webhooks_drain").get("timeout", 5))})
 
 
+@blueprint.post("/faults")
+def add_fault_view() -> Response:
+    """Start a transport fault (simulator/faults.py) on the requests it matches; answers it, named."""
+    # imported on first use, as the other views' helpers: keeps serve's start-up short
+    from simulator.faults import FaultError
+
+    try:
+        return jsonify(simulator().add_fault(body("faults_add")))
+    except FaultError as exc:
+        raise InvalidArgument(str(exc)) from None
+
+
+@blueprint.get("/faults")
+def faults_view() -> Response:
+    """The active faults, with the requests each matched and hit (the newest hits listed)."""
+    return jsonify({"faults": simulator().fault_listing()})
+
+
+@blueprint.delete("/faults/<name>")
+def remove_fault_view(name: str) -> Response:
+    if not simulator().remove_fault(name):
+        active = ", ".join(f["name"] for f in simulator().fault_listing()) or "none"
+        raise NotFound(f"no fault named {name!r}; active: {active}")
+    return jsonify({})
+
+
+@blueprint.delete("/faults")
+def clear_faults_view() -> Response:
+    simulator().clear_faults()
+    return jsonify({})
+
+
 @blueprint.post("/reset")
 def reset_view() -> Response:
     body("reset")

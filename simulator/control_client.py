@@ -11,6 +11,8 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from simulator.wire import Json
@@ -154,3 +156,28 @@ class ControlClient:
 
     def drain_webhooks(self, timeout: float = 5) -> Any:
         return self.call("POST", "/webhooks/drain", {"timeout": timeout})["pending"]
+
+    # faults -------------------------------------------------------------------------------
+    def add_fault(self, kind: str, **spec: Any) -> Json:
+        """Start a transport fault: ``add_fault("lostAnswer", match={"operation": "create_wallet"}, times=1)``;
+        returns it, with its name (generated when not given)."""
+        return self.call("POST", "/faults", {"kind": kind, **spec})  # type: ignore[no-any-return]
+
+    def faults(self) -> list[Json]:
+        """The active faults, each with ``matched``, ``hits`` and the ``requests`` it hit."""
+        return self.call("GET", "/faults")["faults"]  # type: ignore[no-any-return]
+
+    def remove_fault(self, name: str) -> None:
+        self.call("DELETE", f"/faults/{urllib.parse.quote(name, safe='')}")
+
+    def clear_faults(self) -> None:
+        self.call("DELETE", "/faults")
+
+    @contextmanager
+    def fault(self, kind: str, **spec: Any) -> Iterator[Json]:
+        """``with control.fault("reset", match={"operation": "create_wallet"}):`` active inside the block only."""
+        added = self.add_fault(kind, **spec)
+        try:
+            yield added
+        finally:
+            self.remove_fault(added["name"])

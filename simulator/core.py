@@ -10,11 +10,12 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from simulator import auth, pipeline
+from simulator import auth, faults, pipeline
 from simulator.auth.stamps import Stamp
 from simulator.clock import Clock, Source
 from simulator.config import Config
@@ -80,6 +81,9 @@ class Simulator:
         self.saved_snapshots: dict[str, object] = {}  # snapshots taken through the control API
         self.listeners: list[Callable[[Activity, str], None]] = []  # told of "created" and "status" events
         self.webhooks = Webhooks(self, self.config.webhook_retries, self.config.webhook_backoff_seconds)
+        self.faults = faults.Faults(self.source.seed)  # transport faults on chosen requests (simulator/faults.py)
+        self.scenario_faults: list[Json] = []  # the loaded scenarios' `faults:`, what a reset goes back to
+        self.fault_gate = FaultGate(self)
         self.listeners.append(self.webhooks.on_event)
         self.clock.on_move(lambda _now: self.settle_due())
         for path in self.config.scenarios or (DEFAULT_SCENARIO,):
@@ -88,6 +92,7 @@ class Simulator:
             self.enable_web_app_proxy()
         self._baseline = self._capture()
         self._scenario_cache = {scenario_key(self.config.scenarios): self._baseline}
+        self._scenario_faults = {scenario_key(self.config.scenarios): list(self.scenario_faults)}
 
     # scenarios and reset -------------------------------------------------------------------
     def load(self, path: Path) -> list[Json]:
@@ -97,6 +102,11 @@ class Simulator:
         with self.lock:
             made = seed.apply(scenario, self.store, self.source, self.clock.now_ms())
             self.rules.extend(seed.rules(scenario, self.rules))
+            for i, spec in enumerate(scenario.data.get("faults", [])):
+                try:
+                    self.scenario_faults.append(self.faults.add(spec))
+                except faults.FaultError as exc:
+                    raise scenario.error(("faults", i), str(exc)) from None
             self.credentials.extend(made)
         return included + made
 
@@ -106,6 +116,7 @@ class Simulator:
             self._restore(self._baseline)
             self.journal.clear()
             self.webhooks.reset()
+            self.faults.replace(self.scenario_faults)
 
     def record(self, path: Path) -> Recorder:
         """Record from now on every main-interface request as a step of a scenario saved to ``path``."""
@@ -121,7 +132,9 @@ class Simulator:
             if baseline is None:
                 fresh = Simulator(replace(self.config, scenarios=tuple(Path(p) for p in paths)), schemas=self.schemas)
                 baseline = self._scenario_cache[key] = fresh._baseline
+                self._scenario_faults[key] = fresh.scenario_faults
             self._baseline = baseline
+            self.scenario_faults = list(self._scenario_faults[key])
             self.reset()
 
     def export_state(self) -> Json:
@@ -227,6 +240,31 @@ class Simulator:
         for listener in list(self.listeners):
             listener(activity, event)
 
+    # faults ------------------------------------------------------------------------------------
+    def add_fault(self, spec: Json) -> Json:
+        """Start a transport fault on the requests ``spec`` matches (simulator/faults.py); returns it, named."""
+        return self.faults.add(spec)
+
+    def remove_fault(self, name: str) -> bool:
+        return self.faults.remove(name)
+
+    def clear_faults(self) -> None:
+        self.faults.replace([])
+
+    def fault_listing(self) -> list[Json]:
+        """The active faults, each with how many requests it matched and hit, and the requests it hit."""
+        return self.faults.listing()
+
+    @contextmanager
+    def fault(self, kind: str, **spec: Any) -> Iterator[Json]:
+        """``with simulator.fault("lostAnswer", match={"operation": "create_wallet"}):`` the fault is
+        active inside the block and removed after it (its listing, hits included, is what it yields)."""
+        added = self.add_fault({"kind": kind, **spec})
+        try:
+            yield added
+        finally:
+            self.remove_fault(added["name"])
+
     # driving consensus from tests -----------------------------------------------------------
     def approve(self, activity_id: str, user_id: str) -> Json:
         """Approve as ``user_id`` without building a stamp; returns the activity."""
@@ -313,3 +351,41 @@ class Simulator:
         if not with_private:
             raise LookupError("no scenario declared an API key with its private key")
         return with_private[0]
+
+
+class FaultGate:
+    """What the transport asks, once per complete request, before a worker runs it (simulator/wsgi.py):
+    which fault it gets. A request a fault keeps from the application (reset, timeout) is journaled here."""
+
+    def __init__(self, sim: Simulator) -> None:
+        self.sim = sim
+
+    @property
+    def armed(self) -> bool:
+        return self.sim.faults.armed
+
+    def pick(self, interface: str, path: str, raw: bytes) -> faults.Hit | None:
+        sim = self.sim
+        request = faults.request_of(interface, path, raw, self.org_name)
+        if request is None:
+            return None
+        now = sim.clock.now_ms()
+        hit = sim.faults.pick(request, now)
+        if hit is not None and hit.kind in ("reset", "timeout"):
+            kind = "proxy" if interface == "authProxy" else ("submit" if "/submit/" in path else "query")
+            sim.journal.record(
+                {
+                    "time": now,
+                    "kind": kind,
+                    "op": request.operation,
+                    "status": None,
+                    "request": request.body,
+                    "outcome": {"fault": hit.kind},
+                    "fault": hit.describe(),
+                }
+            )
+        return hit
+
+    def org_name(self, organization_id: str) -> str | None:
+        org = self.sim.store.orgs.get(organization_id)  # one dict read: no lock on the I/O thread
+        return org.name if org is not None else None

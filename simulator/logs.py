@@ -19,7 +19,7 @@ from typing import IO, Any
 from flask import Flask, Response, current_app, request
 
 from simulator import log_writer
-from simulator.request_record import ENVIRON_KEY, RequestRecord
+from simulator.request_record import ENVIRON_KEY, FAULT_KEY, RequestRecord
 
 log = logging.getLogger("simulator.requests")
 FORMATS = ("text", "json")
@@ -54,7 +54,7 @@ class BeginRecord:
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         environ[ENVIRON_KEY] = RequestRecord.begin(
-            environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", ""), self.proxy
+            environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", ""), self.proxy, environ.get(FAULT_KEY)
         )
         return self.wsgi_app(environ, start_response)
 
@@ -91,6 +91,8 @@ def request_fields(record: RequestRecord) -> dict[str, Any]:
     }
     if record.error is not None:
         fields["errorCode"], fields["error"] = record.error
+    if record.fault is not None:
+        fields["fault"] = record.fault.describe()
     return fields
 
 
@@ -98,6 +100,8 @@ def text_of(fields: dict[str, Any]) -> str:
     line = f"{fields['method']} {fields['operation']} {fields['status']} {fields['durationMs']} ms"
     if "errorCode" in fields or "error" in fields:
         line += f" {fields.get('errorCode')}: {fields.get('error')}"
+    if "fault" in fields:
+        line += f" [fault {fields['fault']['name']}: {fields['fault']['kind']}]"
     return line
 
 

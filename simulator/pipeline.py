@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, Protocol
 
-from simulator import auth, catalogue, response_check
+from simulator import auth, catalogue, faults, response_check
 from simulator.auth.stamps import Stamp
 from simulator.catalogue import Kind, Operation
 from simulator.clock import Clock, Source
@@ -387,6 +387,8 @@ def journaled(
     parses it a second time.
     """
     try:
+        if record.fault is not None and record.fault.kind == "unavailable":
+            raise faults.ServiceUnavailable(record.fault)  # the service's own error answer; nothing runs
         answer = run()
     except ApiError as error:
         finish(host, record, raw, headers, error.status, error.to_body(), seen)
@@ -421,15 +423,16 @@ def keep(host: Host, record: RequestRecord, headers: Mapping[str, str]) -> None:
     else:
         outcome = {k: answer[k] for k in ("code", "message") if k in answer}
     body = None if record.body is UNREAD else record.body
-    host.journal.record(
-        {
-            "time": host.clock.now_ms(),
-            "kind": record.kind,
-            "op": record.op,
-            "status": record.status,
-            "request": body,
-            "outcome": outcome,
-        }
-    )
+    entry = {
+        "time": host.clock.now_ms(),
+        "kind": record.kind,
+        "op": record.op,
+        "status": record.status,
+        "request": body,
+        "outcome": outcome,
+    }
+    if record.fault is not None:
+        entry["fault"] = record.fault.describe()
+    host.journal.record(entry)
     if host.recorder is not None and record.kind != Kind.PROXY.value:
         host.recorder.add(str(record.kind), record.op, body, headers, record.status or 0, answer)

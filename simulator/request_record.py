@@ -17,6 +17,7 @@ from typing import Any
 from simulator.wire import Json
 
 ENVIRON_KEY = "simulator.request"  # where the transport keeps the request's record
+FAULT_KEY = "simulator.fault"  # where the transport puts the fault a request got (simulator/faults.py's Hit)
 PUBLIC_KINDS = ("submit", "query")
 UNREAD: Any = object()  # the body before the pipeline has read it
 
@@ -33,11 +34,12 @@ class RequestRecord:
     status: int | None = None
     answer: Json | None = None  # the JSON the request was answered with, error bodies included
     duration_ms: float | None = None
+    fault: Any = None  # the transport fault the request got (simulator/faults.py's Hit), if any
 
     @classmethod
-    def begin(cls, method: str, path: str, proxy: bool = False) -> RequestRecord:
+    def begin(cls, method: str, path: str, proxy: bool = False, fault: Any = None) -> RequestRecord:
         kind, op = classify(method, path, proxy)
-        return cls(method, path, kind, op, time.perf_counter())
+        return cls(method, path, kind, op, time.perf_counter(), fault=fault)
 
     @classmethod
     def of_environ(cls, environ: dict[str, Any], proxy: bool = False) -> RequestRecord:

@@ -11,6 +11,7 @@ import dataclasses
 import logging
 import secrets
 import threading
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -85,10 +86,11 @@ class SimulatorServer:
         self._pool = worker_pool(settings)
         opened: list[PortServer] = []
         try:
-            for app, wanted in ((self.app, port), (proxy_app, proxy_port)):
+            gate = self.simulator.fault_gate
+            for app, wanted, interface in ((self.app, port, "api"), (proxy_app, proxy_port, "authProxy")):
                 # every port, every request: a Host this simulator does not answer is refused first (DNS rebinding)
                 checked = HostCheck(app, host, self.simulator.allowed_hosts)
-                opened.append(PortServer(checked, host, wanted, settings, self._pool))
+                opened.append(PortServer(checked, host, wanted, settings, self._pool, gate, interface))
         except OSError:
             self._shut(opened, grace=0)
             raise
@@ -209,3 +211,19 @@ class SimulatorServer:
 
     def use_scenarios(self, paths: tuple[Path, ...] | list[Path]) -> None:
         self.simulator.use_scenarios(paths)
+
+    def fault(self, kind: str, **spec: Any) -> AbstractContextManager[Json]:
+        """``with simulator.fault("reset", match={"operation": "create_wallet"}):`` (Simulator.fault)."""
+        return self.simulator.fault(kind, **spec)
+
+    def add_fault(self, spec: Json) -> Json:
+        return self.simulator.add_fault(spec)
+
+    def remove_fault(self, name: str) -> bool:
+        return self.simulator.remove_fault(name)
+
+    def clear_faults(self) -> None:
+        self.simulator.clear_faults()
+
+    def fault_listing(self) -> list[Json]:
+        return self.simulator.fault_listing()

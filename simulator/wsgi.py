@@ -13,19 +13,29 @@ connection open, costs a socket and a buffer, never a worker. On top of waitress
 * refusals in the one error shape: a body over ``max_body_bytes`` (declared or chunked) is
   answered by the application itself, which sees an over-limit Content-Length and renders
   its 413 (journal and CORS included), and waitress's own refusals (malformed request, headers
-  too large) are JSON ``{code, message, details, turnkeyErrorCode}`` too.
+  too large) are JSON ``{code, message, details, turnkeyErrorCode}`` too;
+* transport faults on chosen requests (simulator/faults.py decides which): a reset, a connection
+  held unanswered, a request handed to a worker late, an answer dropped, held or sent in pieces,
+  all carried out on the I/O thread (``PortServer.add_task``, ``Channel``, ``FaultTask``), so none
+  holds a worker beyond the application's own time (ARCHITECTURE.md, "Faults on the wire").
 """
 
 from __future__ import annotations
 
+import contextlib
+import heapq
 import io
+import itertools
 import json
 import logging
+import math
 import os
+import socket
+import struct
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from waitress import wasyncore  # type: ignore[import-untyped]
 from waitress.adjustments import Adjustments  # type: ignore[import-untyped]
@@ -37,6 +47,8 @@ from waitress.utilities import RequestEntityTooLarge  # type: ignore[import-unty
 
 from simulator.config import Config
 from simulator.errors import ApiError, InvalidArgument, Unimplemented
+from simulator.faults import Hit
+from simulator.request_record import FAULT_KEY
 
 WsgiApp = Callable[..., Any]
 DRAIN_LIMIT_BYTES = 64 * 1024 * 1024  # a larger over-cap body is refused at once and the connection closed
@@ -114,6 +126,15 @@ class DroppedBytes:
         pass
 
 
+class FaultGate(Protocol):
+    """Decides which fault a complete request gets (the Simulator's ``fault_gate``)."""
+
+    @property
+    def armed(self) -> bool: ...
+
+    def pick(self, interface: str, path: str, raw: bytes) -> Hit | None: ...
+
+
 class TimedParser(HTTPRequestParser):  # type: ignore[misc]
     """A request being received, with the times its first byte and the end of its headers arrived.
 
@@ -129,6 +150,8 @@ class TimedParser(HTTPRequestParser):  # type: ignore[misc]
         self.to_drop = 0  # bytes of an over-cap body of known length still to read
         self.dropping_chunks = False
         self.drained = False  # the over-cap body was read to its end: the connection can go on
+        self.fault: Hit | None = None  # the fault this request got (decided once, at dispatch)
+        self.fault_decided = False
 
     def received(self, data: bytes) -> int:
         if self.to_drop:
@@ -216,14 +239,136 @@ def error_task(channel: Any, request: Any) -> Any:
     return ShapedErrorTask(channel, request)
 
 
+class Pace:
+    """How a faulted answer leaves the channel: held (``next_at`` is infinite while the worker makes
+    it), then sent at ``next_at`` whole (a late answer) or in pieces ``interval`` seconds apart (slow)."""
+
+    def __init__(self, hit: Hit) -> None:
+        self.hit = hit
+        self.next_at = math.inf
+        self.ready = False  # the worker has written the whole answer
+        self.piece: int | None = None  # bytes per piece, once the answer's size is known
+        self.interval = 0.0
+
+    def answer_written(self, size: int, now: float) -> float:
+        """The worker is done; returns when the first bytes may go."""
+        self.ready = True
+        if self.hit.kind == "slow":
+            pieces = max(1, min(self.hit.pieces, size))
+            self.piece = max(1, math.ceil(size / pieces))
+            self.interval = self.hit.delay_s / pieces
+            self.next_at = now
+        else:  # latency after the work: the whole answer, late
+            self.next_at = now + self.hit.delay_s
+        return self.next_at
+
+
+class FaultTask(WSGITask):  # type: ignore[misc]
+    """Runs the application for a request, carrying out the fault it got around the answer:
+    ``lostAnswer`` runs it and drops every byte, then closes; a late or slow answer is written
+    whole into the channel, which holds or paces it on the I/O thread, so the worker is free at once."""
+
+    def get_environment(self) -> dict[str, Any]:
+        environ: dict[str, Any] = super().get_environment()
+        if self.request.fault is not None:
+            environ[FAULT_KEY] = self.request.fault
+        return environ
+
+    def execute(self) -> None:
+        hit: Hit | None = self.request.fault
+        if hit is not None and (hit.kind == "slow" or (hit.kind == "latency" and hit.when == "after")):
+            self.channel.pace = Pace(hit)
+        try:
+            super().execute()
+        except BaseException:
+            self.channel.pace = None  # waitress answers the failure itself: let that answer out, unpaced
+            raise
+
+    def finish(self) -> None:
+        super().finish()
+        hit: Hit | None = self.request.fault
+        if hit is not None and hit.kind == "lostAnswer":
+            self.close_on_finish = True  # nothing was sent: close, and the client sees no answer
+        pace: Pace | None = self.channel.pace
+        if pace is not None and not pace.ready:
+            with self.channel.outbuf_lock:
+                due = pace.answer_written(self.channel.total_outbufs_len, time.time())
+            self.channel.server.wake_at(due)
+
+    def write(self, data: bytes) -> None:
+        hit: Hit | None = self.request.fault
+        if hit is not None and hit.kind == "lostAnswer":
+            self.wrote_header = True  # the answer is made and dropped: the work is done, nothing is sent
+            self.content_bytes_written += len(data)
+            return
+        super().write(data)
+
+
 class Channel(HTTPChannel):  # type: ignore[misc]
-    """One client connection, which knows when it has kept the server waiting too long."""
+    """One client connection, which knows when it has kept the server waiting too long, and carries
+    out the transport faults (simulator/faults.py) its requests get."""
 
     parser_class = TimedParser
+    task_class = FaultTask
     error_task_class = staticmethod(error_task)
+    pace: Pace | None = None  # a faulted answer being held or paced
+    held_until: float | None = None  # a timeout fault: the connection is closed then, unanswered
+    delayed = False  # a latency fault before the work: the request waits for its timer, not a worker
+
+    def readable(self) -> bool:
+        if self.held_until is not None:
+            return True  # a held connection: read, so that the client giving up (EOF) is seen
+        return bool(super().readable())
+
+    def writable(self) -> bool:
+        pace = self.pace
+        if pace is not None and not self.will_close and time.time() < pace.next_at:
+            return False
+        return bool(super().writable())
+
+    def _flush_some(self, do_close: bool = True) -> bool:
+        pace = self.pace
+        if pace is None:
+            return bool(super()._flush_some(do_close=do_close))
+        now = time.time()
+        if now < pace.next_at:
+            return False
+        if pace.piece is None:
+            sent = bool(super()._flush_some(do_close=do_close))
+        else:
+            sent = self._send_piece(pace.piece, do_close)
+            pace.next_at = now + pace.interval
+            if self.total_outbufs_len:
+                self.server.wake_at(pace.next_at)
+        if pace.ready and not self.total_outbufs_len:
+            self.pace = None
+        return sent
+
+    def _send_piece(self, size: int, do_close: bool) -> bool:
+        """Send at most ``size`` bytes of the answer (a slow fault's one piece)."""
+        while len(self.outbufs) > 1 and not self.outbufs[0].__len__():
+            self.outbufs.pop(0).close()
+        outbuf = self.outbufs[0]
+        chunk = outbuf.get(size)[:size]  # a small buffer hands back all it holds, whatever is asked
+        if not chunk:
+            return False
+        sent = self.send(chunk, do_close=do_close)
+        if sent:
+            outbuf.skip(sent, True)
+            self.total_outbufs_len -= sent
+            self.last_activity = time.time()
+        return bool(sent)
+
+    def reset(self) -> None:
+        """Close with a TCP reset (SO_LINGER 0): the client's read fails with ECONNRESET."""
+        with contextlib.suppress(OSError):  # already closed by the client: nothing to reset
+            self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.will_close = True
 
     def overdue(self, now: float, header_timeout: float, read_timeout: float) -> bool:
-        if self.requests:
+        if self.held_until is not None:  # a timeout fault: held unanswered until the client leaves or its bound
+            return not self.connected or now >= self.held_until
+        if self.requests or self.pace is not None:
             return False  # the application is answering: its time is not the client's
         request = self.request
         if request is None:
@@ -244,7 +389,20 @@ class PortServer(TcpWSGIServer):  # type: ignore[misc]
     channel_class = Channel
     FIXED_ENTRIES = 2  # the listening socket and waitress's wake-up trigger share the connection map
 
-    def __init__(self, app: WsgiApp, host: str, port: int, config: Config, pool: Any) -> None:
+    def __init__(
+        self,
+        app: WsgiApp,
+        host: str,
+        port: int,
+        config: Config,
+        pool: Any,
+        faults: FaultGate | None = None,
+        interface: str = "api",
+    ) -> None:
+        self.faults, self.interface = faults, interface
+        self._timers: list[tuple[float, int, Callable[[], None] | None]] = []
+        self._timers_lock = threading.Lock()
+        self._timer_seq = itertools.count()
         adj = Adjustments(
             host=host,
             port=port,
@@ -273,6 +431,64 @@ class PortServer(TcpWSGIServer):  # type: ignore[misc]
     def host(self) -> str:
         return str(self.effective_host)
 
+    def add_task(self, channel: Any) -> None:
+        """Hand a complete request to a worker, unless a fault says otherwise (decided once per request):
+        ``reset`` closes the connection and ``timeout`` holds it, neither runs the request; ``latency``
+        before the work hands it over later, from the I/O loop, holding no worker meanwhile."""
+        request = channel.requests[0]
+        gate = self.faults
+        if gate is not None and gate.armed and not request.fault_decided and not request.error:
+            request.fault_decided = True
+            body = request.get_body_stream()
+            at = body.tell()
+            raw = body.read()
+            body.seek(at)  # the application reads it again from where it starts
+            hit = request.fault = gate.pick(self.interface, str(request.path), raw)
+            if hit is not None and self._faulted(channel, hit):
+                return
+        self.task_dispatcher.add_task(channel)
+
+    def _faulted(self, channel: Any, hit: Hit) -> bool:
+        """Carry out a fault that stops the request reaching a worker now; True when it did."""
+        if hit.kind == "reset":
+            channel.reset()
+        elif hit.kind == "timeout":
+            channel.held_until = time.time() + hit.delay_s
+        elif hit.kind == "latency" and hit.when == "before":
+            channel.delayed = True
+            self.later(time.time() + hit.delay_s, lambda: self._dispatch_late(channel))
+        else:
+            return False
+        self.pull_trigger()
+        return True
+
+    def _dispatch_late(self, channel: Any) -> None:
+        channel.delayed = False
+        if not self._stopping.is_set():
+            self.task_dispatcher.add_task(channel)
+
+    def wake_at(self, when: float) -> None:
+        """Have the I/O loop look at the connections again at ``when`` (a held answer's time)."""
+        self.later(when, None)
+
+    def later(self, when: float, then: Callable[[], None] | None) -> None:
+        with self._timers_lock:
+            heapq.heappush(self._timers, (when, next(self._timer_seq), then))
+        self.pull_trigger()
+
+    def _run_due(self) -> float:
+        """Run the callbacks whose time has come; returns how long the loop may sleep."""
+        now = time.time()
+        due = []
+        with self._timers_lock:
+            while self._timers and self._timers[0][0] <= now:
+                due.append(heapq.heappop(self._timers)[2])
+            wait = self._timers[0][0] - now if self._timers else self.check_interval
+        for then in due:
+            if then is not None:
+                then()
+        return max(0.0, min(self.check_interval, wait))
+
     def maintenance(self, now: float) -> None:
         for channel in list(self.active_channels.values()):
             if channel.overdue(now, self.header_timeout, self.read_timeout):
@@ -282,7 +498,7 @@ class PortServer(TcpWSGIServer):  # type: ignore[misc]
         self._loop_exited.clear()
         try:
             while not self._stopping.is_set():
-                wasyncore.loop(timeout=self.check_interval, map=self._map, use_poll=True, count=1)
+                wasyncore.loop(timeout=self._run_due(), map=self._map, use_poll=True, count=1)
         finally:
             self._loop_exited.set()
 
@@ -308,7 +524,9 @@ class PortServer(TcpWSGIServer):  # type: ignore[misc]
         """Mark idle and half-received connections to close; True while some answer is still under way."""
         busy = False
         for channel in list(self.active_channels.values()):
-            if channel.requests or channel.total_outbufs_len:
+            if channel.held_until is not None or channel.delayed:
+                channel.will_close = True  # a request a fault keeps waiting is not an answer under way
+            elif channel.requests or channel.total_outbufs_len:
                 busy = True
             else:
                 channel.will_close = True

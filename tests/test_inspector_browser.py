@@ -234,3 +234,17 @@ def test_sub_organizations_are_indented_under_the_pages_own_csp(page, sim, tmp_p
     child = wait_for(browser, lambda d: button("Child"))
     padding = "return parseFloat(getComputedStyle(arguments[0]).paddingLeft)"
     assert browser.execute_script(padding, child) == browser.execute_script(padding, button("Parent")) + 16
+
+
+def test_the_faults_view_shows_each_fault_the_requests_it_hit_and_removes_it(page, sim):
+    sim.add_fault({"name": "down", "kind": "unavailable", "match": {"operation": "create_wallet"}})
+    refused = client(sim).submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "x", "accounts": []})
+    assert refused.status == 500
+    browser = page("faults")
+    card = wait_for(browser, lambda d: css(d, 'details[data-fault="down"]'))
+    assert "1 hit of 1 matched" in css(card, "summary").text
+    row = wait_for(browser, lambda d: css(d, 'details[data-fault="down"] tr.fault-hit'))
+    assert "create_wallet" in row.text and "unavailable" in row.text
+    css(card, 'button[data-action="remove-fault"]').click()
+    wait_for(browser, lambda d: "No faults" in css(d, "#fault-list").text)
+    assert sim.fault_listing() == []

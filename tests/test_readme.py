@@ -16,6 +16,8 @@ info string        what the test does
                    and ``wallet-simulator-testing`` from js/; the same address replacement
 ``js check``       syntax-checks it with ``node --check`` (as an ES module when it imports or
                    exports): runner configurations for jest and vitest, not installed here
+``js vitest``      runs it as a vitest test file (TypeScript allowed) in a new project whose global
+                   setup is the JS helper's ``createGlobalSetup({ seed: 1 })``; every test must pass
 ``sh``             parses every ``wallet-simulator ...`` (or ``-m simulator ...``) command with
                    the CLI's own parser; nothing is run (installs, servers, test runs)
 ``json``           parses it; the ready line must have exactly the keys ``serve`` prints
@@ -51,7 +53,18 @@ DOCS = ROOT / "docs"
 # written whole by a tool from other sources (their own tests keep them current); no code blocks
 GENERATED = {DOCS / "fidelity-ledger.md"}
 FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```$", re.M | re.S)
-RULES = {"python", "python pytest", "js", "js check", "sh", "json", "yaml scenario", "yaml fragment", "text"}
+RULES = {
+    "python",
+    "python pytest",
+    "js",
+    "js check",
+    "js vitest",
+    "sh",
+    "json",
+    "yaml scenario",
+    "yaml fragment",
+    "text",
+}
 JS = ROOT / "tests" / "js"
 
 
@@ -161,6 +174,38 @@ def test_js_check_blocks_are_valid_javascript(code, tmp_path):
     script.write_text(code)
     run = subprocess.run([NODE, "--check", str(script)], capture_output=True, text=True, timeout=30)
     assert run.returncode == 0, run.stderr
+
+
+VITEST_CONFIG = """import { defineConfig } from "vitest/config";
+export default defineConfig({ test: { globalSetup: ["./setup.mjs"], include: ["snippet.vitest.ts"] } });
+"""
+VITEST_SETUP = (
+    'import { createGlobalSetup } from "wallet-simulator-testing";\nexport default createGlobalSetup({ seed: 1 });\n'
+)
+
+
+@needs_node
+@pytest.mark.skipif(not (JS / "node_modules" / "vitest").is_dir(), reason="vitest missing from tests/js")
+@pytest.mark.parametrize("code", params("js vitest"))
+def test_vitest_blocks_pass(code, tmp_path):
+    env = node_env(tmp_path)  # links wallet-simulator-testing to js/
+    modules = tmp_path / "node_modules"
+    for name in ("vitest", "@turnkey"):  # as `npm install -D vitest @turnkey/http ...` would leave them
+        (modules / name).symlink_to(JS / "node_modules" / name, target_is_directory=True)
+    (tmp_path / "vitest.config.mjs").write_text(VITEST_CONFIG)
+    (tmp_path / "setup.mjs").write_text(VITEST_SETUP)
+    (tmp_path / "snippet.vitest.ts").write_text(code)
+    env.update(PYTHONPATH=str(ROOT), CI="true", NO_COLOR="1", FORCE_COLOR="0")
+    run = subprocess.run(
+        [NODE, str(modules / "vitest" / "vitest.mjs"), "run"],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-3000:]
+    assert re.search(r"Tests\s+\d+ passed", run.stdout) and "failed" not in run.stdout, run.stdout[-2000:]
 
 
 @pytest.mark.parametrize("code", params("sh"))

@@ -108,6 +108,25 @@ TABLE = [
     Endpoint("POST", "/webhooks/drain", "drain_webhooks", "drainWebhooks", None, "wait for pending deliveries"),
     Endpoint(
         "POST",
+        "/faults",
+        "add_fault",
+        "addFault",
+        "control fault-add SPEC",
+        "start a transport fault (latency, unavailable, lostAnswer, reset, timeout, slow) on the requests it "
+        'matches `{"kind": "reset", "match": {"operation": "create_wallet"}}`',
+    ),
+    Endpoint(
+        "GET",
+        "/faults",
+        "faults",
+        "faults",
+        "control faults",
+        "the active faults, their hit counts and the requests they hit",
+    ),
+    Endpoint("DELETE", "/faults/<name>", "remove_fault", "removeFault", "control fault-remove NAME", "stop a fault"),
+    Endpoint("DELETE", "/faults", "clear_faults", "clearFaults", "control faults-clear", "stop every fault"),
+    Endpoint(
+        "POST",
         "/webhooks/receiver",
         "set_webhook_receiver",
         "setWebhookReceiver",

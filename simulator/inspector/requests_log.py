@@ -77,6 +77,7 @@ def entry_for(record: RequestRecord) -> Json:
         "activityStatus": activity.get("status"),
         "organizationId": body.get("organizationId"),
         "request": body,
+        "fault": record.fault.describe() if record.fault is not None else None,
     }
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from simulator import faults
 from simulator.scenario import Scenario, ScenarioError, flow_checks, parse_scenario, resolve_scenario, schema_errors
 from simulator.scenario import key_material as km
 from simulator.scenario.problems import Checker, Known, Where
@@ -41,7 +42,18 @@ def check(
         guarded(checker, where, lambda w=where, o=org: organization(checker, w, o))
     guarded(checker, ("rules",), lambda: flow_checks.rules(checker))
     guarded(checker, ("steps",), lambda: flow_checks.steps(checker))
+    guarded(checker, ("faults",), lambda: check_faults(checker, scenario.data.get("faults") or []))
     return problems + checker.report()
+
+
+def check_faults(checker: Checker, specs: list[Json]) -> None:
+    """What the schema cannot say of a fault (a latency's needed keys, a unique name): as serve would refuse it."""
+    taken: set[str] = set()
+    for i, spec in enumerate(specs):
+        try:
+            taken.add(faults.checked(spec, taken, i + 1)["name"])
+        except faults.FaultError as exc:
+            checker.add(("faults", i), str(exc))
 
 
 def guarded(checker: Checker, where: Where, action: Any) -> None:

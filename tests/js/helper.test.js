@@ -129,6 +129,30 @@ describe("global setup, as jest or vitest runs it", () => {
       return true;
     });
   });
+
+  test("faults: add, list with counts, remove, clear; withFault removes its fault even when the test throws", async () => {
+    const sim = helper.connect();
+    const { control } = sim;
+    const added = await control.addFault("unavailable", { match: { operation: "create_wallet" }, times: 1 });
+    assert.equal(added.name, "fault-1");
+    await control.addFault("latency", { name: "late", ms: 1, match: { operation: "get_whoami" } });
+    await assert.rejects(apiFor(sim).createWallet({ walletName: "refused", accounts: [] }), /Turnkey error 13: internal server error/);
+    const listed = Object.fromEntries((await control.faults()).map((f) => [f.name, f]));
+    assert.equal(listed["fault-1"].hits, 1);
+    assert.equal(listed["fault-1"].requests[0].operation, "create_wallet");
+    await control.removeFault("fault-1");
+    assert.deepEqual((await control.faults()).map((f) => f.name), ["late"]);
+    await control.clearFaults();
+    assert.deepEqual(await control.faults(), []);
+    await assert.rejects(
+      control.withFault("reset", { match: { operation: "create_wallet" } }, async () => {
+        await apiFor(sim).createWallet({ walletName: "reset", accounts: [] });
+      }),
+      (error) => error.message === "fetch failed",
+    );
+    assert.deepEqual(await control.faults(), []);
+    assert.equal((await apiFor(sim).createWallet({ walletName: "after", accounts: [] })).activity.status, "ACTIVITY_STATUS_COMPLETED");
+  });
 });
 
 test("startSimulator says why it could not start", async () => {

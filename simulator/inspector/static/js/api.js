@@ -51,6 +51,7 @@ async function send(method, path, body) {
 
 export const getJson = (path) => send("GET", path);
 export const post = (path, body = {}) => send("POST", path, body);
+export const remove = (path) => send("DELETE", path);
 
 // The state export, saved as a file: fetched with the token, then handed to the browser as a download.
 export async function download(path, filename) {

@@ -8,8 +8,9 @@ import * as outbox from "./views/outbox.js";
 import * as webhooks from "./views/webhooks.js";
 import * as clock from "./views/clock.js";
 import * as journal from "./views/journal.js";
+import * as faults from "./views/faults.js";
 
-const VIEWS = { organizations, activities, outbox, webhooks, clock, journal };
+const VIEWS = { organizations, activities, outbox, webhooks, faults, clock, journal };
 const POLL_MS = 1000;
 const THEME_KEY = "wallet-simulator-inspector-theme";
 const ctx = { overview: null, refresh: () => tick(), navigate, swap, route: null };
