@@ -156,7 +156,7 @@ def test_latency_from_a_distribution_is_drawn_within_its_bounds(simulator, simul
 def test_slow_answer_dribbles_out_in_pieces(simulator, simulator_credentials):
     body = json.dumps({"organizationId": simulator_credentials["organizationId"]}).encode()
     request = (
-        b"POST /public/v1/query/whoami HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"POST /public/v1/query/whoami HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
         b"Content-Length: %d\r\n\r\n" % len(body)
     ) + body
     with SimulatorServer(config=Config(seed=1, auth="off")) as server:
@@ -500,7 +500,7 @@ def test_held_connections_hold_no_worker(simulator, simulator_credentials):
         with socket.create_connection((simulator.host, simulator.port)) as sock:
             body = json.dumps({"organizationId": simulator_credentials["organizationId"], "n": i}).encode()
             sock.sendall(
-                b"POST /public/v1/query/whoami HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(body) + body
+                b"POST /public/v1/query/whoami HTTP/1.1\r\nHost: localhost\r\nContent-Length: %d\r\n\r\n" % len(body) + body
             )
             sock.settimeout(10)
             sock.recv(10)
@@ -555,7 +555,7 @@ def test_stopping_the_server_does_not_wait_for_connections_a_fault_holds():
             sock = socket.create_connection((server.host, server.port))
             body = b'{"organizationId": "x"}'
             sock.sendall(
-                b"POST /public/v1/query/%s HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % (op.encode(), len(body))
+                b"POST /public/v1/query/%s HTTP/1.1\r\nHost: localhost\r\nContent-Length: %d\r\n\r\n" % (op.encode(), len(body))
                 + body
             )
             sockets.append(sock)

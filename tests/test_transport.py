@@ -39,7 +39,7 @@ def port_of(url: str) -> int:
 
 
 def post(conn: http.client.HTTPConnection, path: str, body: bytes) -> tuple[int, dict[str, str], dict]:
-    conn.request("POST", path, body=body, headers={"Content-Type": "application/json", "Origin": "http://app.test"})
+    conn.request("POST", path, body=body, headers={"Content-Type": "application/json", "Origin": "http://localhost:3000"})
     reply = conn.getresponse()
     return reply.status, dict(reply.getheaders()), json.loads(reply.read())
 
@@ -69,7 +69,7 @@ def test_a_body_over_the_cap_is_refused_413_in_the_error_shape_on_every_port(ser
     status, headers, body = post(conn, path, b"x" * (CAP + 1))
     assert_too_large(status, body)
     if which == "proxy":
-        assert headers["Access-Control-Allow-Origin"] == "http://app.test"
+        assert headers["Access-Control-Allow-Origin"] == "http://localhost:3000"
     # the refused body was read and dropped, so the same connection serves the next request
     status, _, _ = post(conn, path, b"{}")
     assert status != 413
@@ -88,7 +88,7 @@ def test_a_body_at_the_cap_is_accepted_and_a_refusal_is_journaled(server):
 
 def test_a_chunked_body_over_the_cap_is_refused_too(server):
     with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
-        head = b"POST /public/v1/query/whoami HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+        head = b"POST /public/v1/query/whoami HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n"
         chunk = b"%x\r\n%s\r\n" % (CAP, b"x" * CAP)
         sock.sendall(head + chunk + chunk + b"0\r\n\r\n")
         answer = read_until_closed(sock)
@@ -126,8 +126,8 @@ def read_until_closed(sock: socket.socket) -> bytes:
     "sent",
     [
         b"",  # connected, never spoke
-        b"POST /public/v1/query/whoami HTTP/1.1\r\nHost: x\r\n",  # half the headers
-        b"POST /public/v1/query/whoami HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{",  # half the body
+        b"POST /public/v1/query/whoami HTTP/1.1\r\nHost: localhost\r\n",  # half the headers
+        b"POST /public/v1/query/whoami HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{",  # half the body
     ],
     ids=["silent", "half-headers", "half-body"],
 )

@@ -36,7 +36,9 @@ function headers(extra) {
 }
 
 async function send(method, path, body) {
-  const init = { method, headers: headers(body === undefined ? {} : { "Content-Type": "application/json" }) };
+  // every call that changes something says JSON, an empty DELETE included: the control API refuses other types,
+  // which a page on another site could send without a preflight
+  const init = { method, headers: headers(method === "GET" ? {} : { "Content-Type": "application/json" }) };
   if (body !== undefined) init.body = JSON.stringify(body);
   const response = await fetch(path, init);
   const text = await response.text();
