@@ -201,4 +201,4 @@ def test_every_control_route_with_a_body_has_its_schema(simulator):
         for r in simulator.app.url_map.iter_rules()
         if r.endpoint.startswith("control.") and r.methods & {"POST", "PUT"}
     ]
-    assert len(posts) == len(schemas.operations["control"]) == 16
+    assert len(posts) == len(schemas.operations["control"]) == 17
