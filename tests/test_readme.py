@@ -24,6 +24,9 @@ info string        what the test does
                    and jest suites must pass (tests/test_js_install.py); in the web-app tutorial,
                    with its ``ts file``, ``jsx file`` and ``html file`` blocks, the app and the
                    Playwright suite tests/test_webapp_tutorial.py builds and runs in Chromium
+``python file``,   in the pytest tutorial: a project tests/test_pytest_tutorial.py writes into a
+``yaml file``,     new directory and runs with pytest, serially and with ``-n 2``
+``ini file PATH``
 ``yaml scenario``  loads it as a scenario file, with every check ``serve`` makes
 ``yaml fragment``  parses it as YAML (a part of a scenario shown alone)
 ``text``           nothing (sample output)
@@ -55,7 +58,8 @@ GENERATED = {DOCS / "fidelity-ledger.md"}
 FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```$", re.M | re.S)
 RULES = {"python", "python pytest", "js", "js check", "sh", "json", "yaml scenario", "yaml fragment", "text"}
 JS = ROOT / "tests" / "js"
-FILE_RULES = ("js file ", "ts file ", "jsx file ", "html file ")  # project files other tests write and run
+# project files other tests write and run: tests/test_js_install.py, test_webapp_tutorial.py, test_pytest_tutorial.py
+FILE_RULES = ("js file ", "ts file ", "jsx file ", "html file ", "python file ", "yaml file ", "ini file ")
 
 
 def pages() -> list[Path]:
