@@ -84,7 +84,9 @@ export declare class ControlClient {
   drainWebhooks(timeout?: number): Promise<number>;
   /** Make `url` the organization's webhook receiver (null removes it); default: the ready line's organization. */
   setWebhookReceiver(url: string | null, organizationId?: string): Promise<{ organizationId: string; url: string | null }>;
-  /** The code of the first OTP sent to `contact` beyond the `after` already seen, polling the outbox. */
+  /** The code of the first OTP sent to `contact` beyond the `after` already seen: a long poll of the
+   * outbox (GET /outbox?wait=), so one request answers when the code arrives; intervalMs only paces
+   * a server without ?wait=. */
   waitForOtp(contact: string, options?: { timeoutMs?: number; intervalMs?: number; after?: number }): Promise<string>;
   /** Journal entries of `op` whose parameters (activities) or body (queries) contain `parameters`. */
   calls(op: string, parameters?: Json): Promise<JournalEntry[]>;

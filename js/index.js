@@ -110,7 +110,8 @@ class ControlClient {
 
   /**
    * The code of the first OTP sent to `contact` beyond the `after` already seen (0: the first ever),
-   * polling the outbox every `intervalMs`; as the Python plugin's simulator_outbox.wait_for.
+   * with long polls of the outbox (`?wait=`: answered when the code is there); `intervalMs` paces the
+   * polls of a server without `?wait=`. As the Python plugin's simulator_outbox.wait_for.
    */
   async waitForOtp(contact, { timeoutMs = 5000, intervalMs = 20, after = 0 } = {}) {
     const deadline = Date.now() + timeoutMs;

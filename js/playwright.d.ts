@@ -44,7 +44,7 @@ export declare function addVirtualAuthenticator(
 export interface WaitForOtpOptions {
   /** Default 10000 (react-wallet-kit waits up to 5 s for a captcha token before it asks for a code). */
   timeoutMs?: number;
-  /** Default 20. */
+  /** Default 20: the pause between polls of a server that does not long-poll (no ?wait=). */
   intervalMs?: number;
   /** How many messages to this contact were already seen: wait for the next one (default 0: the first). */
   after?: number;
@@ -64,7 +64,10 @@ export declare function waitForOtp(
 
 // @playwright/test ------------------------------------------------------------------------------
 import type { StartOptions, Credentials, ReadyLine, JournalEntry, Json } from "./index";
-import type { TestType, PlaywrightTestArgs, PlaywrightTestOptions, PlaywrightWorkerArgs, PlaywrightWorkerOptions, Expect } from "@playwright/test";
+// @playwright/test is an optional peer: a project without it still compiles these types (the helpers
+// above need none of it), and `test` / `expect` are then untyped.
+// @ts-ignore
+import type * as PlaywrightTest from "@playwright/test";
 
 export interface SimulatorConfigOptions extends StartOptions {
   /** The app's dev server port (default: a free one, in $WALLET_SIMULATOR_APP_PORT). */
@@ -142,9 +145,9 @@ export interface SimulatorWorkerFixtures {
 }
 
 /** @playwright/test's `test` with the simulator's fixtures. */
-export declare const test: TestType<
-  PlaywrightTestArgs & PlaywrightTestOptions & SimulatorFixtures,
-  PlaywrightWorkerArgs & PlaywrightWorkerOptions & SimulatorWorkerFixtures
+export declare const test: PlaywrightTest.TestType<
+  PlaywrightTest.PlaywrightTestArgs & PlaywrightTest.PlaywrightTestOptions & SimulatorFixtures,
+  PlaywrightTest.PlaywrightWorkerArgs & PlaywrightTest.PlaywrightWorkerOptions & SimulatorWorkerFixtures
 >;
 /** @playwright/test's `expect`. */
-export declare const expect: Expect;
+export declare const expect: PlaywrightTest.Expect;

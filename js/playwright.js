@@ -7,8 +7,8 @@
 //
 // addVirtualAuthenticator gives the page Chrome's virtual authenticator (DevTools' WebAuthn domain,
 // Chromium only): navigator.credentials.create()/get() then answer at once, with user presence and
-// verification, and the simulator verifies the passkey like any other. waitForOtp polls the control
-// API's outbox (GET /_simulator/outbox?contact=), as the Python plugin's simulator_outbox.wait_for does.
+// verification, and the simulator verifies the passkey like any other. waitForOtp long-polls the control
+// API's outbox (GET /_simulator/outbox?contact=&wait=), as the Python plugin's simulator_outbox.wait_for.
 // No dependencies: the page object comes from the test's own playwright (or puppeteer).
 //
 // With @playwright/test (the runner), the same helpers come as fixtures:

@@ -267,7 +267,7 @@ def official_client_modules(config: pytest.Config) -> tuple[Any, Any]:
         return importlib.import_module("turnkey_http"), importlib.import_module("turnkey_api_key_stamper")
     except ImportError as exc:
         why = (
-            f"turnkey_client needs Turnkey's official Python client ({exc.name} is not installed): "
+            f"turnkey_client needs Turnkey's official Python client ({exc.name or 'turnkey_http'} is not installed): "
             "pip install turnkey-http turnkey-api-key-stamper"
         )
         if config.getini("simulator_skip_without_turnkey_http"):
