@@ -80,7 +80,9 @@ class LineWriter:
 def request_record(
     created: float, message: str, fields: dict[str, Any], level: int = logging.INFO
 ) -> logging.LogRecord:
-    record = logging.getLogger(REQUESTS).makeRecord(REQUESTS, level, "", 0, message, (), None, extra={"request": fields})
+    record = logging.getLogger(REQUESTS).makeRecord(
+        REQUESTS, level, "", 0, message, (), None, extra={"request": fields}
+    )
     record.created, record.msecs = created, (created - int(created)) * 1000  # when it was answered, not written
     return record
 
