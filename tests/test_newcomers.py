@@ -238,3 +238,26 @@ def test_the_playwright_entry_keeps_its_helpers_without_playwright_test(tmp_path
     first, *rest = run.stdout.strip().splitlines()
     assert json.loads(first) == ["function", "function", "function"]
     assert "npm install --save-dev @playwright/test" in "\n".join(rest)
+
+
+@pytest.mark.skipif(
+    NODE is None or not (ROOT / "tests" / "js" / "node_modules" / "turnkey-core-v2").is_dir(),
+    reason="node or core 2.x missing",
+)
+def test_the_login_message_is_the_one_core_signs(simulator, client, simulator_outbox):
+    """simulator.testing.login_client_signature signs the very string @turnkey/core 2.x's
+    getClientSignatureMessageForLogin builds for the same token and key."""
+    _, token, key = verified_token(client, simulator_outbox)
+    ours = testing.login_client_signature(token, key.public_key, key.private_key)
+    core = ROOT / "tests" / "js" / "node_modules" / "turnkey-core-v2"
+    script = (
+        f"const core = require({json.dumps(str(core))});"
+        f"const m = core.getClientSignatureMessageForLogin({{ verificationToken: {json.dumps(token)},"
+        f" sessionPublicKey: {json.dumps(key.public_key)} }});"
+        "console.log(JSON.stringify(m));"
+    )
+    run = subprocess.run([NODE, "-e", script], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    theirs = json.loads(run.stdout)
+    assert ours["message"] == theirs["message"] and ours["publicKey"] == theirs["publicKey"]
+    assert len(ours["signature"]) == 128  # raw r‖s, as core's signWithApiKey (SignatureFormat.Raw)
