@@ -77,7 +77,7 @@ def project(tmp_path_factory):
     return app
 
 
-def test_the_playwright_suite_from_the_docs_passes(project):
+def runner_env() -> dict[str, str]:
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT),
@@ -89,13 +89,67 @@ def test_the_playwright_suite_from_the_docs_passes(project):
     }
     for name in ("WALLET_SIMULATOR_PORT", "WALLET_SIMULATOR_PROXY_PORT", "WALLET_SIMULATOR_APP_PORT"):
         env.pop(name, None)
+    return env
+
+
+def test_the_playwright_suite_from_the_docs_passes(project):
     run = subprocess.run(
         ["npx", "playwright", "test", "--reporter", "line"],
         cwd=project,
-        env=env,
+        env=runner_env(),
         capture_output=True,
         text=True,
         timeout=600,
     )
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
     assert re.search(r"\b5 passed\b", run.stdout), run.stdout[-3000:]
+
+
+# The app built for production (`vite build`: the tutorial's config leaves the trust plugin out), with
+# the tutorial's configuration and fixtures; what the page shows is what docs/how-to/trust-plugin.md quotes.
+UNTRUSTED_CONFIG = """
+import base from "./playwright.config";
+import { simulatorConfig } from "wallet-simulator-testing/playwright";
+
+const sim = simulatorConfig({ seed: 7 });
+export default {
+  ...base,
+  testMatch: "untrusted.check.ts",
+  webServer: { ...base.webServer, command:
+    `npx vite build --outDir dist-untrusted && npx vite preview --outDir dist-untrusted --port ${sim.appPort} --strictPort` },
+};
+"""
+UNTRUSTED_CHECK = """
+import { test, expect } from "wallet-simulator-testing/playwright";
+
+test("the kit without the trust plugin", async ({ page, otp }) => {
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto("/");
+  await page.getByRole("button", { name: "Log in", exact: true }).click();
+  await page.getByTestId("email-input").fill("ada@example.com");
+  await page.getByTestId("email-input").press("Enter");
+  const code = await otp("ada@example.com");
+  await page.locator('input[maxlength="1"]').first().click();
+  await page.keyboard.type(code);
+  await expect(page.getByText("An error has occurred")).toBeVisible();
+  await expect.poll(() => errors.join("\\n")).toContain("Error completing OTP: TurnkeyError: Failed to verify OTP");
+});
+"""
+
+
+def test_without_the_trust_plugin_the_kit_shows_what_the_trust_page_quotes(project):
+    page = (ROOT / "docs" / "how-to" / "trust-plugin.md").read_text()
+    assert '"An error has\noccurred"' in page and "Error completing OTP: TurnkeyError: Failed to verify OTP" in page
+    (project / "playwright.untrusted.config.ts").write_text(UNTRUSTED_CONFIG)
+    (project / "tests" / "untrusted.check.ts").write_text(UNTRUSTED_CHECK)
+    run = subprocess.run(
+        ["npx", "playwright", "test", "-c", "playwright.untrusted.config.ts", "--reporter", "line"],
+        cwd=project,
+        env=runner_env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
+    assert re.search(r"\b1 passed\b", run.stdout), run.stdout[-3000:]
