@@ -93,7 +93,8 @@ class ControlClient:
         while True:
             # a long poll: the server answers when the code is there (or after `wait`); a server that
             # predates ?wait= answers at once, and this loop polls it as before
-            wait = max(0.0, min(deadline - time.monotonic(), OUTBOX_LONG_POLL_SECONDS))
+            longest = min(OUTBOX_LONG_POLL_SECONDS, self.timeout / 2)  # the answer must come within self.timeout
+            wait = max(0.0, min(deadline - time.monotonic(), longest))
             sent = self.outbox_waiting(contact, wait, after)
             if len(sent) > after:
                 return str(sent[after]["code"])
