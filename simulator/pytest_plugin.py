@@ -20,8 +20,8 @@ fixture                         scope     yields
 ``simulator_control``           function  a :class:`~simulator.control_client.ControlClient` for the
                                           server's control API, carrying its token when one is set
 ``simulator_outbox``            function  the OTP outbox: ``.messages(contact)``, ``.code(contact)``,
-                                          ``.wait_for(contact, timeout)``
-``webhook_receiver``            function  a pytest-httpserver receiver set as the default
+                                          ``.wait_for(contact, timeout)`` (returns the code)
+``webhook_receiver``            function  a pytest-httpserver receiver (path ``/hooks``) set as the default
                                           organization's FEATURE_NAME_WEBHOOK: ``.url``,
                                           ``.requests()``, ``.wait_for(count, timeout)``,
                                           ``.verify(request)`` (signature check)
