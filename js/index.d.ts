@@ -94,7 +94,9 @@ export declare class ControlClient {
   clearFaults(): Promise<void>;
   /** Run `fn` with the fault active; it is removed afterwards, whatever `fn` does. */
   withFault<T>(kind: FaultKind, spec: FaultSpec, fn: (fault: Fault) => Promise<T> | T): Promise<T>;
-  /** The code of the first OTP sent to `contact` beyond the `after` already seen, polling the outbox. */
+  /** The code of the first OTP sent to `contact` beyond the `after` already seen: a long poll of the
+   * outbox (GET /outbox?wait=), so one request answers when the code arrives; intervalMs only paces
+   * a server without ?wait=. */
   waitForOtp(contact: string, options?: { timeoutMs?: number; intervalMs?: number; after?: number }): Promise<string>;
   /** Journal entries of `op` whose parameters (activities) or body (queries) contain `parameters`. */
   calls(op: string, parameters?: Json): Promise<JournalEntry[]>;

@@ -11,6 +11,7 @@ const readline = require("node:readline");
 const READY_ENV = "WALLET_SIMULATOR_READY";
 const COMMAND_ENV = "WALLET_SIMULATOR_COMMAND";
 const SHARED = Symbol.for("wallet-simulator.started");
+const OUTBOX_LONG_POLL_MS = 10000; // one long poll of the outbox asks for at most this (the server allows 30 s)
 // The simulator's published webhook signing keys (GET /public/v1/discovery/webhooks/jwks); a test
 // in tests/test_downstream_js.py keeps this copy equal to the served one.
 const WEBHOOK_JWKS = Object.freeze({
@@ -127,12 +128,17 @@ class ControlClient {
 
   /**
    * The code of the first OTP sent to `contact` beyond the `after` already seen (0: the first ever),
-   * polling the outbox every `intervalMs`; as the Python plugin's simulator_outbox.wait_for.
+   * with long polls of the outbox (`?wait=`: answered when the code is there); `intervalMs` paces the
+   * polls of a server without `?wait=`. As the Python plugin's simulator_outbox.wait_for.
    */
   async waitForOtp(contact, { timeoutMs = 5000, intervalMs = 20, after = 0 } = {}) {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const sent = await this.outbox(contact);
+      // a long poll (GET /outbox?wait=): the server answers as soon as the code is there; a server
+      // without ?wait= answers at once, and this loop polls it every intervalMs as before
+      const wait = Math.max(0, Math.min(deadline - Date.now(), OUTBOX_LONG_POLL_MS)) / 1000;
+      const query = { contact, wait: wait.toFixed(3), after: String(after) };
+      const sent = (await this.call("GET", "/outbox", undefined, query)).messages;
       if (sent.length > after) return String(sent[after].code);
       if (Date.now() >= deadline) throw new Error(`no OTP sent to ${contact} within ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, intervalMs));

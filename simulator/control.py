@@ -174,9 +174,37 @@ def advance_view() -> Response:
     return jsonify({"nowMs": simulator().clock.advance(seconds)})
 
 
+# The longest a long poll of the outbox holds a worker thread (``?wait=`` asks for up to this).
+OUTBOX_MAX_WAIT_SECONDS = 30.0
+
+
 @blueprint.get("/outbox")
 def outbox_view() -> Response:
-    return jsonify({"messages": simulator().outbox(request.args.get("contact"))})
+    """The OTP outbox; ``?wait=SECONDS`` answers as soon as it holds more than ``after`` messages
+    (``?after=``, default 0) to ``contact``, or after that long with what it holds: one request
+    instead of a poll every few milliseconds."""
+    contact = request.args.get("contact")
+    if "wait" not in request.args:
+        return jsonify({"messages": simulator().outbox(contact)})
+    wait = number_argument("wait", float, 0.0, OUTBOX_MAX_WAIT_SECONDS)
+    after = number_argument("after", int, 0, None)
+    return jsonify({"messages": simulator().wait_for_outbox(contact, wait, int(after))})
+
+
+def number_argument(name: str, kind: type[float] | type[int], low: float, high: float | None) -> float:
+    """A numeric query argument (absent: ``low``), refused (400) unless a number from ``low``
+    (and up to ``high``, when there is a bound)."""
+    text = request.args.get(name)
+    if text is None:
+        return low
+    try:
+        value = kind(text)
+    except ValueError:
+        value = None
+    if value is None or value != value or value < low or (high is not None and value > high):
+        bound = f"from {low:g} to {high:g}" if high is not None else f"of at least {low:g}"
+        raise InvalidArgument(f"outbox: {name} must be a number {bound}, not {text!r}")
+    return float(value)
 
 
 @blueprint.post("/auth-proxy")

@@ -18,6 +18,7 @@ from typing import Any
 from simulator.wire import Json
 
 TOKEN_ENV = "WALLET_SIMULATOR_CONTROL_TOKEN"  # the token, when none is passed (serve reads it too)
+OUTBOX_LONG_POLL_SECONDS = 10.0  # one long poll of the outbox asks for at most this (under the client's timeout)
 
 
 class ControlError(RuntimeError):
@@ -92,12 +93,22 @@ class ControlClient:
         ``simulator_outbox.wait_for``, over HTTP)."""
         deadline = time.monotonic() + timeout
         while True:
-            sent = self.outbox(contact)
+            # a long poll: the server answers when the code is there (or after `wait`); a server that
+            # predates ?wait= answers at once, and this loop polls it as before
+            longest = min(OUTBOX_LONG_POLL_SECONDS, self.timeout / 2)  # the answer must come within self.timeout
+            wait = max(0.0, min(deadline - time.monotonic(), longest))
+            sent = self.outbox_waiting(contact, wait, after)
             if len(sent) > after:
                 return str(sent[after]["code"])
             if time.monotonic() >= deadline:
                 raise TimeoutError(f"no OTP sent to {contact} within {timeout} s")
             time.sleep(0.02)
+
+    def outbox_waiting(self, contact: str, wait: float, after: int = 0) -> list[Json]:
+        """``GET /outbox?contact=&wait=&after=``: the messages to ``contact`` once more than ``after``
+        are there, or after ``wait`` seconds (at most 30)."""
+        query = {"contact": contact, "wait": f"{wait:.3f}", "after": str(after)}
+        return self.call("GET", "/outbox", **query)["messages"]  # type: ignore[no-any-return]
 
     def explain(self, activity_id: str) -> Json:
         return self.call("GET", f"/activities/{activity_id}/explain")  # type: ignore[no-any-return]

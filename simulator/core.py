@@ -294,13 +294,21 @@ class Simulator:
 
     def wait_for_otp(self, contact: str, timeout: float = 5.0, after: int = 0) -> str:
         """The code of the first OTP sent to ``contact`` beyond the ``after`` already seen."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            sent = self.outbox(contact)
-            if len(sent) > after:
-                return str(sent[after]["code"])
-            time.sleep(0.01)
+        sent = self.wait_for_outbox(contact, timeout, after)
+        if len(sent) > after:
+            return str(sent[after]["code"])
         raise TimeoutError(f"no OTP sent to {contact} within {timeout} s")
+
+    def wait_for_outbox(self, contact: str | None, timeout: float, after: int = 0) -> list[Json]:
+        """The outbox (to ``contact``) once it holds more than ``after`` messages, or as it is after
+        ``timeout`` seconds: the control API's long poll (``GET /_simulator/outbox?wait=``)."""
+        deadline = time.monotonic() + max(0.0, timeout)
+        while True:
+            sent = self.outbox(contact)
+            if len(sent) > after or time.monotonic() >= deadline:
+                return sent
+            # a message is written by a request on another thread; a 10 ms look is what waiting costs
+            time.sleep(min(0.01, max(0.0, deadline - time.monotonic())))
 
     def configure_auth_proxy(self, organization_id: str, **settings: Any) -> Json:
         """Enable the auth proxy for an organization (or change ``configId``'s settings)."""

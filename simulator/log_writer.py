@@ -32,9 +32,9 @@ class LineWriter:
         self.thread = threading.Thread(target=self._run, name="simulator-log-writer", daemon=True)
         self.thread.start()
 
-    def request(self, message: str, fields: dict[str, Any]) -> None:
+    def request(self, message: str, fields: dict[str, Any], level: int = logging.INFO) -> None:
         """Queue a request's line (the ``simulator.requests`` record it stands for is made on the writer's thread)."""
-        self.queue.put((time.time(), message, fields))
+        self.queue.put((time.time(), message, fields, level))
 
     def record(self, record: logging.LogRecord) -> None:
         self.queue.put(record)
@@ -77,9 +77,11 @@ class LineWriter:
             self.handler.handleError(record)
 
 
-def request_record(created: float, message: str, fields: dict[str, Any]) -> logging.LogRecord:
+def request_record(
+    created: float, message: str, fields: dict[str, Any], level: int = logging.INFO
+) -> logging.LogRecord:
     record = logging.getLogger(REQUESTS).makeRecord(
-        REQUESTS, logging.INFO, "", 0, message, (), None, extra={"request": fields}
+        REQUESTS, level, "", 0, message, (), None, extra={"request": fields}
     )
     record.created, record.msecs = created, (created - int(created)) * 1000  # when it was answered, not written
     return record

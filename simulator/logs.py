@@ -20,6 +20,7 @@ from flask import Flask, Response, current_app, request
 
 from simulator import log_writer
 from simulator.request_record import ENVIRON_KEY, FAULT_KEY, RequestRecord
+from simulator.status_line import with_usual_reason
 
 log = logging.getLogger("simulator.requests")
 FORMATS = ("text", "json")
@@ -47,7 +48,8 @@ def add_reader(app: Flask, reader: Callable[[RequestRecord, Response], None]) ->
 class BeginRecord:
     """Begins the request's record (simulator/request_record.py) in its environ: the path parsed and
     the clock read once, in one assignment, where a Flask ``before_request`` hook would cost a hook
-    call (and Flask's coroutine check) on every request."""
+    call (and Flask's coroutine check) on every request. The outermost layer of every app, so it
+    also gives the status line its usual-case reason phrase (simulator/status_line.py)."""
 
     def __init__(self, wsgi_app: Any, proxy: bool) -> None:
         self.wsgi_app, self.proxy = wsgi_app, proxy
@@ -56,7 +58,7 @@ class BeginRecord:
         environ[ENVIRON_KEY] = RequestRecord.begin(
             environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", ""), self.proxy, environ.get(FAULT_KEY)
         )
-        return self.wsgi_app(environ, start_response)
+        return self.wsgi_app(environ, with_usual_reason(start_response))
 
 
 def record_of_request() -> RequestRecord:
@@ -72,13 +74,23 @@ def _answered(response: Response) -> Response:
         record.answer = parsed if isinstance(parsed, dict) else None
     for reader in current_app.extensions[READERS]:
         reader(record, response)
-    if log.isEnabledFor(logging.INFO):
+    level = level_of(record)
+    if log.isEnabledFor(level):
         fields = request_fields(record)
         if _writer is not None:  # serve: the line is queued, made and written on the writer's thread
-            _writer.request(text_of(fields), fields)
+            _writer.request(text_of(fields), fields, level)
         else:
-            log.info(text_of(fields), extra={"request": fields})
+            log.log(level, text_of(fields), extra={"request": fields})
     return response
+
+
+def level_of(record: RequestRecord) -> int:
+    """DEBUG for the control API's reads (a test polling the outbox or the journal, the inspector's page
+    refreshing), INFO for the rest: a suite waiting for a code would otherwise print a line per poll
+    between the requests that matter. ``logging.getLogger("simulator.requests").setLevel(DEBUG)`` shows them."""
+    if record.kind is None and record.path.startswith("/_simulator/"):
+        return logging.DEBUG
+    return logging.INFO
 
 
 def request_fields(record: RequestRecord) -> dict[str, Any]:

@@ -20,13 +20,14 @@ fixture                         scope     yields
 ``simulator_control``           function  a :class:`~simulator.control_client.ControlClient` for the
                                           server's control API, carrying its token when one is set
 ``simulator_outbox``            function  the OTP outbox: ``.messages(contact)``, ``.code(contact)``,
-                                          ``.wait_for(contact, timeout)``
-``webhook_receiver``            function  a pytest-httpserver receiver set as the default
+                                          ``.wait_for(contact, timeout)`` (returns the code)
+``webhook_receiver``            function  a pytest-httpserver receiver (path ``/hooks``) set as the default
                                           organization's FEATURE_NAME_WEBHOOK: ``.url``,
                                           ``.requests()``, ``.wait_for(count, timeout)``,
                                           ``.verify(request)`` (signature check)
 ``turnkey_client``              function  the official ``turnkey_http.TurnkeyClient`` pointed at
-                                          the simulator with the default key (needs turnkey-http)
+                                          the simulator with the default key, polling every 50 ms;
+                                          fails saying what to install without turnkey-http
 ==============================  ========  ========================================================
 
 Marker: ``@pytest.mark.simulator_scenario("two_of_three_quorum", "my_rules.yaml", ...)`` loads
@@ -35,8 +36,10 @@ else to the working directory, or absolute). The older spelling ``"scenarios/<na
 the shipped file when no such file exists. Each set is built once per session and restored from a
 snapshot for every test that names it.
 
-Ini options: ``simulator_control_token`` (the control API's token) and ``simulator_inspector = true``
-(serve the inspector page at ``simulator_server.url + "/_simulator/ui"``; off by default).
+Ini options: ``simulator_control_token`` (the control API's token), ``simulator_inspector = true``
+(serve the inspector page at ``simulator_server.url + "/_simulator/ui"``; off by default) and
+``simulator_skip_without_turnkey_http = true`` (``turnkey_client`` skips, as it used to, instead of
+failing when turnkey-http is not installed).
 
 Everything the fixtures need comes with the package (pytest-httpserver for ``webhook_receiver``).
 """
@@ -65,6 +68,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "simulator_control_token",
         f"token the simulator_server's control API requires (default: ${TOKEN_ENV}; unset: none)",
         default="",
+    )
+    parser.addini(
+        "simulator_skip_without_turnkey_http",
+        "skip tests using turnkey_client when turnkey-http is not installed, instead of failing them "
+        "(the behaviour of 0.2.0 and earlier: a forgotten install then looks green)",
+        type="bool",
+        default=False,
     )
     parser.addini(
         "simulator_inspector",
@@ -243,10 +253,33 @@ def webhook_receiver(simulator: SimulatorServer, simulator_credentials: dict[str
             server.stop()
 
 
+# turnkey_client's poll of a pending activity: every 50 ms, where the official client's default is a
+# second, so a test scripting an outcome after N polls waits N × 50 ms.
+TURNKEY_CLIENT_POLL_MS = 50
+
+
+def official_client_modules(config: pytest.Config) -> tuple[Any, Any]:
+    """turnkey_http and turnkey_api_key_stamper; when missing, the test fails saying what to install,
+    or skips when the ini option ``simulator_skip_without_turnkey_http`` asks for the old behaviour."""
+    import importlib
+
+    try:
+        return importlib.import_module("turnkey_http"), importlib.import_module("turnkey_api_key_stamper")
+    except ImportError as exc:
+        why = (
+            f"turnkey_client needs Turnkey's official Python client ({exc.name or 'turnkey_http'} is not installed): "
+            "pip install turnkey-http turnkey-api-key-stamper"
+        )
+        if config.getini("simulator_skip_without_turnkey_http"):
+            pytest.skip(why)
+        pytest.fail(why + " (or set simulator_skip_without_turnkey_http = true to skip these tests)", pytrace=False)
+
+
 @pytest.fixture
-def turnkey_client(simulator: SimulatorServer, simulator_credentials: dict[str, Any]) -> Any:
-    http = pytest.importorskip("turnkey_http")
-    stamper_mod = pytest.importorskip("turnkey_api_key_stamper")
+def turnkey_client(
+    simulator: SimulatorServer, simulator_credentials: dict[str, Any], pytestconfig: pytest.Config
+) -> Any:
+    http, stamper_mod = official_client_modules(pytestconfig)
     config = stamper_mod.ApiKeyStamperConfig(
         api_public_key=simulator_credentials["apiPublicKey"],
         api_private_key=simulator_credentials["apiPrivateKey"],
@@ -255,5 +288,5 @@ def turnkey_client(simulator: SimulatorServer, simulator_credentials: dict[str, 
         base_url=simulator.url,
         stamper=stamper_mod.ApiKeyStamper(config),
         organization_id=simulator_credentials["organizationId"],
-        polling_interval_ms=50,
+        polling_interval_ms=TURNKEY_CLIENT_POLL_MS,
     )

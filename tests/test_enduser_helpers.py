@@ -104,6 +104,7 @@ def test_the_sealed_otp_code_opens_with_the_targets_key(client, simulator):
     target = keys.ec_key_from_hex("p256", simulator.simulator.store.otps[otp["otpId"]].target_key)
     plain = independent_open(bytes.fromhex(sealed["encappedPublic"]), bytes.fromhex(sealed["ciphertext"]), target)
     assert json.loads(plain) == {"otp_code": "ABC123", "public_key": "02" + "aa" * 32}
+    assert plain == b'{"otp_code":"ABC123","public_key":"02' + b"aa" * 32 + b'"}'  # @turnkey/crypto's exact bytes
     with pytest.raises(testing.BundleError, match="does not match signer key"):
         testing.encrypt_otp_code_to_bundle("x", otp["otpEncryptionTargetBundle"], "02", signer_public_key="04ab")
 

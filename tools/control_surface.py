@@ -55,7 +55,15 @@ TABLE = [
         "control clock SECONDS",
         'move the clock `{"seconds": 30}`',
     ),
-    Endpoint("GET", "/outbox", "outbox", "outbox", "outbox [--contact C]", "OTP codes sent (`?contact=...`)"),
+    Endpoint(
+        "GET",
+        "/outbox",
+        "outbox",
+        "outbox",
+        "outbox [--contact C]",
+        "OTP codes sent (`?contact=...`); `&wait=SECONDS` (up to 30) answers once more than `after` "
+        "(`&after=N`, default 0) are there, or after that long: a long poll (`wait_for_otp`, `waitForOtp` use it)",
+    ),
     Endpoint(
         "POST",
         "/activities/<activity_id>/approve",

@@ -122,7 +122,8 @@ def encrypt_otp_code_to_bundle(
 ) -> str:
     """verify_otp V2's ``encryptedOtpBundle``: ``{"otp_code", "public_key"}`` sealed to init_otp V3's target."""
     signer = signer_public_key or service_keys.public_hex("enclave")
-    plaintext = json.dumps({"otp_code": otp_code, "public_key": public_key}).encode()
+    # the bytes @turnkey/crypto seals: JSON.stringify's compact form, in this key order
+    plaintext = json.dumps({"otp_code": otp_code, "public_key": public_key}, separators=(",", ":")).encode()
     return bundles.seal_to_target(plaintext, otp_encryption_target_bundle, signer, _ephemeral())
 
 

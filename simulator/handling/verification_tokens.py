@@ -35,16 +35,55 @@ def verification_claims(ctx: Context, token: str) -> Json:
     return claims
 
 
+REFUSED = "invalid client signature: "
+RAW_SIGNATURE_HEX = 128  # r‖s, 32 bytes each
+
+
 def verify_client_signature(signature: Json, claims: Json) -> None:
-    """ECDSA P-256 (raw r‖s hex) over the message bytes, by the key the verification token names."""
-    try:
-        if signature["publicKey"].lower() != str(claims.get("public_key", "")).lower():
-            raise ValueError("the signature's key is not the token's")
-        raw = bytes.fromhex(signature["signature"])
-        der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
-        point = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), bytes.fromhex(signature["publicKey"]))
-        point.verify(der, signature["message"].encode(), ec.ECDSA(hashes.SHA256()))
-    except (ValueError, KeyError, TypeError, AttributeError, InvalidSignature):
+    """ECDSA P-256 (raw r‖s hex) over the message bytes, by the key the verification token names.
+
+    Each refusal names what is wrong: a missing field, another key than the token's, a DER
+    signature (@turnkey/core signs with ``SignatureFormat.Raw``: the service's form is r‖s, and no
+    source shows it accepting DER; docs/ledger/client-signature.yaml), or a signature that does not
+    verify over the message."""
+    if not isinstance(signature, dict):
+        raise InvalidArgument(REFUSED + "it must be an object {publicKey, scheme, message, signature}")
+    missing = [f for f in ("publicKey", "message", "signature") if not isinstance(signature.get(f), str)]
+    if missing:
+        raise InvalidArgument(REFUSED + f"{', '.join(missing)} missing (strings expected)")
+    named = str(claims.get("public_key", ""))
+    if signature["publicKey"].lower() != named.lower():
         raise InvalidArgument(
-            "invalid client signature: it must be signed with the key named in the verification token"
+            REFUSED + f"it must be signed with the key named in the verification token ({named}), "
+            f"not {signature['publicKey']}"
+        )
+    raw = hex_bytes(signature["signature"])
+    if raw is None or len(raw) != RAW_SIGNATURE_HEX // 2:
+        der = raw is not None and looks_like_der(raw)
+        raise InvalidArgument(
+            REFUSED
+            + ("the signature is DER-encoded; " if der else "")
+            + f"it must be the raw r‖s form: {RAW_SIGNATURE_HEX} hex characters (32-byte r then 32-byte s), "
+            "as @turnkey/api-key-stamper's sign(message, SignatureFormat.Raw) makes it"
+        )
+    try:
+        der_form = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+        point = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), bytes.fromhex(named))
+        point.verify(der_form, signature["message"].encode(), ec.ECDSA(hashes.SHA256()))
+    except (ValueError, InvalidSignature):
+        raise InvalidArgument(
+            REFUSED + "it does not verify: ECDSA P-256 over SHA-256 of the message's exact bytes, "
+            "by the verification token's key"
         ) from None
+
+
+def hex_bytes(text: str) -> bytes | None:
+    try:
+        return bytes.fromhex(text.removeprefix("0x"))
+    except ValueError:
+        return None
+
+
+def looks_like_der(raw: bytes) -> bool:
+    """An ASN.1 SEQUENCE of two INTEGERs, as DER ECDSA signatures are (70 to 72 bytes for P-256)."""
+    return len(raw) >= 8 and raw[0] == 0x30 and raw[1] == len(raw) - 2 and raw[2] == 0x02
