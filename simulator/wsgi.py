@@ -235,9 +235,10 @@ class Channel(HTTPChannel):  # type: ignore[misc]
 
     def idle(self) -> bool:
         """Kept alive after an answer, with nothing received or being answered since."""
-        return bool(
-            self.served and self.request is None and not self.requests and not self.total_outbufs_len
-        ) and not self.will_close
+        return (
+            bool(self.served and self.request is None and not self.requests and not self.total_outbufs_len)
+            and not self.will_close
+        )
 
     def overdue(self, now: float, header_timeout: float, read_timeout: float) -> bool:
         if self.requests:

@@ -95,7 +95,10 @@ def spark_prepare_transfer(ctx: Context, params: Json) -> Json:
     seed, base = spark_wallet(ctx, params["signWith"])
     identity = key_for(seed, base, {"identity": {}})
     receiver = bytes.fromhex(transfer["receiverPublicKey"])
-    keys = [(key_for(seed, base, leaf["oldLeafDerivation"]), key_for(seed, base, leaf["newLeafDerivation"])) for leaf in transfer["leaves"]]
+    keys = [
+        (key_for(seed, base, leaf["oldLeafDerivation"]), key_for(seed, base, leaf["newLeafDerivation"]))
+        for leaf in transfer["leaves"]
+    ]
     for i, (old_key, new_key) in enumerate(keys):
         if old_key == new_key:
             # a zero tweak: the receiver would get the key the sender keeps (docs/ledger/spark.yaml)
