@@ -325,7 +325,9 @@ def test_a_transfer_or_claim_that_keeps_the_leaf_key_is_refused_and_changes_noth
         "senderIdentityPublicKey": sender.public_key.format().hex(),
     }
     refused = client.submit(
-        "spark_claim_transfer", "ACTIVITY_TYPE_SPARK_CLAIM_TRANSFER", {"signWith": wallet["addresses"][0], "claim": claim}
+        "spark_claim_transfer",
+        "ACTIVITY_TYPE_SPARK_CLAIM_TRANSFER",
+        {"signWith": wallet["addresses"][0], "claim": claim},
     )
     assert_error(refused, 400, 3, "claim.leaves[0].ciphertext", "a claim moves the leaf to a new key")
     assert activity_count(client) == before
