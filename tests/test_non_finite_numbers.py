@@ -68,3 +68,18 @@ def test_swap_amounts_and_fees_that_are_not_ascii_digits_are_a_400(client, op, f
     body = json.loads((ROOT / "fixtures" / "requests" / "submit" / f"{op}.json").read_text())
     body["parameters"][field] = value
     assert_error(client.submit(op, body["type"], body["parameters"]), 400, 3, field)
+
+
+@pytest.mark.parametrize("value", ["١٢", "1_0", " 5 ", "5\n", "²"])
+def test_a_pagination_limit_int_would_read_but_a_strict_parser_would_not_is_a_400(client, value):
+    response = client.query(
+        "list_suborgs", organizationId=DEFAULTS["organizationId"], paginationOptions={"limit": value}
+    )
+    assert_error(response, 400, 3, "pagination limit")
+
+
+def test_a_pagination_limit_with_a_plus_sign_still_reads(client):
+    response = client.query(
+        "list_suborgs", organizationId=DEFAULTS["organizationId"], paginationOptions={"limit": "+5"}
+    )
+    assert response.status == 200, response.body
