@@ -4,7 +4,8 @@ Where tests/test_fuzz.py draws odd values at random, this puts each member of ea
 the values that reached a 500 before, or could: numbers that are not finite or do not fit (as JSON
 and as strings), scalars that are zero or past the curve order, points that are not on the curve,
 wrong types; and it copies one member over its sibling (equal old and new derivations, equal
-ids). Seeded; HOSTILE_MUTATIONS (default 24 per operation) sets a longer local campaign.
+ids); the auth proxy's endpoints get the same values. Seeded; HOSTILE_MUTATIONS (default 24 per
+operation) sets a longer local campaign.
 """
 
 from __future__ import annotations
@@ -110,4 +111,29 @@ def test_hostile_values_get_no_server_error(client, simulator, example: Path):
         assert response.status < 500 or response.body["code"] == 12, (raw[:600], response.body)
         if response.status != 200:
             assert set(response.body) == {"code", "message", "details", "turnkeyErrorCode"}, response.body
+    assert simulator.simulator.crashes == []
+
+
+PROXY_SCHEMAS = sorted((ROOT / "schemas" / "proxy").glob("*.json"))
+
+
+def proxy_body(schema: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """Some of the schema's top-level members, each with a hostile value."""
+    names = sorted(schema.get("properties", {}))
+    return {name: rng.choice(HOSTILE) for name in names if rng.random() < 0.6}
+
+
+@pytest.mark.simulator_scenario("scenarios/auth_proxy.yaml")
+@pytest.mark.parametrize("schema", PROXY_SCHEMAS, ids=lambda p: p.stem)
+def test_hostile_values_get_no_server_error_from_the_auth_proxy(simulator, schema: Path):
+    from simulator.testing import SimulatorClient
+
+    proxy = SimulatorClient(simulator.proxy_url, None, "")
+    headers = {"X-Auth-Proxy-Config-Id": "proxy-config-1", "Origin": "http://localhost:3000"}
+    document = json.loads(schema.read_text())
+    rng = random.Random(f"hostile proxy {schema.stem}")
+    for _ in range(MUTATIONS):
+        raw = json.dumps(proxy_body(document, rng)).encode()
+        response = proxy.post(f"/v1/{schema.stem}", raw, headers)
+        assert response.status < 500 or response.body["code"] == 12, (raw[:600], response.body)
     assert simulator.simulator.crashes == []
