@@ -13,7 +13,7 @@ from itertools import accumulate
 from typing import Any
 
 from simulator.errors import InvalidArgument
-from simulator.wire import Json, JsonFloat
+from simulator.wire import Json, JsonFloat, decimal_digits
 
 MAX_DEPTH = 64
 MAX_INT64_DIGITS = 20
@@ -71,7 +71,7 @@ def check_body_shape(body: Any) -> None:
 def check_timestamp_ms(text: str) -> int:
     """``timestampMs`` as milliseconds: a decimal string of at most 20 digits."""
     digits = text.lstrip("-")
-    if not digits.isdigit() or len(digits) > MAX_INT64_DIGITS:
+    if not decimal_digits(digits, MAX_INT64_DIGITS):
         shown = text if len(text) <= 40 else text[:40] + "..."
         raise InvalidArgument(
             f"timestampMs must be milliseconds since the epoch as a decimal string of at most "

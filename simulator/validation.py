@@ -137,7 +137,9 @@ def validator_class() -> Any:
 
         def run(_validator: Any, bound: Any, instance: Any, _schema: Any) -> Any:
             number = as_number(instance)
-            if number is not None and beyond(number, bound):
+            if number is not None and not number.is_finite():
+                yield ValidationError(f"{shorten(instance)!r} is not a finite number")
+            elif number is not None and beyond(number, bound):
                 yield ValidationError(f"{instance!r} is {wording} {bound}")
 
         return run
@@ -146,7 +148,9 @@ def validator_class() -> Any:
 
 
 def as_number(value: Any) -> Decimal | None:
-    """A string-encoded (or JSON) number, or None when it is not one (other keywords judge it)."""
+    """A string-encoded (or JSON) number, or None when it is not one (other keywords judge it).
+    "NaN", "Infinity" and "sNaN" parse too: callers refuse them before comparing (a comparison
+    with a NaN raises decimal.InvalidOperation)."""
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         return None
     try:
@@ -161,7 +165,7 @@ def out_of_bounds(schema: Any, value: Any) -> bool:
         return False
     for keyword, (beyond, _) in _STRING_BOUNDS.items():
         number = as_number(value) if keyword in schema else None
-        if number is not None and beyond(number, schema[keyword]):
+        if number is not None and (not number.is_finite() or beyond(number, schema[keyword])):
             return True
     branches = [b.get("then") for b in schema.get("allOf", ()) if applies(b.get("if"), value)]
     if any(out_of_bounds(b, value) for b in branches):

@@ -67,3 +67,10 @@ def b64url_decode(text: str) -> bytes:
 
 def b64url_encode(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+def decimal_digits(text: str, max_digits: int = 78) -> bool:
+    """Whether ``text`` is a decimal integer a client may send: ASCII 0-9 only, at most ``max_digits``
+    (78 fit any uint256). ``str.isdigit`` alone also takes "²", which int() refuses, and "١", which
+    it reads as 1; and int() refuses more than 4,300 digits."""
+    return 0 < len(text) <= max_digits and text.isascii() and text.isdigit()

@@ -8,8 +8,11 @@ connection open, costs a socket and a buffer, never a worker. On top of waitress
   ``header_timeout_seconds`` of their first byte, whose body is not complete within
   ``read_timeout_seconds`` of the headers, or that sits idle (kept alive, no request) for
   ``read_timeout_seconds``; checked several times per timeout, so they hold to a fraction of it;
-* a bound of ``max_connections`` open connections per port (further ones wait in the listen
-  backlog until a slot frees);
+* a bound of ``max_connections`` open connections per port; at the bound, a new connection is
+  admitted by closing the oldest idle kept-alive one (a connection that finished a request and
+  sent nothing since), as nginx does, so a pool of idle clients never locks a new one out; when
+  every connection is receiving or being answered, further ones wait in the listen backlog until
+  a slot frees (the timeouts above free them);
 * refusals in the one error shape: a body over ``max_body_bytes`` (declared or chunked) is
   answered by the application itself, which sees an over-limit Content-Length and renders
   its 413 (journal and CORS included), and waitress's own refusals (malformed request, headers
@@ -365,6 +368,21 @@ class Channel(HTTPChannel):  # type: ignore[misc]
             self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         self.will_close = True
 
+    served = False  # a request was read whole: the connection is a kept-alive one between requests
+
+    def received(self, data: bytes) -> bool:
+        result = bool(super().received(data))
+        if self.requests:
+            self.served = True
+        return result
+
+    def idle(self) -> bool:
+        """Kept alive after an answer, with nothing received or being answered since."""
+        return (
+            bool(self.served and self.request is None and not self.requests and not self.total_outbufs_len)
+            and not self.will_close
+        )
+
     def overdue(self, now: float, header_timeout: float, read_timeout: float) -> bool:
         if self.held_until is not None:  # a timeout fault: held unanswered until the client leaves or its bound
             return not self.connected or now >= self.held_until
@@ -488,6 +506,24 @@ class PortServer(TcpWSGIServer):  # type: ignore[misc]
             if then is not None:
                 then()
         return max(0.0, min(self.check_interval, wait))
+
+    def readable(self) -> bool:
+        """Also at the connection bound while an idle kept-alive connection can make room."""
+        return bool(super().readable()) or (self.accepting and self.oldest_idle() is not None)
+
+    def handle_accept(self) -> None:
+        if len(self._map) >= self.adj.connection_limit:
+            idle = self.oldest_idle()
+            if idle is None:
+                return  # every connection is busy: the newcomer waits in the backlog
+            idle.handle_close()
+        super().handle_accept()
+
+    def oldest_idle(self) -> Channel | None:
+        if len(self._map) < self.adj.connection_limit:
+            return None
+        idle = [c for c in list(self.active_channels.values()) if c.idle()]
+        return min(idle, key=lambda c: c.last_activity, default=None)
 
     def maintenance(self, now: float) -> None:
         for channel in list(self.active_channels.values()):

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import ROOT
-from support import serving
+from support import BROWSER_STEP_SECONDS, serving
 
 MODULES = ROOT / "tests" / "js" / "node_modules"
 NODE, CHROMIUM = shutil.which("node"), shutil.which("chromium")
@@ -58,9 +58,9 @@ def serve(*switches: str, log: Path) -> tuple[subprocess.Popen[str], dict[str, A
             text=True,
         )
     assert proc.stdout is not None
-    if not select.select([proc.stdout], [], [], 30)[0]:
+    if not select.select([proc.stdout], [], [], BROWSER_STEP_SECONDS)[0]:
         stop(proc)
-        raise AssertionError(f"serve printed no ready line within 30 s: {log.read_text()[-2000:]}")
+        raise AssertionError(f"serve printed no ready line within {BROWSER_STEP_SECONDS} s: {log.read_text()[-2000:]}")
     line = proc.stdout.readline()
     if not line:
         stop(proc)

@@ -177,8 +177,16 @@ def serving(server: ThreadingHTTPServer) -> Iterator[str]:
         thread.join(5)
 
 
+# Browser waits are for a condition (an element, an attribute, an event) under these bounds: a loaded
+# machine (CI jobs side by side) only slows them, so the bounds are generous (issue 34).
+BROWSER_STEP_SECONDS = 90  # one awaited condition, page load or script
+BROWSER_RUN_SECONDS = 900  # one node run of every flow, side by side in one browser
+
+
 @contextmanager
-def chromium(*, console_log: bool = False, script_timeout: int = 10, flags: tuple[str, ...] = ()) -> Iterator[Any]:
+def chromium(
+    *, console_log: bool = False, script_timeout: int = BROWSER_STEP_SECONDS, flags: tuple[str, ...] = ()
+) -> Iterator[Any]:
     """A selenium WebDriver on a headless chromium with a profile of its own, quit on exit; ``flags`` add to
     CHROMIUM_FLAGS (tests/test_security_browser.py maps attacker names onto loopback with them)."""
     import pytest
@@ -194,7 +202,7 @@ def chromium(*, console_log: bool = False, script_timeout: int = 10, flags: tupl
         for flag in (*CHROMIUM_FLAGS, *flags, f"--user-data-dir={profile}"):
             options.add_argument(flag)
         driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-        driver.set_page_load_timeout(20)
+        driver.set_page_load_timeout(BROWSER_STEP_SECONDS)
         driver.set_script_timeout(script_timeout)
         try:
             yield driver

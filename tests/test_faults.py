@@ -500,7 +500,8 @@ def test_held_connections_hold_no_worker(simulator, simulator_credentials):
         with socket.create_connection((simulator.host, simulator.port)) as sock:
             body = json.dumps({"organizationId": simulator_credentials["organizationId"], "n": i}).encode()
             sock.sendall(
-                b"POST /public/v1/query/whoami HTTP/1.1\r\nHost: localhost\r\nContent-Length: %d\r\n\r\n" % len(body) + body
+                b"POST /public/v1/query/whoami HTTP/1.1\r\nHost: localhost\r\nContent-Length: %d\r\n\r\n" % len(body)
+                + body
             )
             sock.settimeout(10)
             sock.recv(10)
@@ -555,7 +556,8 @@ def test_stopping_the_server_does_not_wait_for_connections_a_fault_holds():
             sock = socket.create_connection((server.host, server.port))
             body = b'{"organizationId": "x"}'
             sock.sendall(
-                b"POST /public/v1/query/%s HTTP/1.1\r\nHost: localhost\r\nContent-Length: %d\r\n\r\n" % (op.encode(), len(body))
+                b"POST /public/v1/query/%s HTTP/1.1\r\nHost: localhost\r\nContent-Length: %d\r\n\r\n"
+                % (op.encode(), len(body))
                 + body
             )
             sockets.append(sock)

@@ -7,8 +7,9 @@ frames, and a React page with ``@turnkey/react-wallet-kit`` configured with ``ex
 ``importIframeUrl``. ``tests/frames/drive.js`` runs every flow through playwright-core and reports
 what it saw; each test here checks one flow. The page is served on ``http://localhost:<port>``,
 the frames on the simulator's ``127.0.0.1`` port: another origin, as in production. Skipped, with
-the reason, when node, tests/js/node_modules or chromium are missing. Every wait is bounded (15 s
-a step in the browser, one node run of at most 120 s).
+the reason, when node, tests/js/node_modules or chromium are missing. Every wait is for a condition
+under a generous bound (support.BROWSER_STEP_SECONDS a step, BROWSER_RUN_SECONDS the node run), so
+a loaded machine only slows them.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import base58
 import pytest
 from browser_apps import CHROMIUM, NODE, built_and_served, missing, serve, stop
 from conftest import DEFAULTS, ROOT
+from support import BROWSER_RUN_SECONDS, BROWSER_STEP_SECONDS
 
 from simulator.app import create_app
 from simulator.cli import ready_line
@@ -53,7 +55,9 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "the frames' browser tests need node, Debian's chromium and tests/js/node_modules "
             "(apt-get install -y chromium; npm ci --prefix tests/js)"
         )
-    with built_and_served(FRAMES / "build.js", tmp_path_factory.mktemp("frames"), timeout=120) as origin:
+    with built_and_served(
+        FRAMES / "build.js", tmp_path_factory.mktemp("frames"), timeout=BROWSER_RUN_SECONDS
+    ) as origin:
         yield origin
 
 
@@ -63,9 +67,17 @@ def run(pages: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[s
     log = tmp_path_factory.mktemp("serve") / "serve.log"
     proc, ready = serve(log=log)
     try:
-        given = {"page": f"{pages}/page.html", "chromium": CHROMIUM, "ready": ready}
+        given = {
+            "page": f"{pages}/page.html",
+            "chromium": CHROMIUM,
+            "ready": ready,
+            "stepMs": BROWSER_STEP_SECONDS * 1000,
+        }
         driven = subprocess.run(
-            [str(NODE), str(FRAMES / "drive.js"), json.dumps(given)], capture_output=True, text=True, timeout=120
+            [str(NODE), str(FRAMES / "drive.js"), json.dumps(given)],
+            capture_output=True,
+            text=True,
+            timeout=BROWSER_RUN_SECONDS,
         )
         assert driven.returncode == 0, driven.stderr[-3000:]
         yield {"report": json.loads(driven.stdout), "ready": ready, "log": log}

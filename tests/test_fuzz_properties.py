@@ -9,6 +9,7 @@ The whole file runs in a few seconds: MAX_EXAMPLES bounds every operation.
 from __future__ import annotations
 
 import json
+import os
 import time
 from functools import cache
 from typing import Any
@@ -18,12 +19,13 @@ from conftest import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
+from test_fuzz_hostile import HOSTILE
 
 from simulator import catalogue
 from simulator.catalogue import Kind, Status
 
 SCHEMAS, EXAMPLES = ROOT / "schemas", ROOT / "fixtures" / "requests"
-MAX_EXAMPLES = 3
+MAX_EXAMPLES = int(os.environ.get("FUZZ_MAX_EXAMPLES", "3"))  # more for a longer local campaign
 SETTINGS = settings(
     max_examples=MAX_EXAMPLES,
     derandomize=True,  # the same bodies on every run: a failure reproduces
@@ -40,7 +42,12 @@ OPERATIONS = [
 # operation -> what the strict response check finds wrong today (see tests/test_catalogue.py)
 CONTRACT_GAPS: dict[str, str] = {}
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=40),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False)
+    | st.text(max_size=40)
+    | st.sampled_from(HOSTILE),  # not-finite and oversized numbers, zero and out-of-order scalars, ...
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
     max_leaves=6,
 )
@@ -80,14 +87,18 @@ def paths_in(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 
 @st.composite
 def mutated(draw: st.DrawFn, body: dict[str, Any]) -> dict[str, Any]:
-    """The example with one member replaced, removed, or joined by an unknown one."""
+    """The example with one member replaced, removed, joined by an unknown one, or given a sibling's value."""
     body = json.loads(json.dumps(body))
     target = draw(st.sampled_from(paths_in(body)))
     parent = body
     for part in target[:-1]:
         parent = parent[part]
-    action = draw(st.sampled_from(["replace", "remove", "add"] if isinstance(parent, dict) else ["replace"]))
-    if action == "remove":
+    siblings = [k for k in parent if k != target[-1]] if isinstance(parent, dict) else []
+    actions = ["replace", "remove", "add"] + (["copy"] if siblings else []) if isinstance(parent, dict) else ["replace"]
+    action = draw(st.sampled_from(actions))
+    if action == "copy":  # a sibling's value in this member: equal old and new derivations, equal ids, ...
+        parent[target[-1]] = json.loads(json.dumps(parent[draw(st.sampled_from(siblings))]))
+    elif action == "remove":
         del parent[target[-1]]
     elif action == "add":
         parent[draw(st.text(min_size=1, max_size=8))] = draw(JSON_VALUES)

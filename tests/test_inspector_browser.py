@@ -15,6 +15,7 @@ import pytest
 from conftest import DEFAULTS, ETH_ACCOUNT, ok
 from pytest_httpserver import HTTPServer
 from support import (
+    BROWSER_STEP_SECONDS,
     CHROMEDRIVER,
     CHROMIUM,
     NO_CHROMIUM,
@@ -32,7 +33,7 @@ from simulator.webhooks import signing
 
 pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason=NO_CHROMIUM)
 TOKEN = "inspector-test-token"
-WAIT_SECONDS = 10
+WAIT_SECONDS = BROWSER_STEP_SECONDS
 
 
 @pytest.fixture(scope="module")

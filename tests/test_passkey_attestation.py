@@ -459,7 +459,7 @@ def page_url() -> Iterator[str]:
 def browser(page_url: str) -> Iterator[Any]:
     from selenium.webdriver.common.virtual_authenticator import VirtualAuthenticatorOptions
 
-    with chromium(script_timeout=15) as driver:
+    with chromium() as driver:
         driver.get(page_url)
         options = VirtualAuthenticatorOptions(
             protocol="ctap2",

@@ -18,6 +18,7 @@ from support import assert_error, new_wallet, submit
 
 from simulator import testing
 from simulator.crypto import keys
+from simulator.crypto import spark as spark_crypto
 
 N = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141
 SPARK = {
@@ -282,3 +283,51 @@ def test_package_requests_are_refused_with_what_is_wrong(client, spark_wallet):
         {"signWith": wallet["addresses"][0], "claim": claim},
     )
     assert_error(refused, 400, 3, "claim.leaves[0].senderSignature")
+
+
+def activity_count(client) -> int:
+    return len(ok(client.query("list_activities", organizationId=client.organization_id))["activities"])
+
+
+def test_a_transfer_or_claim_that_keeps_the_leaf_key_is_refused_and_changes_nothing(client, spark_wallet):
+    """Equal old and new leaf keys make a zero tweak: the receiver would get the key the sender keeps.
+    Refused with a 400 naming the field, not a 500 from the Feldman split (docs/ledger/spark.yaml)."""
+    wallet, mnemonic = spark_wallet
+    operator = {"operatorId": "00" * 31 + "01", "encryptionPublicKey": pt(9).format().hex()}
+    leaf = str(uuid.UUID(int=78))
+    same = {"signingLeaf": {"leafId": leaf}}
+    transfer = {
+        "transferId": leaf,
+        "leaves": [{"leafId": leaf, "oldLeafDerivation": same, "newLeafDerivation": same}],
+        "threshold": 1,
+        "operatorRecipients": [operator],
+        "receiverPublicKey": pt(3).format().hex(),
+    }
+    before = activity_count(client)
+    for threshold in (1, 2):
+        params = {"signWith": wallet["addresses"][0], "transfer": {**transfer, "threshold": threshold}}
+        if threshold == 2:
+            params["transfer"]["operatorRecipients"] = [operator, {**operator, "operatorId": "00" * 31 + "02"}]
+        refused = client.submit("spark_prepare_transfer", "ACTIVITY_TYPE_SPARK_PREPARE_TRANSFER", params)
+        assert_error(refused, 400, 3, "transfer.leaves[0].newLeafDerivation", "same key as oldLeafDerivation")
+    # the claim's twin: a cipher holding the very key this wallet would claim the leaf with
+    identity = bytes(key_at(mnemonic, "m/8797555'/0'/0'").public_key.format())
+    own = key_at(mnemonic, leaf_path(leaf)).secret
+    cipher = spark_crypto.ecies_encrypt(identity, own, (5).to_bytes(32, "big"), bytes(16))
+    sender = coincurve.PrivateKey((11).to_bytes(32, "big"))
+    digest = hashlib.sha256(leaf.encode() + leaf.encode() + cipher).digest()
+    signature = sender.sign_recoverable(digest, hasher=None)[:64]
+    claim = {
+        "leaves": [{"leafId": leaf, "ciphertext": cipher.hex(), "senderSignature": signature.hex()}],
+        "threshold": 1,
+        "operatorRecipients": [operator],
+        "transferId": leaf,
+        "senderIdentityPublicKey": sender.public_key.format().hex(),
+    }
+    refused = client.submit(
+        "spark_claim_transfer",
+        "ACTIVITY_TYPE_SPARK_CLAIM_TRANSFER",
+        {"signWith": wallet["addresses"][0], "claim": claim},
+    )
+    assert_error(refused, 400, 3, "claim.leaves[0].ciphertext", "a claim moves the leaf to a new key")
+    assert activity_count(client) == before

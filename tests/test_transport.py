@@ -39,7 +39,9 @@ def port_of(url: str) -> int:
 
 
 def post(conn: http.client.HTTPConnection, path: str, body: bytes) -> tuple[int, dict[str, str], dict]:
-    conn.request("POST", path, body=body, headers={"Content-Type": "application/json", "Origin": "http://localhost:3000"})
+    conn.request(
+        "POST", path, body=body, headers={"Content-Type": "application/json", "Origin": "http://localhost:3000"}
+    )
     reply = conn.getresponse()
     return reply.status, dict(reply.getheaders()), json.loads(reply.read())
 

@@ -82,3 +82,38 @@ def test_malformed_typed_data_is_a_clear_400(client):
     }
     response = client.submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", params)
     assert response.status == 400 and "EIP-712 typed data" in response.body["message"], response.body
+
+
+BIG = "9" * 5000
+
+
+@pytest.mark.parametrize(
+    ("kind", "value"),
+    [
+        ("uint" + BIG, "1"),  # int() refuses 4,300+ digits: these four were a 500
+        ("bytes" + BIG, "0x00"),
+        ("uint256[" + BIG + "]", []),
+        ("uint256", "0x" + "f" * 5000),  # the out-of-range message wrote the number in decimal
+        ("uint256", "١٢"),  # other scripts' digits, which int() reads
+        ("uint256", "12\n"),
+        ("bytes١", "0x00"),
+        ("uint256", "NaN"),
+    ],
+    ids=["width", "bytesN", "array-length", "huge-hex", "arabic-indic", "newline", "arabic-bytesN", "nan"],
+)
+def test_typed_data_numbers_a_client_wrote_oddly_are_a_400(client, kind, value):
+    address = eth_address(client)
+    document = {
+        "types": {"EIP712Domain": [{"name": "name", "type": "string"}], "M": [{"name": "v", "type": kind}]},
+        "primaryType": "M",
+        "domain": {"name": "x"},
+        "message": {"v": value},
+    }
+    params = {
+        "signWith": address,
+        "payload": json.dumps(document),
+        "encoding": "PAYLOAD_ENCODING_EIP712",
+        "hashFunction": "HASH_FUNCTION_NO_OP",
+    }
+    response = client.submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", params)
+    assert response.status == 400 and "EIP-712 typed data" in response.body["message"], response.body

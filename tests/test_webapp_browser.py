@@ -6,7 +6,8 @@ temporary directory, served on ``http://localhost:<port>`` (an origin of its own
 simulator's two ports directly: no dev-server proxy. ``tests/webapp/drive.js`` runs every flow in
 Debian's Chromium through playwright-core and reports what it saw; each test here checks one flow.
 Skipped, with the reason, when node, tests/js/node_modules or chromium are missing. Every wait is
-bounded (15 s a step in the browser, 60 s for the build, 90 s for the one node run).
+for a condition under a generous bound (support.BROWSER_STEP_SECONDS a step, BROWSER_RUN_SECONDS the
+build and the node run), so a loaded machine only slows them.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 import pytest
 from browser_apps import CHROMIUM, CONFIG_ID, NODE, built_and_served, missing, serve, stop
 from conftest import DEFAULTS, ROOT
+from support import BROWSER_RUN_SECONDS, BROWSER_STEP_SECONDS
 
 from simulator.control_client import ControlClient
 
@@ -36,7 +38,9 @@ ELSEWHERE = "http://elsewhere.example"
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The bundled web app, built once (60 s at most), served on loopback under ``localhost``."""
-    with built_and_served(WEBAPP / "build.js", tmp_path_factory.mktemp("webapp"), timeout=60) as origin:
+    with built_and_served(
+        WEBAPP / "build.js", tmp_path_factory.mktemp("webapp"), timeout=BROWSER_RUN_SECONDS
+    ) as origin:
         yield origin
 
 
@@ -53,9 +57,13 @@ def run(app: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str
                 "chromium": CHROMIUM,
                 "sim": site(ready),
                 "refused": site(refusing_ready),
+                "stepMs": BROWSER_STEP_SECONDS * 1000,
             }
             driven = subprocess.run(
-                [str(NODE), str(WEBAPP / "drive.js"), json.dumps(given)], capture_output=True, text=True, timeout=90
+                [str(NODE), str(WEBAPP / "drive.js"), json.dumps(given)],
+                capture_output=True,
+                text=True,
+                timeout=BROWSER_RUN_SECONDS,
             )
             assert driven.returncode == 0, driven.stderr[-3000:]
             yield {

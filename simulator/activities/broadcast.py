@@ -27,7 +27,7 @@ from simulator.handling.context import Context
 from simulator.handling.sent_transactions import keep, new_sent
 from simulator.handling.signatures import ecdsa, signing_key
 from simulator.handling.signer_views import nested, signer_context, with_sender_and_call
-from simulator.wire import Json
+from simulator.wire import Json, decimal_digits
 
 DEFAULT_PRIORITY_FEE = 1_500_000_000  # 1.5 gwei: the stand-in's estimate (no fee market is simulated)
 DEFAULT_MAX_FEE = 30_000_000_000  # 30 gwei
@@ -257,7 +257,7 @@ def optional_amount(value: Any, field: str) -> int | None:
 def amount(value: Any, field: str) -> int:
     """A decimal integer string (wei, gas, a nonce); empty or absent is 0."""
     text = "0" if value in (None, "") else str(value)
-    if not text.isdigit() or len(text) > 78:
+    if not decimal_digits(text):
         raise InvalidArgument(f"invalid {field} {value!r}: expected a non-negative decimal integer string")
     number = int(text)
     if number >= 2**256:

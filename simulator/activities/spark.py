@@ -95,11 +95,21 @@ def spark_prepare_transfer(ctx: Context, params: Json) -> Json:
     seed, base = spark_wallet(ctx, params["signWith"])
     identity = key_for(seed, base, {"identity": {}})
     receiver = bytes.fromhex(transfer["receiverPublicKey"])
+    keys = [
+        (key_for(seed, base, leaf["oldLeafDerivation"]), key_for(seed, base, leaf["newLeafDerivation"]))
+        for leaf in transfer["leaves"]
+    ]
+    for i, (old_key, new_key) in enumerate(keys):
+        if old_key == new_key:
+            # a zero tweak: the receiver would get the key the sender keeps (docs/ledger/spark.yaml)
+            raise InvalidArgument(
+                f"invalid transfer.leaves[{i}].newLeafDerivation: it derives the same key as oldLeafDerivation; "
+                "a transfer moves the leaf to a new key"
+            )
     tweaks: list[list[bytes]] = [[] for _ in operators]
     new_keys = []
-    for leaf in transfer["leaves"]:
-        old = int.from_bytes(key_for(seed, base, leaf["oldLeafDerivation"]), "big")
-        new = key_for(seed, base, leaf["newLeafDerivation"])
+    for leaf, (old_key, new) in zip(transfer["leaves"], keys, strict=True):
+        old = int.from_bytes(old_key, "big")
         new_keys.append({"leafId": leaf["newLeafDerivation"]["signingLeaf"]["leafId"], "publicKey": public_hex(new)})
         cipher = spark.ecies_encrypt(receiver, new, spark.scalar_bytes(draw_scalar(ctx)), ctx.source.bytes(16))
         payload = hashlib.sha256(leaf["leafId"].encode() + transfer_id.encode() + cipher).digest()
@@ -169,6 +179,11 @@ def spark_claim_transfer(ctx: Context, params: Json) -> Json:
         if len(received) != 32 or not 0 < int.from_bytes(received, "big") < spark.N:
             raise InvalidArgument(f"invalid claim.leaves[{i}].ciphertext: it does not hold a leaf key")
         new = key_for(seed, base, {"signingLeaf": {"leafId": leaf_id}})
+        if received == new:
+            raise InvalidArgument(
+                f"invalid claim.leaves[{i}].ciphertext: it holds the key this wallet would claim the leaf with; "
+                "a claim moves the leaf to a new key"
+            )
         new_keys.append({"leafId": leaf_id, "publicKey": public_hex(new)})
         delta = int.from_bytes(received, "big") - int.from_bytes(new, "big")
         for k, message in enumerate(split_tweak(ctx, delta, operators, int(claim["threshold"]))):

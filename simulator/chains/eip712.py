@@ -26,14 +26,15 @@ DOMAIN = "EIP712Domain"
 DOMAIN_FIELDS: tuple[tuple[str, str], ...] = (("name", "string"), ("version", "string"), ("chainId", "uint256"))
 DOMAIN_FIELDS += (("verifyingContract", "address"), ("salt", "bytes32"))
 DOMAIN_VIEW = {"name": "name", "version": "version", "chainId": "chain_id", "verifyingContract": "verifying_contract"}
-INTEGER = re.compile(r"^(u?)int(\d*)$")
-FIXED_BYTES = re.compile(r"^bytes(\d+)$")
+# ASCII digits, few enough for int() (it refuses 4,300+ and reads other scripts' digits); \Z: no final newline
+INTEGER = re.compile(r"^(u?)int([0-9]{0,3})\Z")
+FIXED_BYTES = re.compile(r"^bytes([0-9]{1,2})\Z")
 ADDRESS = re.compile(r"^0x[0-9a-fA-F]{40}$")
 HEX = re.compile(r"^0x(?:[0-9a-fA-F]{2})*$")
-DECIMAL = re.compile(r"^-?\d+$")
+DECIMAL = re.compile(r"^-?[0-9]+\Z")
 MAX_DIGITS = 80  # 2^256 has 78 decimal digits; longer strings are refused before int() converts them
-HEX_NUMBER = re.compile(r"^0x[0-9a-fA-F]+$")
-ARRAY_SUFFIX = re.compile(r"^(.*)\[(\d*)\]$")
+HEX_NUMBER = re.compile(r"^0x[0-9a-fA-F]{1,64}\Z")
+ARRAY_SUFFIX = re.compile(r"^(.*)\[([0-9]{0,6})\]\Z")
 Fields = list[tuple[str, str]]
 
 
@@ -224,7 +225,7 @@ def integer_value(kind: str, value: Any, path: str) -> int:
     width = int(kind[kind.index("int") + 3 :] or 256)
     low, high = (0, 2**width - 1) if kind.startswith("u") else (-(2 ** (width - 1)), 2 ** (width - 1) - 1)
     if not low <= number <= high:
-        raise bad(f"{path} = {number} is out of range for {kind}")
+        raise bad(f"{path} = {json.dumps(value)[:80]} is out of range for {kind}")
     return number
 
 

@@ -18,6 +18,8 @@ from cryptography.hazmat.primitives.asymmetric import ec, ed25519
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from mnemonic import Mnemonic
 
+from simulator.wire import decimal_digits
+
 MNEMONIC_LENGTHS = {12: 16, 15: 20, 18: 24, 21: 28, 24: 32}  # words -> entropy bytes
 HARDENED = 0x80000000
 _CURVES = {
@@ -92,7 +94,7 @@ def parse_path(path: str) -> tuple[int, ...]:
     for part in parts[1:]:
         hardened = part[-1:] in ("'", "h", "H")
         digits = part[:-1] if hardened else part
-        if not digits.isdigit() or int(digits) >= HARDENED:
+        if not decimal_digits(digits, 10) or int(digits) >= HARDENED:
             raise InvalidPath(f"invalid path format: {path!r} has a bad element {part!r}")
         indexes.append(int(digits) + (HARDENED if hardened else 0))
     return tuple(indexes)

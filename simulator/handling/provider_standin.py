@@ -39,7 +39,7 @@ from simulator.errors import InvalidArgument
 from simulator.handling.matching import first_script
 from simulator.state.status_track import StatusTrack
 from simulator.state.store import Organization, Store
-from simulator.wire import Json
+from simulator.wire import Json, decimal_digits
 
 KEY = "longtail"
 BASE_USDC = "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
@@ -171,7 +171,7 @@ def tx_hash(source: Source, caip2: str) -> str:
 
 def amount(value: str, field: str, allow_zero: bool = False) -> int:
     """A base-unit amount (a decimal integer string), refused with the field's name otherwise."""
-    if not value.isdigit() or (int(value) == 0 and not allow_zero):
+    if not decimal_digits(value) or (int(value) == 0 and not allow_zero):
         raise InvalidArgument(f"invalid {field} {value!r}: expected a positive integer amount in base units")
     return int(value)
 
@@ -179,7 +179,7 @@ def amount(value: str, field: str, allow_zero: bool = False) -> int:
 def bps(value: str | None, field: str, maximum: int, default: int = 0) -> int:
     if value in (None, ""):
         return default
-    if not str(value).isdigit() or int(str(value)) > maximum:
+    if not decimal_digits(str(value)) or int(str(value)) > maximum:
         raise InvalidArgument(f"invalid {field} {value!r}: expected basis points from 0 to {maximum}")
     return int(str(value))
 

@@ -14,7 +14,7 @@ from simulator import control
 from simulator.errors import InvalidArgument, NotFound
 from simulator.inspector.requests_log import log_of_app
 from simulator.scenario import shipped_scenarios
-from simulator.wire import Json
+from simulator.wire import Json, decimal_digits
 
 if TYPE_CHECKING:
     from simulator.core import Simulator
@@ -112,7 +112,7 @@ def bounded_int(name: str, default: int) -> int:
     text = request.args.get(name, "")
     if not text:
         return default
-    if not text.isdigit() or not 0 < int(text) <= MAX_LIST:
+    if not decimal_digits(text, 9) or not 0 < int(text) <= MAX_LIST:
         raise InvalidArgument(f"{name} must be a whole number from 1 to {MAX_LIST}, got {text!r}")
     return int(text)
 

@@ -17,7 +17,7 @@ from typing import Any
 from simulator.policy.nodes import Index, Literal, Member, Name, Node, Predicate, Slice, children
 from simulator.policy.schemas import INT, NAMESPACES, TARGET_KEYWORDS, TRANSACTION_ROOTS, Schema, sub_namespaces
 
-DECIMAL = re.compile(r"[0-9]+")
+DECIMAL = re.compile(r"[0-9]{1,4300}")  # int() refuses more digits: a longer one stays a string
 HEX = re.compile(r"0[xX][0-9a-fA-F]+")
 
 

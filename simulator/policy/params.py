@@ -33,7 +33,7 @@ from simulator.policy.namespaces import chain_of
 from simulator.policy.nodes import Compare, Index, ListLiteral, Literal, Member, Name, Node, Predicate, Slice, children
 
 CAPITAL = re.compile(r"(?<!^)(?=[A-Z])")
-DECIMAL = re.compile(r"-?[0-9]+")
+DECIMAL = re.compile(r"-?[0-9]{1,4300}")  # int() refuses more digits: a longer one stays a string
 ROOT = "activity.params"
 LISTED = 40  # at most this many names in a refusal; beyond, the closest ones
 

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from simulator.errors import InvalidArgument
-from simulator.wire import Json
+from simulator.wire import Json, decimal_digits
 
 T = TypeVar("T")
 DEFAULT_LIMIT = 10
@@ -40,10 +40,9 @@ def bad_cursor(name: str, cursor: str) -> InvalidArgument:
 def _limit(raw: object, default: int) -> int:
     if raw in (None, ""):
         return default
-    try:
-        limit = int(str(raw))
-    except ValueError:
-        limit = 0
+    # ASCII digits, as a Go strconv parse reads them: int() alone also takes "1_0", " 5 " and "١٢"
+    digits = str(raw).removeprefix("+")
+    limit = int(digits) if decimal_digits(digits, 3) else 0
     if not 1 <= limit <= MAX_LIMIT:
         raise InvalidArgument(f"invalid pagination limit {raw!r}: expected 1 to {MAX_LIMIT}")
     return limit

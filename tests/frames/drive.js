@@ -19,7 +19,7 @@ const { waitForOtp } = require(path.join(ROOT, "js", "playwright.js"));
 
 const input = JSON.parse(process.argv[2]);
 const ready = input.ready;
-const STEP_MS = 15000;
+const STEP_MS = input.stepMs; // a bound on each awaited condition (tests/support.py)
 const ETH = { curve: "CURVE_SECP256K1", pathFormat: "PATH_FORMAT_BIP32", path: "m/44'/60'/0'/0/0", addressFormat: "ADDRESS_FORMAT_ETHEREUM" };
 const SOL = { curve: "CURVE_ED25519", pathFormat: "PATH_FORMAT_BIP32", path: "m/44'/501'/0'/0'", addressFormat: "ADDRESS_FORMAT_SOLANA" };
 

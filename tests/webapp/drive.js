@@ -15,7 +15,7 @@ const { ControlClient } = require(path.join(ROOT, "js", "index.js"));
 const { addVirtualAuthenticator, waitForOtp } = require(path.join(ROOT, "js", "playwright.js"));
 
 const input = JSON.parse(process.argv[2]);
-const STEP_MS = 15000;
+const STEP_MS = input.stepMs; // a bound on each awaited condition (tests/support.py)
 
 function pageUrl(page, sim) {
   const query = new URLSearchParams({ url: sim.url, proxyUrl: sim.proxyUrl, configId: sim.configId,

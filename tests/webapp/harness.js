@@ -46,7 +46,7 @@ function outdirFromArgv(script) {
 async function runFlows(flows, { chromiumPath, only } = {}) {
   const { chromium } = require(path.join(MODULES, "playwright-core"));
   const browser = await chromium.launch({ executablePath: chromiumPath || "/usr/bin/chromium", args: CHROMIUM_ARGS,
-                                          headless: true, timeout: 30000 });
+                                          headless: true, timeout: 90000 });
   const report = {};
   try {
     await Promise.all((only || Object.keys(flows)).map(async (name) => {
