@@ -371,7 +371,8 @@ def test_the_agent_wallet_self_delete_policy_allows_exactly_the_self_delete(simu
 
 def test_an_int_field_of_more_digits_than_int_reads_is_a_policy_error_not_a_crash() -> None:
     """int() refuses 4,300+ digits: such a value stays a string, which the comparison refuses."""
-    rule = "activity.params.health_check_port > 1"
-    assert holds(rule, "ACTIVITY_TYPE_CREATE_TVC_DEPLOYMENT", {"healthCheckPort": "80"}).matched is True
-    verdict = holds(rule, "ACTIVITY_TYPE_CREATE_TVC_DEPLOYMENT", {"healthCheckPort": "9" * 5000})
+    rule = "activity.params.transfer.threshold > 1"  # an int64 field the language page's table exposes
+    kind = "ACTIVITY_TYPE_SPARK_PREPARE_TRANSFER"
+    assert holds(rule, kind, {"signWith": "sp1", "transfer": {"threshold": "2", "leaves": []}}).matched is True
+    verdict = holds(rule, kind, {"signWith": "sp1", "transfer": {"threshold": "9" * 5000, "leaves": []}})
     assert verdict.matched is False and "cannot compare a string with an int" in verdict.error
