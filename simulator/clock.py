@@ -82,7 +82,7 @@ class Checkpoint:
     __slots__ = ("state",)
 
     def __init__(self) -> None:
-        self.state: object | None = None  # None: the stream has not moved since the checkpoint
+        self.state: tuple[Any, ...] | None = None  # None: the stream has not moved since the checkpoint
 
 
 class Source:
