@@ -111,7 +111,8 @@ def report(lines: list[Line], transport: str, requests: int, rounds: int, floor:
     print(
         "ceiling: the requests/s of a simulator that only checks the stamp (and, for create_wallet, makes the\n"
         "BIP-39 seed) on this transport: 1 / (1/echo + stamp + seed), the two measured alone in the bench process\n"
-        "(bench/floors.py); sim/ceil is the distance left, one number per row.\n"
+        "(bench/floors.py); sim/ceil is the distance left, one number per row. create_wallet's counts the seed in\n"
+        "series, while the mnemonic pool makes seeds ahead on its own thread: its sim/ceil can pass 1.\n"
         "CPU µs/request: client is the node load generator's own CPU per request of the simulator's runs (it must\n"
         "cost less than what it measures); sim, echo and Prism are each server process's CPU per request\n"
         "(/proc, 10 ms ticks; the simulator's includes its worker's PBKDF2 ahead of the stream)."
