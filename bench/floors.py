@@ -108,6 +108,25 @@ def served_stamp_check_us(request: Request, traffic_bytes: int = 4 << 20) -> flo
     return statistics.median(samples)
 
 
+@dataclass
+class Floor:
+    """What a simulator that only checks stamps and makes seeds pays per request, beside its transport."""
+
+    stamp_us: float  # the P-256 check as a served request finds its caches
+    seed_us: float  # one BIP-39 seed: create_wallet only
+
+    def ceiling_rps(self, operation: str, echo_rps: float) -> float:
+        """Requests/s of that simulator on the transport whose echo answers ``echo_rps``."""
+        seed = self.seed_us if operation == "create_wallet" else 0.0
+        return 1e6 / (1e6 / echo_rps + self.stamp_us + seed)
+
+
+def floor() -> Floor:
+    """The two checks alone, in this process (a few hundred milliseconds)."""
+    request = Workload().whoami()
+    return Floor(served_stamp_check_us(request), per_call_us(lambda: hd.mnemonic_to_seed(MNEMONIC), 20))
+
+
 def measure(requests: int = 600) -> list[Split]:
     app = create_app(Simulator(Config(seed=1, scenarios=(scenario_file(),))))
     echo = echo_app()

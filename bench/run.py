@@ -140,7 +140,7 @@ def throughput(args: argparse.Namespace) -> dict[str, floors.Http]:
         if (no_node := node_available()) is None:
             prism_pid = theirs.pid if theirs is not None else None
             lines = served.measure(port, prism_port, args.node_requests, args.node_rounds, server.pid, prism_pid)
-            served.report(lines, args.server, args.node_requests, args.node_rounds)
+            served.report(lines, args.server, args.node_requests, args.node_rounds, floors.floor())
         else:
             print(f"served-at-the-limit table not measured: {no_node}")
         if args.quick:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
+from floors import Floor
 from nodeclient import Figure, NodeLoad
 
 OPERATIONS = ("whoami", "get_activity", "create_wallet", "sign_raw_payload")
@@ -79,14 +80,15 @@ def verdict(value: float, target: float | None) -> str:
     return f"{'met' if value >= target else 'MISSED'} (>= {target:g})"
 
 
-def report(lines: list[Line], transport: str, requests: int, rounds: int) -> None:
+def report(lines: list[Line], transport: str, requests: int, rounds: int, floor: Floor | None = None) -> None:
+    """``floor``: the stamp check and seed alone, for the ceiling column (bench/floors.py)."""
     print(
         f"served at the limit: node load generator (bench/nodeload.js), {transport} server, "
         f"{requests} requests x {rounds} interleaved rounds per figure (medians)"
     )
     print(
         f"{'req/s':<26}{'simulator':>10}{'echo':>8}{'Prism':>8}{'sim/echo':>10}  {'target':<15}"
-        f"{'sim/Prism':>10}  {'target':<15}{'sim p50 ms':>11}   CPU µs/request: {'client':>6}{'sim':>6}{'echo':>6}{'Prism':>6}"
+        f"{'sim/Prism':>10}  {'target':<15}{'ceiling':>8}{'sim/ceil':>9}{'sim p50 ms':>11}   CPU µs/request: {'client':>6}{'sim':>6}{'echo':>6}{'Prism':>6}"
     )
     for line in lines:
         ratio = line.sim.rps / line.echo.rps
@@ -94,10 +96,12 @@ def report(lines: list[Line], transport: str, requests: int, rounds: int) -> Non
         prism_rps = f"{line.prism.rps:>8.0f}" if line.prism else f"{'-':>8}"
         versus = line.sim.rps / line.prism.rps if line.prism else None
         versus_text = f"{versus:>10.2f}" if versus is not None else f"{'-':>10}"
+        ceiling = floor.ceiling_rps(line.operation, line.echo.rps) if floor else None
+        ceiling_text = f"{ceiling:>8.0f}{line.sim.rps / ceiling:>9.2f}" if ceiling else f"{'-':>8}{'-':>9}"
         print(
             f"{label:<26}{line.sim.rps:>10.0f}{line.echo.rps:>8.0f}{prism_rps}{ratio:>10.2f}  "
             f"{verdict(ratio, ECHO_TARGETS.get(line.operation)):<15}{versus_text}  "
-            f"{verdict(versus, PRISM_TARGET) if versus is not None else '-':<15}{line.sim.p50_ms:>11.2f}"
+            f"{verdict(versus, PRISM_TARGET) if versus is not None else '-':<15}{ceiling_text}{line.sim.p50_ms:>11.2f}"
             f"{'':>19}{line.sim.client_cpu_us:>6.0f}{line.sim.server_cpu_us:>6.0f}{line.echo.server_cpu_us:>6.0f}"
             f"{line.prism.server_cpu_us if line.prism else 0:>6.0f}"
         )
@@ -105,6 +109,10 @@ def report(lines: list[Line], transport: str, requests: int, rounds: int) -> Non
     scaling = [f"{op} {by[(op, 8)] / by[(op, 1)]:.2f}" for op in OPERATIONS if (op, 1) in by and (op, 8) in by]
     print("simulator, 8 conns / 1 conn (target >= 1): " + ", ".join(scaling))
     print(
+        "ceiling: the requests/s of a simulator that only checks the stamp (and, for create_wallet, makes the\n"
+        "BIP-39 seed) on this transport: 1 / (1/echo + stamp + seed), the two measured alone in the bench process\n"
+        "(bench/floors.py); sim/ceil is the distance left, one number per row. create_wallet's counts the seed in\n"
+        "series, while the mnemonic pool makes seeds ahead on its own thread: its sim/ceil can pass 1.\n"
         "CPU µs/request: client is the node load generator's own CPU per request of the simulator's runs (it must\n"
         "cost less than what it measures); sim, echo and Prism are each server process's CPU per request\n"
         "(/proc, 10 ms ticks; the simulator's includes its worker's PBKDF2 ahead of the stream)."

@@ -98,7 +98,8 @@ def check_origin() -> Response | tuple[Response, int] | None:
     the same origin and needs none of it.
 
     Answer preflights; refuse (403, nothing done, journaled) a main-interface call from an origin not allowed."""
-    if request.path.startswith("/_simulator/"):
+    path = request.path  # each read of a request global is a context lookup: one per hook
+    if path.startswith("/_simulator/"):
         refused = cors.control_refusal(get_simulator())
         if refused is not None:
             if cors.is_preflight():
@@ -108,12 +109,12 @@ def check_origin() -> Response | tuple[Response, int] | None:
             return cors.preflight(CONTROL_METHODS, cors.SDK_HEADERS + cors.CONTROL_HEADERS)
         require_json_for_changes()
         return None
-    if not request.path.startswith("/public/"):
+    if not path.startswith("/public/"):
         return None
-    found = cors.origin()
-    if cors.allows(cors.main_origins(get_simulator()), found):
+    found, sim = cors.origin(), get_simulator()
+    if cors.allows(cors.main_origins(sim), found):
         return cors.preflight(PUBLIC_METHODS) if cors.is_preflight() else None
-    error = cors.refusal(found, how_to_allow(get_simulator()))
+    error = cors.refusal(found, how_to_allow(sim))
     if request.method == "OPTIONS":
         return cors.refused_preflight(error)
     journal_refusal(error, request.get_data())
@@ -135,10 +136,11 @@ def require_json_for_changes() -> None:
 
 
 def add_cors_headers(response: Response) -> Response:
-    if request.path.startswith("/_simulator/"):
+    path = request.path
+    if path.startswith("/_simulator/"):
         if control_origin_listed():
             cors.allow(response, CONTROL_METHODS, cors.SDK_HEADERS + cors.CONTROL_HEADERS)
-    elif request.path.startswith("/public/"):
+    elif path.startswith("/public/"):
         response.headers["Vary"] = "Origin"  # the answer depends on the origin, allowed or not
         if cors.allows(cors.main_origins(get_simulator()), cors.origin()):
             cors.allow(response, PUBLIC_METHODS)
