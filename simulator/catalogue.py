@@ -23,7 +23,6 @@ An entry says:
 - ``policy_context``: a ``module:function`` taking ``(ctx, params)`` that returns what the
   policy language reads beyond ``activity`` for this request (``eth.tx``, ``wallet``,
   ``private_key``, ...), computed before the decision;
-- ``events``: the webhook events a run emits;
 - ``partial``: what an implemented operation still lacks, said plainly;
 - flags of the service's semantics: ``root_quorum_only``, ``parent_may_run`` (a parent
   organization's credential runs it in a sub-organization on a user's behalf) and
@@ -57,7 +56,6 @@ class Status(str, Enum):
     ABSENT = "absent"
 
 
-ACTIVITY_UPDATES = "ACTIVITY_UPDATES"
 _PACKAGES = {Kind.ACTIVITY: "simulator.activities", Kind.QUERY: "simulator.queries", Kind.PROXY: "simulator.proxy"}
 
 
@@ -69,7 +67,6 @@ class Operation:
     action: str | None = None
     handler: str | None = None
     preparer: str | None = None
-    events: tuple[str, ...] = ()
     partial: str = ""
     root_quorum_only: bool = False
     parent_may_run: bool = False
@@ -117,7 +114,7 @@ def resolve(kind: Kind, spec: str) -> Callable[..., Any]:
 def activity(
     name: str, resource: str | None = None, action: str | None = None, handler: str | None = None, **flags: Any
 ) -> Operation:
-    return Operation(name, Kind.ACTIVITY, resource, action, handler, events=(ACTIVITY_UPDATES,), **flags)
+    return Operation(name, Kind.ACTIVITY, resource, action, handler, **flags)
 
 
 def query(name: str, handler: str | None = None) -> Operation:

@@ -201,6 +201,24 @@ def test_the_architecture_names_only_paths_that_exist() -> None:
     assert missing == []
 
 
+def test_every_path_a_recipe_names_exists() -> None:
+    """Each "Adding a ..." recipe of ARCHITECTURE.md: every file or folder it names in code spans exists
+    (placeholders such as ``<chain>`` and paths of files the reader creates are skipped)."""
+    text = (ROOT / "ARCHITECTURE.md").read_text()
+    recipes = [part.split("\n## ", 1)[0] for part in text.split("\n## Adding ")[1:]]
+    assert len(recipes) >= 4
+    named = {
+        name.rstrip("/")
+        for recipe in recipes
+        for name in re.findall(r"`([^`\s]+)`", recipe)
+        if name.startswith(("simulator/", "tests/", "tools/", "docs/", "schemas/", "js/", "fixtures/"))
+        and "<" not in name
+        and "*" not in name
+    }
+    assert named
+    assert sorted(name for name in named if not (ROOT / name).exists()) == []
+
+
 def test_the_architecture_has_its_recipes_and_the_site_includes_it() -> None:
     text = (ROOT / "ARCHITECTURE.md").read_text()
     for recipe in (

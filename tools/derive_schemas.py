@@ -16,7 +16,7 @@ keyword "x-activity-types" ({type: {intentKey, resultKey}}), which the simulator
 envelope keys. OVERRIDES below applies what the interface document states where it differs from,
 or is stricter than, the swagger. Output is deterministic (sorted keys, indent 2, newline at end).
 
-This is a build tool: the simulator never imports it.
+This is a build tool: the simulator never imports it (it reads the simulator's address-format table).
 """
 
 from __future__ import annotations
@@ -30,6 +30,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import response_schemas as responses  # the sibling module (tools/ is on sys.path when this file runs)
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the simulator's address table, from a checkout
+from simulator.crypto import addresses
 
 Json = dict[str, Any]
 
@@ -54,37 +57,9 @@ FEATURE_NAMES = [
     "FEATURE_NAME_AUTH_PROXY",
 ]
 
-# Interface "Private key": Address format enum, and the swagger's SPARK_MAINNET and SPARK_REGTEST (Spark
-# wallet accounts, which @turnkey/spark creates with create_wallet).
-ADDRESS_FORMATS = (
-    [
-        "ADDRESS_FORMAT_UNCOMPRESSED",
-        "ADDRESS_FORMAT_COMPRESSED",
-        "ADDRESS_FORMAT_ETHEREUM",
-        "ADDRESS_FORMAT_SOLANA",
-        "ADDRESS_FORMAT_COSMOS",
-        "ADDRESS_FORMAT_TRON",
-        "ADDRESS_FORMAT_SUI",
-        "ADDRESS_FORMAT_APTOS",
-    ]
-    + [
-        f"ADDRESS_FORMAT_BITCOIN_{network}_{form}"
-        for network in ("MAINNET", "TESTNET", "SIGNET", "REGTEST")
-        for form in ("P2PKH", "P2SH", "P2WPKH", "P2WSH", "P2TR")
-    ]
-    + [
-        "ADDRESS_FORMAT_SEI",
-        "ADDRESS_FORMAT_XLM",
-        "ADDRESS_FORMAT_DOGE_MAINNET",
-        "ADDRESS_FORMAT_DOGE_TESTNET",
-        "ADDRESS_FORMAT_TON_V3R2",
-        "ADDRESS_FORMAT_TON_V4R2",
-        "ADDRESS_FORMAT_TON_V5R1",
-        "ADDRESS_FORMAT_XRP",
-        "ADDRESS_FORMAT_SPARK_MAINNET",
-        "ADDRESS_FORMAT_SPARK_REGTEST",
-    ]
-)
+# Interface "Private key": Address format enum, and the swagger's Spark formats: the simulator's one
+# table of formats (simulator/crypto/addresses.py), in its order.
+ADDRESS_FORMATS = list(addresses.ADDRESS_FORMATS)
 
 # Interface "Queries" + "Limits": only these six networks for get_wallet_address_balances.
 BALANCE_NETWORKS = ["eip155:1", "eip155:11155111", "eip155:8453", "eip155:84532", "eip155:137", "eip155:80002"]

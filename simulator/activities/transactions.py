@@ -1,6 +1,6 @@
 """sign_transaction: parse the unsigned transaction, let policies read it, sign it with the real key.
 
-Each ``TRANSACTION_TYPE_*`` has a chain module in ``simulator/chains`` whose ``parse`` returns a
+Each ``TRANSACTION_TYPE_*`` has a row in ``simulator/chains/registry.py``, whose ``parse`` returns a
 ``ParsedTransaction``. Parsing happens twice: once before the decision (``policy_context``, so
 that a bad transaction is a 400 and policies can read ``eth.tx`` and the rest) and once when the
 activity runs, which may be after approvals; it is cheap, and keeps nothing but JSON in state.
@@ -8,39 +8,13 @@ activity runs, which may be after approvals; it is cheap, and keeps nothing but 
 
 from __future__ import annotations
 
-import importlib
-
 from simulator.chains import ParsedTransaction
 from simulator.chains.ethereum import EthereumTransaction
-from simulator.errors import InvalidArgument
+from simulator.chains.registry import parse
 from simulator.handling.context import Context
 from simulator.handling.signatures import signing_key
 from simulator.handling.signer_views import nested, signer_context, with_sender_and_call
 from simulator.wire import Json
-
-CHAINS = {
-    "TRANSACTION_TYPE_ETHEREUM": "simulator.chains.ethereum",
-    "TRANSACTION_TYPE_SOLANA": "simulator.chains.solana",
-    "TRANSACTION_TYPE_TRON": "simulator.chains.tron",
-    "TRANSACTION_TYPE_BITCOIN": "simulator.chains.bitcoin",
-}
-
-
-def parse(transaction_type: str, unsigned: str, network: str = "MAINNET") -> ParsedTransaction:
-    """The unsigned transaction, understood; ``network`` names Bitcoin outputs' addresses in the view."""
-    module = CHAINS.get(transaction_type)
-    if module is None:
-        raise InvalidArgument(
-            f"transaction type {transaction_type} is not simulated: the simulator signs "
-            f"{', '.join(sorted(CHAINS))} (see the README's fidelity notes)",
-            error_code="UNSUPPORTED_TRANSACTION_TYPE",
-        )
-    chain = importlib.import_module(module)
-    if transaction_type == "TRANSACTION_TYPE_BITCOIN":
-        parsed: ParsedTransaction = chain.parse(unsigned, network)
-    else:
-        parsed = chain.parse(unsigned)
-    return parsed
 
 
 def bitcoin_network(ctx: Context, sign_with: str) -> str:

@@ -1,12 +1,13 @@
 """Address formats: a registry from ADDRESS_FORMAT_* to the curves it takes and its encoder.
 
-Every format the interface names (``ALL_ADDRESS_FORMATS``) has an encoder here
-(tests/crypto/test_chain_formats.py holds it so); any other name is refused as invalid.
+``ADDRESS_FORMATS`` is the one list of formats: the request schemas' ``addressFormat`` enum is
+generated from its keys, in its order (the interface's), by tools/derive_schemas.py, and
+tests/crypto/test_chain_formats.py holds them equal. Any other name is refused as invalid.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import base58
@@ -18,32 +19,6 @@ from simulator.crypto import chain_formats, spark, ton_wallets
 from simulator.crypto.hashing import keccak256
 from simulator.crypto.hd import InvalidAddressFormat, InvalidCurve
 
-_BITCOIN = [
-    f"ADDRESS_FORMAT_BITCOIN_{net}_{kind}"
-    for net in ("MAINNET", "TESTNET", "SIGNET", "REGTEST")
-    for kind in ("P2PKH", "P2SH", "P2WPKH", "P2WSH", "P2TR")
-]
-ALL_ADDRESS_FORMATS = (
-    "ADDRESS_FORMAT_UNCOMPRESSED",
-    "ADDRESS_FORMAT_COMPRESSED",
-    "ADDRESS_FORMAT_ETHEREUM",
-    "ADDRESS_FORMAT_SOLANA",
-    "ADDRESS_FORMAT_COSMOS",
-    "ADDRESS_FORMAT_TRON",
-    "ADDRESS_FORMAT_SUI",
-    "ADDRESS_FORMAT_APTOS",
-    "ADDRESS_FORMAT_SEI",
-    "ADDRESS_FORMAT_XLM",
-    "ADDRESS_FORMAT_DOGE_MAINNET",
-    "ADDRESS_FORMAT_DOGE_TESTNET",
-    "ADDRESS_FORMAT_TON_V3R2",
-    "ADDRESS_FORMAT_TON_V4R2",
-    "ADDRESS_FORMAT_TON_V5R1",
-    "ADDRESS_FORMAT_XRP",
-    "ADDRESS_FORMAT_SPARK_MAINNET",
-    "ADDRESS_FORMAT_SPARK_REGTEST",
-    *_BITCOIN,
-)
 EC_CURVES = ("CURVE_SECP256K1", "CURVE_P256")
 _EC_CLASSES = {"CURVE_SECP256K1": ec.SECP256K1, "CURVE_P256": ec.SECP256R1}
 
@@ -80,14 +55,32 @@ def uncompressed_hex(curve: str, public_key: bytes) -> str:
     return uncompressed(curve, public_key).hex()
 
 
+SECP, ED = chain_formats.SECP, chain_formats.ED
+
+
+def _rows(encoders: Mapping[str, tuple[tuple[str, ...], Callable[[str, bytes], str]]]) -> dict[str, AddressFormat]:
+    return {name: AddressFormat(curves, encode) for name, (curves, encode) in encoders.items()}
+
+
+# Each format once, in the interface's order ("Private key": Address format enum, then the swagger's
+# Spark formats, which @turnkey/spark creates with create_wallet): the schemas' enum keeps this order.
 ADDRESS_FORMATS: dict[str, AddressFormat] = {
-    "ADDRESS_FORMAT_ETHEREUM": AddressFormat(("CURVE_SECP256K1",), ethereum),
-    "ADDRESS_FORMAT_SOLANA": AddressFormat(("CURVE_ED25519",), solana),
-    "ADDRESS_FORMAT_COMPRESSED": AddressFormat(("CURVE_SECP256K1", "CURVE_P256", "CURVE_ED25519"), compressed),
     "ADDRESS_FORMAT_UNCOMPRESSED": AddressFormat(EC_CURVES, uncompressed_hex),
-    **{name: AddressFormat(curves, encoder) for name, (curves, encoder) in chain_formats.FORMATS.items()},
-    **{name: AddressFormat(curves, encoder) for name, (curves, encoder) in ton_wallets.FORMATS.items()},
-    **{name: AddressFormat(curves, encoder) for name, (curves, encoder) in spark.FORMATS.items()},
+    "ADDRESS_FORMAT_COMPRESSED": AddressFormat(("CURVE_SECP256K1", "CURVE_P256", "CURVE_ED25519"), compressed),
+    "ADDRESS_FORMAT_ETHEREUM": AddressFormat(SECP, ethereum),
+    "ADDRESS_FORMAT_SOLANA": AddressFormat(ED, solana),
+    "ADDRESS_FORMAT_COSMOS": AddressFormat(SECP, chain_formats.cosmos("cosmos")),
+    "ADDRESS_FORMAT_TRON": AddressFormat(SECP, chain_formats.tron),
+    "ADDRESS_FORMAT_SUI": AddressFormat(ED, chain_formats.sui),
+    "ADDRESS_FORMAT_APTOS": AddressFormat(ED, chain_formats.aptos),
+    **_rows(chain_formats.bitcoin_formats()),  # 4 networks x 5 script types
+    "ADDRESS_FORMAT_SEI": AddressFormat(SECP, chain_formats.cosmos("sei")),
+    "ADDRESS_FORMAT_XLM": AddressFormat(ED, chain_formats.stellar),
+    "ADDRESS_FORMAT_DOGE_MAINNET": AddressFormat(SECP, chain_formats.p2pkh(0x1E)),
+    "ADDRESS_FORMAT_DOGE_TESTNET": AddressFormat(SECP, chain_formats.p2pkh(0x71)),
+    **_rows(ton_wallets.FORMATS),  # V3R2, V4R2, V5R1
+    "ADDRESS_FORMAT_XRP": AddressFormat(SECP, chain_formats.xrp),
+    **_rows(spark.FORMATS),  # SPARK_MAINNET, SPARK_REGTEST
 }
 
 

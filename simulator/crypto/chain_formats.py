@@ -134,17 +134,3 @@ def bitcoin_formats() -> dict[str, tuple[tuple[str, ...], Encoder]]:
         ):
             out[f"ADDRESS_FORMAT_BITCOIN_{network}_{kind}"] = (SECP, encoder)
     return out
-
-
-FORMATS: dict[str, tuple[tuple[str, ...], Encoder]] = {
-    **bitcoin_formats(),
-    "ADDRESS_FORMAT_DOGE_MAINNET": (SECP, p2pkh(0x1E)),
-    "ADDRESS_FORMAT_DOGE_TESTNET": (SECP, p2pkh(0x71)),
-    "ADDRESS_FORMAT_COSMOS": (SECP, cosmos("cosmos")),
-    "ADDRESS_FORMAT_SEI": (SECP, cosmos("sei")),
-    "ADDRESS_FORMAT_TRON": (SECP, tron),
-    "ADDRESS_FORMAT_XRP": (SECP, xrp),
-    "ADDRESS_FORMAT_XLM": (ED, stellar),
-    "ADDRESS_FORMAT_SUI": (ED, sui),
-    "ADDRESS_FORMAT_APTOS": (ED, aptos),
-}

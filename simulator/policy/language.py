@@ -29,15 +29,10 @@ Supported (the subset Turnkey's language page and examples use):
   ``.contains(v)`` (also substring on a string); the variable ``x`` is bound inside ``pred`` and
   shadows any outer name. ``list.count`` without parentheses is the length too (the docs write
   ``solana.tx.transfers.count == 1``).
-- the transaction keywords and their documented fields (language.mdx): ``eth.tx`` (from, to, data,
-  value, gas, gas_price, chain_id, nonce, max_fee_per_gas, max_priority_fee_per_gas,
-  max_fee_per_blob_gas, type, function_name, function_signature, contract_call_args),
-  ``eth.eip_712`` (primary_type, domain, message), ``eth.eip_7702_authorization`` (address,
-  chain_id, nonce), ``solana.tx`` (account_keys, program_keys, instructions, transfers,
-  recent_blockhash, spl_transfers, address_table_lookups), ``tron.tx`` (ref_block_bytes,
-  ref_block_hash, expiration, timestamp, data, fee_limit, contract), ``bitcoin.tx`` (version,
-  inputs, outputs, locktime, fee) and ``tempo.tx`` (chain_id, from, nonce, gas_limit,
-  max_fee_per_gas, max_priority_fee_per_gas, fee_token, valid_before, valid_after, calls).
+- the transaction keywords and their documented fields (language.mdx): one per chain in
+  ``simulator/chains/registry.py`` (``eth.tx``, ``solana.tx``, ``tron.tx``, ``bitcoin.tx``,
+  ``tempo.tx``) plus ``eth.eip_712`` and ``eth.eip_7702_authorization``; ``simulator/policy/schemas.py``
+  gathers them in ``NAMESPACES``.
   A documented int field a view holds as a decimal or ``0x`` hex string is read as that int.
 
 Refused at compile time with :class:`PolicySyntaxError` naming the construct and its offset:

@@ -10,14 +10,10 @@ decimal or 0x-hex string and the language still compares it as the ``int``/``uin
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-INT = "int"
-# A schema: INT, a dict of field -> schema for a struct, or a one-item list [schema] for a list's items.
-Schema = Any
+from simulator.chains.registry import CHAINS, INT, Schema
 
-TRON_PERMISSION: Schema = {"id": INT, "threshold": INT, "parent_id": INT, "keys": [{"weight": INT}]}
-LOOKUP: Schema = {"writable_indexes": [INT], "readonly_indexes": [INT]}
+__all__ = ["INT", "NAMESPACES", "TARGET_KEYWORDS", "TRANSACTION_ROOTS", "Namespace", "Schema", "sub_namespaces"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,24 +26,21 @@ class Namespace:
     provided_by: str
 
 
-def ints(names: str) -> dict[str, str]:
-    """A struct schema whose space-separated ``names`` are all ints."""
-    return dict.fromkeys(names.split(), INT)
-
-
 def _namespace(path: str, fields: str, ints: Schema, provided_by: str) -> Namespace:
     return Namespace(path, tuple(fields.split()), ints, provided_by)
 
 
+def _signed_by(transaction_type: str, signed: bool) -> str:
+    return f"sign_transaction with {transaction_type}" + ("" if signed else " (which the simulator does not sign)")
+
+
+# The chains' transaction namespaces (simulator/chains/registry.py declares them), then the payloads'.
 NAMESPACES: dict[str, Namespace] = {
     n.path: n
     for n in (
-        _namespace(
-            "eth.tx",
-            "from to data value gas gas_price chain_id nonce max_fee_per_gas max_priority_fee_per_gas "
-            "max_fee_per_blob_gas type function_name function_signature contract_call_args",
-            ints("value gas gas_price chain_id nonce max_fee_per_gas max_priority_fee_per_gas max_fee_per_blob_gas"),
-            "sign_transaction with TRANSACTION_TYPE_ETHEREUM",
+        *(
+            Namespace(c.namespace, c.fields, c.ints, _signed_by(c.transaction_type, c.module is not None))
+            for c in CHAINS.values()
         ),
         _namespace(
             "eth.eip_712",
@@ -60,54 +53,6 @@ NAMESPACES: dict[str, Namespace] = {
             "address chain_id nonce",
             {"chain_id": INT, "nonce": INT},
             "sign_raw_payload with PAYLOAD_ENCODING_EIP7702_AUTHORIZATION",
-        ),
-        _namespace(
-            "solana.tx",
-            "account_keys program_keys instructions transfers recent_blockhash spl_transfers address_table_lookups",
-            {
-                "instructions": [{"address_table_lookups": [LOOKUP]}],
-                "transfers": [{"amount": INT}],
-                "spl_transfers": [{"amount": INT}],
-                "address_table_lookups": [LOOKUP],
-            },
-            "sign_transaction with TRANSACTION_TYPE_SOLANA",
-        ),
-        _namespace(
-            "tron.tx",
-            "ref_block_bytes ref_block_hash expiration timestamp data fee_limit contract",
-            {
-                **ints("expiration timestamp fee_limit"),
-                "contract": [
-                    {
-                        **ints(
-                            "permission_id amount call_value call_token_value token_id balance lock_period "
-                            "frozen_balance unfreeze_balance"
-                        ),
-                        "owner": TRON_PERMISSION,
-                        "witness": TRON_PERMISSION,
-                        "actives": [TRON_PERMISSION],
-                    }
-                ],
-            },
-            "sign_transaction with TRANSACTION_TYPE_TRON",
-        ),
-        _namespace(
-            "bitcoin.tx",
-            "version inputs outputs locktime fee",
-            {
-                "inputs": [{"vout": INT, "sequence": INT}],
-                "outputs": [{"value": INT}],
-                "locktime": {"amount": INT},
-                "fee": INT,
-            },
-            "sign_transaction with TRANSACTION_TYPE_BITCOIN",
-        ),
-        _namespace(
-            "tempo.tx",
-            "chain_id from nonce gas_limit max_fee_per_gas max_priority_fee_per_gas fee_token valid_before "
-            "valid_after calls",
-            ints("chain_id nonce gas_limit max_fee_per_gas max_priority_fee_per_gas valid_before valid_after"),
-            "sign_transaction with TRANSACTION_TYPE_TEMPO (which the simulator does not sign)",
         ),
     )
 }
