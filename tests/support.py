@@ -10,11 +10,13 @@ import base64
 import hashlib
 import json
 import shutil
+import subprocess
 import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import base58
@@ -251,3 +253,34 @@ SELF_DELETE = (  # docs: features/policies/delegated-access/agentic-wallets.mdx,
     "activity.type == 'ACTIVITY_TYPE_DELETE_USERS' && activity.params.user_ids.count() == 1 "
     f"&& '{POLICY_DENY_DAVE}' in activity.params.user_ids"
 )
+
+
+def project_with_the_helper(where: Path, name: str) -> Path:
+    """A new npm project ``where/name`` with the JS helper installed from ``npm pack`` of js/, as a user
+    following the docs installs it (offline: its dependencies come from npm's cache)."""
+    packed = subprocess.run(
+        [
+            "npm",
+            "pack",
+            str(Path(__file__).resolve().parent.parent / "js"),
+            "--pack-destination",
+            str(where),
+            "--silent",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    tarball = where / packed.stdout.strip().splitlines()[-1]
+    app = where / name
+    app.mkdir()
+    (app / "package.json").write_text(json.dumps({"name": name, "private": True}))
+    subprocess.run(
+        ["npm", "install", "--offline", "--no-audit", "--no-fund", "--save-dev", str(tarball)],
+        cwd=app,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    return app

@@ -18,6 +18,7 @@ import sys
 
 import pytest
 from conftest import ROOT
+from support import project_with_the_helper
 
 JS = ROOT / "tests" / "js"
 NODE = shutil.which("node")
@@ -37,24 +38,7 @@ def tutorial_files() -> dict[str, str]:
 def project(site, tmp_path_factory):
     """A new project with the packed helper installed and the tutorial's files written, unchanged."""
     where = tmp_path_factory.mktemp("downstream")
-    packed = subprocess.run(
-        ["npm", "pack", str(ROOT / "js"), "--pack-destination", str(where), "--silent"],
-        check=True,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    tarball = where / packed.stdout.strip().splitlines()[-1]
-    app = where / "payouts"
-    app.mkdir()
-    (app / "package.json").write_text(json.dumps({"name": "payouts", "private": True}))
-    subprocess.run(
-        ["npm", "install", "--offline", "--no-audit", "--no-fund", "--save-dev", str(tarball)],
-        cwd=app,
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
+    app = project_with_the_helper(where, "payouts")
     for tool in ("vitest", "jest"):  # the runners, as `npm install -D vitest jest` would leave them
         (app / "node_modules" / tool).symlink_to(JS / "node_modules" / tool)
     for path, code in tutorial_files().items():

@@ -20,6 +20,7 @@ import sys
 
 import pytest
 from conftest import ROOT
+from support import project_with_the_helper
 
 JS = ROOT / "tests" / "js"
 MODULES = JS / "node_modules"
@@ -47,24 +48,7 @@ def test_the_tutorial_gives_the_config_the_app_and_the_suite():
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
     where = tmp_path_factory.mktemp("webapp")
-    packed = subprocess.run(
-        ["npm", "pack", str(ROOT / "js"), "--pack-destination", str(where), "--silent"],
-        check=True,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    tarball = where / packed.stdout.strip().splitlines()[-1]
-    app = where / "payouts-web"
-    app.mkdir()
-    (app / "package.json").write_text(json.dumps({"name": "payouts-web", "private": True}))
-    subprocess.run(
-        ["npm", "install", "--offline", "--no-audit", "--no-fund", "--save-dev", str(tarball)],
-        cwd=app,
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
+    app = project_with_the_helper(where, "payouts-web")
     for name in LINKED:
         (app / "node_modules" / name).symlink_to(MODULES / name)
     bin_dir = app / "node_modules" / ".bin"
