@@ -7,6 +7,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -82,13 +83,27 @@ class Source:
         self._random = random.Random(self.seed)
         self._faker: Any = None
         self._lock = threading.Lock()
+        self._rebase()
+
+    def _rebase(self) -> None:
+        # A checkpoint is this base plus how many draws were made since: Random.getstate copies 625
+        # words (≈30 µs), too dear for the two checkpoints every activity takes and almost never uses.
+        self._base: object = self._random.getstate()
+        self._draws: list[tuple[bool, int]] = []  # (a getrandbits?, its argument), in order
+
+    def _drew(self, bits: bool, n: int) -> None:
+        if len(self._draws) >= MAX_DRAWS_SINCE_BASE:
+            self._rebase()  # before the draw: the new base is the state this draw starts from
+        self._draws.append((bits, n))
 
     def bytes(self, n: int) -> bytes:
         with self._lock:
+            self._drew(True, 8 * n)
             return self._random.getrandbits(8 * n).to_bytes(n, "big")
 
     def randbelow(self, n: int) -> int:
         with self._lock:
+            self._drew(False, n)
             return self._random.randrange(n)
 
     def uuid4(self) -> str:
@@ -117,3 +132,35 @@ class Source:
     def restore(self, state: Any) -> None:
         with self._lock:
             self._random.setstate(state)
+            self._rebase()
+
+    def checkpoint(self) -> Checkpoint:
+        """Where the stream is, cheaply: for ``rewind`` after a refused request."""
+        with self._lock:
+            return Checkpoint(self._base, self._draws, len(self._draws))
+
+    def rewind(self, checkpoint: Checkpoint) -> None:
+        """Put the stream back to ``checkpoint``: its base state, then the same draws replayed (each
+        gives what it gave then: the generator is deterministic)."""
+        with self._lock:
+            self._random.setstate(checkpoint.base)
+            draws = checkpoint.draws[: checkpoint.position]
+            for bits, n in draws:
+                if bits:
+                    self._random.getrandbits(n)
+                else:
+                    self._random.randrange(n)
+            self._base, self._draws = checkpoint.base, draws
+
+
+MAX_DRAWS_SINCE_BASE = 512  # bounds a rewind's replay (≈0.1 µs a draw); a rebase costs one getstate
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A Source's position: a base state, the list of draws made since it (shared, appended to) and
+    how many of them came before the checkpoint."""
+
+    base: object
+    draws: list[tuple[bool, int]]
+    position: int

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from simulator.clock import Source
+from simulator.clock import Checkpoint, Source
 from simulator.state.store import Store
 
 
@@ -25,20 +25,20 @@ from simulator.state.store import Store
 class Mark:
     """The seeded streams' positions before an activity started."""
 
-    source_state: object
+    source_state: Checkpoint
     stream_key: str
     stream_position: int
 
 
 def mark(store: Store, source: Source) -> Mark:
     stream = store.mnemonic_stream
-    return Mark(source.state(), stream.key, stream.position)
+    return Mark(source.checkpoint(), stream.key, stream.position)
 
 
 def undo(store: Store, source: Source, before: Mark, activity_id: str | None = None) -> None:
     """Put the seeded streams back to ``before`` and forget the refused activity's evaluation, if
     it was never kept."""
-    source.restore(before.source_state)
+    source.rewind(before.source_state)
     if store.mnemonic_stream.key == before.stream_key:
         store.mnemonic_stream.position = before.stream_position
     if activity_id:
