@@ -39,3 +39,11 @@ def test_the_encoder_gives_pyrlps_bytes() -> None:
 def test_what_it_encodes_decodes_back() -> None:
     item = [1, 2, 10**18, bytes(20), b"", [], [[b"\x01", 5], [b"\x02"]], 2**255]
     assert eth_rlp.decode(eth_rlp.encode(item)) == as_bytes(item)
+
+
+def test_extending_an_encoded_list_is_encoding_the_longer_list() -> None:
+    rng = random.Random(7)
+    for _ in range(200):
+        items = [shapes(rng, 1) for _ in range(rng.choice([0, 1, 8, 11, 60]))]
+        extra = [rng.getrandbits(8), 2**256 - 1 - rng.getrandbits(200), rng.getrandbits(256)]
+        assert eth_rlp.extend_list(eth_rlp.encode(items), extra) == eth_rlp.encode([*items, *extra])

@@ -48,6 +48,16 @@ def encode(item: Encodable) -> bytes:
     return _prefix(0xC0, len(payload)) + payload
 
 
+def extend_list(encoded: bytes, extra: Sequence[Encodable]) -> bytes:
+    """``encode([*items, *extra])`` for the canonical encoding ``encoded`` of the list ``items`` (one the
+    strict decoder read), without decoding it again: its payload is the items' encodings as they are."""
+    head = encoded[0]
+    if head < 0xC0:
+        raise RlpFieldError("not an RLP list")
+    payload = encoded[1 + max(head - 0xF7, 0) :] + b"".join(encode(part) for part in extra)
+    return _prefix(0xC0, len(payload)) + payload
+
+
 def _string(data: bytes) -> bytes:
     if len(data) == 1 and data[0] < 0x80:
         return data
