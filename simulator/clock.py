@@ -88,7 +88,7 @@ class Source:
     def _rebase(self) -> None:
         # A checkpoint is this base plus how many draws were made since: Random.getstate copies 625
         # words (≈30 µs), too dear for the two checkpoints every activity takes and almost never uses.
-        self._base: object = self._random.getstate()
+        self._base: tuple[Any, ...] = self._random.getstate()
         self._draws: list[tuple[bool, int]] = []  # (a getrandbits?, its argument), in order
 
     def _drew(self, bits: bool, n: int) -> None:
@@ -161,6 +161,6 @@ class Checkpoint:
     """A Source's position: a base state, the list of draws made since it (shared, appended to) and
     how many of them came before the checkpoint."""
 
-    base: object
+    base: tuple[Any, ...]
     draws: list[tuple[bool, int]]
     position: int
