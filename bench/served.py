@@ -31,6 +31,7 @@ class Line:
     sim: Figure
     echo: Figure
     prism: Figure | None
+    ceiling: Figure | None = None  # bench/ceiling.py: the stamp check and the seed alone, same transport
 
 
 def median(figures: list[Figure]) -> Figure:
@@ -55,20 +56,24 @@ def measure(
         for op in OPERATIONS:  # warm: schemas compiled, caches filled, Prism's JIT too
             node.build("warm", op, 100)
             node.run("warm", port, 2, "/echo/")
+            node.run("warm", port, 2, "/ceiling/")
             node.run("warm", port, 2)
             if prism_port:
                 node.run("warm", prism_port, 2)
         lines = []
         for conns in CONNECTIONS:
             for op in OPERATIONS:
-                sims, echoes, theirs = [], [], []
+                sims, echoes, theirs, ceilings = [], [], [], []
                 for _ in range(rounds):
                     node.build("batch", op, requests)
                     echoes.append(node.run("batch", port, conns, "/echo/", pid))
+                    ceilings.append(node.run("batch", port, conns, "/ceiling/", pid))
                     sims.append(node.run("batch", port, conns, None, pid))
                     if prism_port:
                         theirs.append(node.run("batch", prism_port, conns, None, prism_pid))
-                lines.append(Line(op, conns, median(sims), median(echoes), median(theirs) if theirs else None))
+                lines.append(
+                    Line(op, conns, median(sims), median(echoes), median(theirs) if theirs else None, median(ceilings))
+                )
         return lines
     finally:
         node.close()
@@ -105,6 +110,12 @@ def report(lines: list[Line], transport: str, requests: int, rounds: int, floor:
             f"{'':>19}{line.sim.client_cpu_us:>6.0f}{line.sim.server_cpu_us:>6.0f}{line.echo.server_cpu_us:>6.0f}"
             f"{line.prism.server_cpu_us if line.prism else 0:>6.0f}"
         )
+    print("the ceiling (bench/ceiling.py: the stamp check and, for a wallet, the seed, nothing else; same transport):")
+    print(f"{'req/s':<26}{'simulator':>10}{'ceiling':>9}{'sim/ceiling':>13}")
+    for line in lines:
+        if line.ceiling is not None:
+            label = f"{line.operation}, {line.conns} conn{'s' if line.conns > 1 else ''}"
+            print(f"{label:<26}{line.sim.rps:>10.0f}{line.ceiling.rps:>9.0f}{line.sim.rps / line.ceiling.rps:>13.2f}")
     by = {(line.operation, line.conns): line.sim.rps for line in lines}
     scaling = [f"{op} {by[(op, 8)] / by[(op, 1)]:.2f}" for op in OPERATIONS if (op, 1) in by and (op, 8) in by]
     print("simulator, 8 conns / 1 conn (target >= 1): " + ", ".join(scaling))

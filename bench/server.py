@@ -1,4 +1,5 @@
-"""The benchmark's server: the simulator and a bare Flask echo at /echo/ on one server, in its own process.
+"""The benchmark's server: the simulator, a bare Flask echo at /echo/ and the ceiling at /ceiling/ (bench/ceiling.py)
+on one server, in its own process.
 
     python bench/server.py SCENARIO [--server waitress|granian|werkzeug] [--activities N]
 
@@ -30,6 +31,7 @@ from werkzeug.middleware.dispatcher import DispatcherMiddleware
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from ceiling import ceiling_app
 from workload import Workload
 
 from simulator import Config, Simulator, create_app, logs
@@ -176,7 +178,7 @@ def bench_app(scenario: Path, activities: int) -> tuple[Config, DispatcherMiddle
     if os.environ.get("BENCH_PROFILE"):
         app = Profiled(app)
         mounts["/bench/profile"] = app.report()
-    return config, DispatcherMiddleware(app, {"/echo": echo, **mounts})
+    return config, DispatcherMiddleware(app, {"/echo": echo, "/ceiling": ceiling_app(), **mounts})
 
 
 def granian_app() -> DispatcherMiddleware:

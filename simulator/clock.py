@@ -7,6 +7,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -74,17 +75,6 @@ class Clock:
         self._moved()
 
 
-class Checkpoint:
-    """Where a Source's stream was when ``checkpoint`` was called. Its state (625 words, which
-    ``getstate`` copies at ~5-10 µs a time, twice per activity) is copied only when the stream is
-    about to move on from it: a checkpoint nothing draws after, or that is never rewound, costs none."""
-
-    __slots__ = ("state",)
-
-    def __init__(self) -> None:
-        self.state: tuple[Any, ...] | None = None  # None: the stream has not moved since the checkpoint
-
-
 class Source:
     """Every id, key, mnemonic and generated name comes from here, so a seed replays a run."""
 
@@ -93,41 +83,28 @@ class Source:
         self._random = random.Random(self.seed)
         self._faker: Any = None
         self._lock = threading.Lock()
-        self._waiting: list[Checkpoint] = []  # checkpoints taken since the stream last moved
+        self._rebase()
 
-    def _moving(self) -> None:
-        """The stream is about to change (under the lock): the checkpoints taken at its current position keep it."""
-        if self._waiting:
-            state = self._random.getstate()
-            for waiting in self._waiting:
-                waiting.state = state
-            self._waiting.clear()
+    def _rebase(self) -> None:
+        # A checkpoint is this base plus how many draws were made since: Random.getstate copies 625
+        # words (≈30 µs), too dear for the two checkpoints every activity takes and almost never uses.
+        self._base: tuple[Any, ...] = self._random.getstate()
+        self._draws: list[tuple[bool, int]] = []  # (a getrandbits?, its argument), in order
+
+    def _drew(self, bits: bool, n: int) -> None:
+        if len(self._draws) >= MAX_DRAWS_SINCE_BASE:
+            self._rebase()  # before the draw: the new base is the state this draw starts from
+        self._draws.append((bits, n))
 
     def bytes(self, n: int) -> bytes:
         with self._lock:
-            self._moving()
+            self._drew(True, 8 * n)
             return self._random.getrandbits(8 * n).to_bytes(n, "big")
 
     def randbelow(self, n: int) -> int:
         with self._lock:
-            self._moving()
+            self._drew(False, n)
             return self._random.randrange(n)
-
-    def checkpoint(self) -> Checkpoint:
-        """The stream's position now, for ``rewind`` (a refused request puts back what it drew)."""
-        with self._lock:
-            taken = Checkpoint()
-            self._waiting.append(taken)
-            return taken
-
-    def rewind(self, to: Checkpoint) -> None:
-        """Put the stream back where it was at ``to``."""
-        with self._lock:
-            if to.state is None:  # nothing drawn since: the stream is still there
-                self._waiting = [w for w in self._waiting if w is not to]
-                return
-            self._moving()
-            self._random.setstate(to.state)
 
     def uuid4(self) -> str:
         return str(uuid.UUID(bytes=self.bytes(16), version=4))
@@ -154,5 +131,36 @@ class Source:
 
     def restore(self, state: Any) -> None:
         with self._lock:
-            self._moving()
             self._random.setstate(state)
+            self._rebase()
+
+    def checkpoint(self) -> Checkpoint:
+        """Where the stream is, cheaply: for ``rewind`` after a refused request."""
+        with self._lock:
+            return Checkpoint(self._base, self._draws, len(self._draws))
+
+    def rewind(self, checkpoint: Checkpoint) -> None:
+        """Put the stream back to ``checkpoint``: its base state, then the same draws replayed (each
+        gives what it gave then: the generator is deterministic)."""
+        with self._lock:
+            self._random.setstate(checkpoint.base)
+            draws = checkpoint.draws[: checkpoint.position]
+            for bits, n in draws:
+                if bits:
+                    self._random.getrandbits(n)
+                else:
+                    self._random.randrange(n)
+            self._base, self._draws = checkpoint.base, draws
+
+
+MAX_DRAWS_SINCE_BASE = 512  # bounds a rewind's replay (≈0.1 µs a draw); a rebase costs one getstate
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A Source's position: a base state, the list of draws made since it (shared, appended to) and
+    how many of them came before the checkpoint."""
+
+    base: tuple[Any, ...]
+    draws: list[tuple[bool, int]]
+    position: int

@@ -213,3 +213,15 @@ def test_the_official_python_client_signs(turnkey_client, simulator_credentials,
     )
     raw = bytes.fromhex(answer.signedTransaction)
     assert Account.recover_transaction(raw).lower() == address.lower()
+
+
+@needs_node
+def test_hex_with_whitespace_is_refused_and_the_same_hex_without_signs(client, wallet, eth_built):
+    """``bytes.fromhex`` skips ASCII whitespace; the service reads no spaces in ``unsignedTransaction``."""
+    eth = wallet["eth"][0]
+    unsigned = eth_built["viem_eip1559"].removeprefix("0x")
+    for spaced in (unsigned[:10] + " " + unsigned[10:], unsigned + "\n", "\t" + unsigned):
+        refused = sign(client, eth, ETH_TYPE, spaced)
+        assert assert_error(refused, 400, 3, "must not contain spaces")["turnkeyErrorCode"] == "INVALID_TRANSACTION"
+    assert assert_error(sign(client, eth, ETH_TYPE, "  "), 400, 3, "unsignedTransaction is empty")
+    assert sign(client, eth, ETH_TYPE, unsigned).status == 200

@@ -65,9 +65,9 @@ class EthereumTransaction:
 
     def serialize_signed(self, r: int, s: int, recovery_id: int) -> bytes:
         """The transaction with a signature (r, s and the recovery id 0/1) in place."""
+        if self.tx_type != LEGACY:  # the unsigned list (strictly decoded by parse) with the signature appended
+            return bytes([self.tx_type]) + eth_rlp.extend_list(self.unsigned[1:], [recovery_id, r, s])
         items = self._unsigned_items()
-        if self.tx_type != LEGACY:
-            return bytes([self.tx_type]) + eth_rlp.encode([*items, recovery_id, r, s])
         chain_id = self.chain_id
         v = 27 + recovery_id if chain_id is None else chain_id * 2 + 35 + recovery_id
         return eth_rlp.encode([*items[: len(LEGACY_LAYOUT)], v, r, s])

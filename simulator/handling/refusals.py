@@ -25,7 +25,7 @@ from simulator.state.store import Store
 class Mark:
     """The seeded streams' positions before an activity started."""
 
-    source_position: Checkpoint
+    source_state: Checkpoint
     stream_key: str
     stream_position: int
 
@@ -38,7 +38,7 @@ def mark(store: Store, source: Source) -> Mark:
 def undo(store: Store, source: Source, before: Mark, activity_id: str | None = None) -> None:
     """Put the seeded streams back to ``before`` and forget the refused activity's evaluation, if
     it was never kept."""
-    source.rewind(before.source_position)
+    source.rewind(before.source_state)
     if store.mnemonic_stream.key == before.stream_key:
         store.mnemonic_stream.position = before.stream_position
     if activity_id:

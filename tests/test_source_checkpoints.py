@@ -1,0 +1,47 @@
+"""The seeded source's cheap checkpoints: a rewind puts the stream exactly where it was, however many
+draws (and rebases) came between, and nested checkpoints rewind in either order of use."""
+
+from __future__ import annotations
+
+from simulator.clock import MAX_DRAWS_SINCE_BASE, Source
+
+
+def draw(source: Source, count: int) -> list[object]:
+    return [source.uuid4() if i % 3 else source.randbelow(1000 + i) for i in range(count)]
+
+
+def test_a_rewind_replays_the_same_stream_across_rebases() -> None:
+    for before in (0, 5, MAX_DRAWS_SINCE_BASE - 1, MAX_DRAWS_SINCE_BASE):
+        for between in (0, 1, 7, MAX_DRAWS_SINCE_BASE + 3, 3 * MAX_DRAWS_SINCE_BASE):
+            source, twin = Source(7), Source(7)
+            draw(source, before), draw(twin, before)
+            checkpoint = source.checkpoint()
+            draw(source, between)
+            source.rewind(checkpoint)
+            assert draw(source, 40) == draw(twin, 40)
+            assert source.state() == twin.state()
+
+
+def test_nested_checkpoints_rewind_inner_then_outer() -> None:
+    source, twin = Source(3), Source(3)
+    outer = source.checkpoint()
+    draw(source, 20)
+    inner = source.checkpoint()
+    draw(source, MAX_DRAWS_SINCE_BASE + 10)
+    source.rewind(inner)
+    draw(twin, 20)
+    assert source.state() == twin.state()
+    draw(source, 5)
+    source.rewind(outer)
+    assert draw(source, 30) == draw(Source(3), 30)
+
+
+def test_a_restored_snapshot_state_starts_a_new_base() -> None:
+    source = Source(11)
+    saved = source.state()
+    draw(source, 9)
+    source.restore(saved)
+    checkpoint = source.checkpoint()
+    first = draw(source, 12)
+    source.rewind(checkpoint)
+    assert draw(source, 12) == first
