@@ -20,6 +20,7 @@ from simulator.cli_commands import (
     coverage_command,
     outbox_command,
     replay_command,
+    state_command,
     webhooks_command,
 )
 from simulator.cli_options import (
@@ -177,6 +178,14 @@ def parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="check scenario files and report every problem with its line")
     check.add_argument("files", nargs="+", help="scenario files, or names of shipped scenarios")
     check.set_defaults(run=check_command)
+    state = commands.add_parser(
+        "state", help="export or import a running simulator's whole state, or check a --data-dir offline"
+    )
+    state.add_argument("action", choices=("export", "import", "check"))
+    state.add_argument("target", metavar="FILE_OR_DIR", help="export/import: a JSON file; check: a data directory")
+    state.add_argument("--url", default="http://127.0.0.1:8080", help="export/import: the simulator's main address")
+    control_token_option(state)
+    state.set_defaults(run=state_command)
     return top
 
 

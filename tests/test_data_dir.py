@@ -293,3 +293,35 @@ def test_the_lock_file_names_the_holder(tmp_path):
     finally:
         server.stop()
     assert os.path.exists(data / files.BASE)
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "simulator", *args], capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def test_state_export_import_and_check_from_the_command_line(tmp_path):
+    data = tmp_path / "data"
+    server = Serving("--seed", "8", "--data-dir", str(data))
+    try:
+        ok(wallet(server.client(), "exported"))
+        saved = tmp_path / "state.json"
+        done = cli("state", "export", str(saved), "--url", server.ready["url"])
+        assert done.returncode == 0 and "keep it private" in done.stdout, done.stderr
+        assert saved.stat().st_mode & 0o077 == 0
+        ok(wallet(server.client(), "not exported"))
+        done = cli("state", "import", str(saved), "--url", server.ready["url"])
+        assert done.returncode == 0, done.stderr
+        assert set(wallets(server.client())) >= {"exported"} and "not exported" not in wallets(server.client())
+    finally:
+        server.kill()
+    checked = cli("state", "check", str(data))
+    assert checked.returncode == 0 and f"{data}: ok (" in checked.stdout and "1 organizations" in checked.stdout
+    log = bytearray((data / files.LOG).read_bytes())
+    log[files.HEADER.size + 5] ^= 0xFF
+    (data / files.LOG).write_bytes(bytes(log))
+    before = tree(data)
+    checked = cli("state", "check", str(data))
+    assert checked.returncode == 1 and "fails its checksum" in checked.stderr
+    assert tree(data) == before
