@@ -325,3 +325,34 @@ def test_state_export_import_and_check_from_the_command_line(tmp_path):
     checked = cli("state", "check", str(data))
     assert checked.returncode == 1 and "fails its checksum" in checked.stderr
     assert tree(data) == before
+
+
+KEEPING_SUITE = """
+import json
+
+from simulator.testing import ApiKeyStamper, SimulatorClient
+
+
+def test_keeps(simulator_server):
+    creds = simulator_server.default_credentials()
+    client = SimulatorClient(simulator_server.url, ApiKeyStamper(creds["apiPrivateKey"]), creds["organizationId"])
+    body = client.query("list_wallets").body
+    names = [w["walletName"] for w in body["wallets"]]
+    print("WALLETS", json.dumps(names))
+    account = {"curve": "CURVE_SECP256K1", "pathFormat": "PATH_FORMAT_BIP32", "path": "m/44'/60'/0'/0/0",
+               "addressFormat": "ADDRESS_FORMAT_ETHEREUM"}
+    answer = client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET",
+                           {"walletName": f"session-{len(names)}", "accounts": [account]})
+    assert answer.status == 200
+"""
+
+
+def test_the_pytest_plugin_keeps_the_session_simulator_in_simulator_data_dir(pytester):
+    pytester.makeini("[pytest]\nsimulator_data_dir = kept\n")
+    pytester.makepyfile(test_keeping=KEEPING_SUITE)
+    first = pytester.runpytest_subprocess("-q", "-s", "-p", "no:cacheprovider")
+    first.assert_outcomes(passed=1)
+    second = pytester.runpytest_subprocess("-q", "-s", "-p", "no:cacheprovider")
+    second.assert_outcomes(passed=1)
+    assert any("session-0" in line for line in second.outlines if line.startswith("WALLETS"))
+    assert (pytester.path / "kept" / files.BASE).exists()
