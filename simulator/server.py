@@ -59,10 +59,11 @@ def warn_about_every_origin(sim: Simulator) -> None:
         )
 
 
-def open_data_dir(sim: Simulator) -> DataDir | None:
-    """Config.data_dir: lock and load it (DataDirError, changing nothing, when it cannot be used)."""
+def open_data_dir(sim: Simulator) -> tuple[DataDir | None, bool]:
+    """Config.data_dir: lock and load it (DataDirError, changing nothing, when it cannot be used); whether
+    it held a state."""
     if sim.config.data_dir is None:
-        return None
+        return None, False
     data_dir = DataDir(sim.config.data_dir, sim.config.data_durability)
     loaded = data_dir.open()
     try:
@@ -72,7 +73,7 @@ def open_data_dir(sim: Simulator) -> DataDir | None:
     except BaseException:
         data_dir.close()
         raise
-    return data_dir
+    return data_dir, loaded.document is not None
 
 
 class SimulatorServer:
@@ -101,11 +102,12 @@ class SimulatorServer:
         warn_about_every_origin(self.simulator)
         self.app = create_app(self.simulator)
         proxy_app = create_proxy_app(self.simulator)
-        self.data_dir = open_data_dir(self.simulator)
+        self.data_dir, loaded = open_data_dir(self.simulator)
         served: tuple[Any, Any] = (self.app, proxy_app)
         if self.data_dir is not None:
             writer = Writer(self.data_dir, self.simulator.export_kept_state)
-            writer.changed()  # the directory holds the state (and its seed) from the start
+            if not loaded:
+                writer.changed()  # an empty directory holds the state (and its seed) from the start
             served = (WriteGate(self.app, writer), WriteGate(proxy_app, writer))
         self._pool = worker_pool(settings)
         opened: list[PortServer] = []

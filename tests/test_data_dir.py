@@ -356,3 +356,18 @@ def test_the_pytest_plugin_keeps_the_session_simulator_in_simulator_data_dir(pyt
     second.assert_outcomes(passed=1)
     assert any("session-0" in line for line in second.outlines if line.startswith("WALLETS"))
     assert (pytester.path / "kept" / files.BASE).exists()
+
+
+def test_the_inspector_shows_the_data_dir_and_its_size(tmp_path):
+    import urllib.request
+
+    data = tmp_path / "data"
+    server = Serving("--seed", "6", "--data-dir", str(data))
+    try:
+        ok(wallet(server.client(), "sized"))
+        with urllib.request.urlopen(server.ready["url"] + "/_simulator/ui/api/overview", timeout=30) as answer:
+            overview = json.load(answer)
+        assert overview["dataDir"]["path"] == str(data.resolve())
+        assert overview["dataDir"]["bytes"] == sum(p.stat().st_size for p in data.iterdir()) > 1000
+    finally:
+        server.stop()

@@ -41,7 +41,7 @@ class DataDir:
 
     def open(self) -> Loaded:
         """Lock the directory and read it; on any problem raise DataDirError having changed nothing.
-        Then fold the log into the base (the start's compaction)."""
+        Then fold the log, if any, into the base (the start's compaction)."""
         if self.path.exists() and not self.path.is_dir():
             raise DataDirError(f"{self.path}: not a directory; give --data-dir a directory (it is created if absent)")
         if self.path.is_dir():
@@ -51,7 +51,7 @@ class DataDir:
         loaded = files.load(self.path)  # again, now that no other simulator can write it
         for note in loaded.notes:
             log.warning("%s", note)
-        if loaded.document is not None:
+        if loaded.document is not None and (loaded.records or loaded.dropped_tail_bytes):
             self._compact(files.encode(loaded.document))
         self._log = open(self.path / files.LOG, "ab")  # noqa: SIM115 - open while serving
         self._log_bytes = self._log.tell()
