@@ -177,14 +177,16 @@ class Simulator:
             if not self.store.mnemonic_stream.key:  # a document from before the mnemonic stream
                 self.store.mnemonic_stream = MnemonicStream(mnemonic_pool.stream_key(self.source.seed))
 
-    def export_kept_state(self) -> Json:
-        """What ``serve --data-dir`` keeps: the export document, the seed, and the control API's snapshots."""
+    def export_kept_state(self, memo: codec.SettledMemo | None = None) -> Json:
+        """What ``serve --data-dir`` keeps: the export document, the seed, and the control API's snapshots
+        (``memo``: settled activities encoded by the previous call are reused)."""
         with self.lock:
             members = self._export()
             snapshots = dict(self.saved_snapshots)
-        document = {key: codec.encode(value) if through_codec else value for key, value, through_codec in members}
+        with memo or codec.SettledMemo():
+            document = {key: codec.encode(v) if through_codec else v for key, v, through_codec in members}
+            document["snapshots"] = {name: encode_capture(capture) for name, capture in snapshots.items()}
         document["seed"] = self.source.seed
-        document["snapshots"] = {name: encode_capture(capture) for name, capture in snapshots.items()}
         return document
 
     def import_kept_state(self, document: Json) -> None:

@@ -25,6 +25,7 @@ from simulator.host_check import HostCheck
 from simulator.journal import Journal
 from simulator.local_hosts import is_loopback_name
 from simulator.proxy.routes import create_proxy_app
+from simulator.state.codec import SettledMemo
 from simulator.state.store import Store
 from simulator.webhooks.deliveries import Webhooks
 from simulator.wire import Json
@@ -105,7 +106,8 @@ class SimulatorServer:
         self.data_dir, loaded = open_data_dir(self.simulator)
         served: tuple[Any, Any] = (self.app, proxy_app)
         if self.data_dir is not None:
-            writer = Writer(self.data_dir, self.simulator.export_kept_state)
+            memo = SettledMemo()  # settled activities are encoded once, not at every write
+            writer = Writer(self.data_dir, lambda: self.simulator.export_kept_state(memo))
             if not loaded:
                 writer.changed()  # an empty directory holds the state (and its seed) from the start
             served = (WriteGate(self.app, writer), WriteGate(proxy_app, writer))

@@ -371,3 +371,26 @@ def test_the_inspector_shows_the_data_dir_and_its_size(tmp_path):
         assert overview["dataDir"]["bytes"] == sum(p.stat().st_size for p in data.iterdir()) > 1000
     finally:
         server.stop()
+
+
+def test_the_kept_document_reuses_settled_activities_and_equals_a_fresh_encoding():
+    """The writer's memo of settled activities changes nothing in what is written."""
+    from simulator import Config, Simulator
+    from simulator.state.codec import SettledMemo
+
+    sim = Simulator(Config(seed=12, timestamp_window_ms=None))
+    creds = sim.default_credentials()
+    stamper = ApiKeyStamper(creds["apiPrivateKey"])
+    memo = SettledMemo()
+    for n in range(3):
+        body = {
+            "type": "ACTIVITY_TYPE_CREATE_WALLET",
+            "timestampMs": "0",
+            "organizationId": creds["organizationId"],
+            "parameters": {"walletName": f"m{n}", "accounts": [ETH_ACCOUNT]},
+        }
+        raw = json.dumps(body).encode()
+        name, value = stamper.stamp(raw)
+        sim.submit("create_wallet", raw, {"Content-Type": "application/json", name: value})
+        assert files.encode(sim.export_kept_state(memo)) == files.encode(sim.export_kept_state())
+    assert len(memo.kept) == len(sim.store.activities) == 3
