@@ -394,3 +394,29 @@ def test_the_kept_document_reuses_settled_activities_and_equals_a_fresh_encoding
         sim.submit("create_wallet", raw, {"Content-Type": "application/json", name: value})
         assert files.encode(sim.export_kept_state(memo)) == files.encode(sim.export_kept_state())
     assert len(memo.kept) == len(sim.store.activities) == 3
+
+
+def test_a_passkey_signed_up_through_the_auth_proxy_logs_in_after_a_kill(tmp_path):
+    """A sub-organization made by the auth proxy's signup with a passkey: after SIGKILL and a restart the same
+    passkey's stamp is still accepted."""
+    from simulator.testing import PasskeyStamper
+
+    data = str(tmp_path / "data")
+    passkey = PasskeyStamper("Y3JlZC1rZXB0", "7e" * 32, origin="http://localhost:3000")
+    first = Serving("--seed", "21", "--auth-proxy", "--data-dir", data)
+    proxy = SimulatorClient(first.ready["proxyUrl"], None, "")
+    headers = {"X-Auth-Proxy-Config-Id": first.ready["authProxyConfigId"], "Origin": "http://localhost:3000"}
+    authenticator = {
+        "authenticatorName": "laptop",
+        "challenge": "c2lnbnVw",
+        "attestation": passkey.attestation("c2lnbnVw"),
+    }
+    body = {"userName": "passkey user", "apiKeys": [], "authenticators": [authenticator], "oauthProviders": []}
+    made = ok(proxy.post("/v1/signup", json.dumps(body).encode(), headers))
+    first.kill()
+    again = Serving("--data-dir", data)
+    try:
+        client = SimulatorClient(again.ready["url"], passkey, made["organizationId"])
+        assert ok(client.query("whoami"))["organizationId"] == made["organizationId"]
+    finally:
+        again.stop()
