@@ -22,6 +22,8 @@ export interface ReadyLine {
   authIframeUrl?: string;
   /** The control API's token when serve generated it (--host beyond loopback without --control-token); else null. */
   controlToken?: string | null;
+  /** The data directory the state is kept in (serve --data-dir), absolute; null when the state is in memory only. */
+  dataDir?: string | null;
 }
 
 export interface Credentials {
@@ -39,6 +41,8 @@ export interface StartOptions {
   seed?: number;
   /** The token the control API then requires (--control-token); the returned control client sends it. */
   controlToken?: string;
+  /** Keep the state in this directory across restarts and crashes (--data-dir). */
+  dataDir?: string;
   port?: number;
   proxyPort?: number;
   /** More `serve` switches, e.g. ["--log-format", "json"]. */

@@ -287,6 +287,7 @@ function serveArguments(options) {
   for (const scenario of options.scenarios || []) args.push("--scenario", String(scenario));
   if (options.seed !== undefined && options.seed !== null) args.push("--seed", String(options.seed));
   if (options.controlToken) args.push("--control-token", String(options.controlToken));
+  if (options.dataDir) args.push("--data-dir", String(options.dataDir));
   return args.concat(options.args || []);
 }
 

@@ -20,11 +20,13 @@ from simulator.cli_commands import (
     coverage_command,
     outbox_command,
     replay_command,
+    state_command,
     webhooks_command,
 )
 from simulator.cli_options import (
     control_switches,
     control_token_option,
+    data_dir_switches,
     rate_limit_switch,
     rate_limits_setting,
     transport_switches,
@@ -33,6 +35,7 @@ from simulator.cli_options import (
 )
 from simulator.config import TEN_MINUTES_MS, Config
 from simulator.crypto import service_keys
+from simulator.datadir.files import DataDirError
 from simulator.scenario import ScenarioError, ScenarioWarning, resolve_scenario
 
 
@@ -131,6 +134,7 @@ def parser() -> argparse.ArgumentParser:
     )
     transport_switches(serve)
     web_app_switches(serve)
+    data_dir_switches(serve)
     serve.set_defaults(run=serve_command)
     outbox = commands.add_parser("outbox", help="list the OTP codes a running simulator has sent")
     outbox.add_argument("--url", default="http://127.0.0.1:8080", help="the simulator's main address")
@@ -174,6 +178,14 @@ def parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="check scenario files and report every problem with its line")
     check.add_argument("files", nargs="+", help="scenario files, or names of shipped scenarios")
     check.set_defaults(run=check_command)
+    state = commands.add_parser(
+        "state", help="export or import a running simulator's whole state, or check a --data-dir offline"
+    )
+    state.add_argument("action", choices=("export", "import", "check"))
+    state.add_argument("target", metavar="FILE_OR_DIR", help="export/import: a JSON file; check: a data directory")
+    state.add_argument("--url", default="http://127.0.0.1:8080", help="export/import: the simulator's main address")
+    control_token_option(state)
+    state.set_defaults(run=state_command)
     return top
 
 
@@ -203,6 +215,8 @@ def config_from(args: argparse.Namespace) -> Config:
         header_timeout_seconds=args.header_timeout,
         read_timeout_seconds=args.read_timeout,
         rate_limits=rate_limits_setting(args),
+        data_dir=args.data_dir,
+        data_durability=args.data_durability,
         **web_app_settings(args),
     )
 
@@ -215,7 +229,7 @@ def serve_command(args: argparse.Namespace) -> int:
 
     try:
         server = SimulatorServer(host=args.host, port=args.port, proxy_port=args.proxy_port, config=config_from(args))
-    except ScenarioError as exc:
+    except (ScenarioError, DataDirError) as exc:
         print(f"wallet-simulator: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
@@ -268,6 +282,7 @@ def ready_line(server: Any) -> dict[str, Any]:
         **frames.urls(server.url),  # exportIframeUrl, importIframeUrl, authIframeUrl: the local iframe pages
         # the control API's token when serve generated one (--host beyond loopback without --control-token); else None
         "controlToken": getattr(server, "generated_control_token", None),
+        "dataDir": str(sim.config.data_dir.resolve()) if sim.config.data_dir is not None else None,
     }
 
 

@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from simulator.config import Config
@@ -133,3 +134,58 @@ def check_command(args: argparse.Namespace) -> int:
             failed += 1
             print(exc, file=sys.stderr)
     return 1 if failed else 0
+
+
+def state_command(args: argparse.Namespace) -> int:
+    """``state export FILE`` / ``state import FILE`` through a running simulator's control API;
+    ``state check DIR`` reads a data directory offline, changing nothing."""
+    if args.action == "check":
+        return check_data_dir(args.target)
+    from simulator.control_client import ControlClient, ControlError
+
+    client = ControlClient(args.url, token=args.control_token)
+    try:
+        if args.action == "export":
+            document = client.state()
+            # the document holds private keys and mnemonics: readable by its owner only
+            descriptor = os.open(args.target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(descriptor, "w") as out:
+                json.dump(document, out)
+            print(f"exported the state to {args.target} (it holds private keys: keep it private)")
+        else:
+            with open(args.target) as source:
+                document = json.load(source)
+            client.import_state(document)
+            print(f"imported the state from {args.target}")
+    except ValueError as exc:
+        print(f"wallet-simulator: {args.target}: not a JSON state document: {exc}", file=sys.stderr)
+        return 2
+    except (ControlError, OSError) as exc:
+        print(f"wallet-simulator: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def check_data_dir(target: str) -> int:
+    from simulator.core import Simulator
+    from simulator.datadir import files
+
+    try:
+        loaded = files.load(Path(target))
+        for note in loaded.notes:
+            print(note)
+        if loaded.document is None:
+            print(f"{target}: ok (empty: no state kept yet)")
+            return 0
+        sim = Simulator(Config(seed=0))
+        sim.import_kept_state(loaded.document)
+        sim.close()
+    except files.DataDirError as exc:
+        print(f"wallet-simulator: {exc}", file=sys.stderr)
+        return 1
+    except (KeyError, TypeError, ValueError) as exc:
+        print(f"wallet-simulator: {target}: the kept state does not load: {exc!r}", file=sys.stderr)
+        return 1
+    counts = ", ".join(f"{n} {name}" for name, n in sim.store.counts().items())
+    print(f"{target}: ok ({files.size_of(Path(target))} bytes, {loaded.records} log record(s); {counts})")
+    return 0

@@ -209,3 +209,21 @@ def rate_limit_switch(serve: argparse.ArgumentParser) -> None:
 
 def rate_limits_setting(args: argparse.Namespace) -> RateLimits | None:
     return None if args.rate_limits is None else RateLimits.plan(args.rate_limits)
+
+
+def data_dir_switches(serve: argparse.ArgumentParser) -> None:
+    serve.add_argument(
+        "--data-dir",
+        type=Path,
+        metavar="DIR",
+        help="keep the whole state in DIR across restarts and crashes (created if absent; one simulator at a "
+        "time); without it the state lives in memory only",
+    )
+    serve.add_argument(
+        "--data-durability",
+        choices=("always", "everysec", "no"),
+        default="always",
+        help="with --data-dir: always (default) syncs each change to disk before its answer; everysec at most "
+        "once a second; no leaves it to the OS. A killed simulator loses nothing in any mode; the last two can "
+        "lose the latest changes if the machine itself stops",
+    )

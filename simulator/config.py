@@ -76,6 +76,10 @@ class Config:
     # the service's rate limits (simulator/consensus/rate_limits.py), on the simulator's clock; None: none, as
     # before (serve --rate-limits [PLAN], a scenario's `rateLimits:` key)
     rate_limits: RateLimits | None = None
+    # serve --data-dir: the whole state kept in this directory across restarts and crashes (simulator/datadir/);
+    # None: in memory only. data_durability: "always" (fsync before each answer), "everysec" or "no"
+    data_dir: Path | None = None
+    data_durability: str = "always"
 
     def __post_init__(self) -> None:
         if self.auth not in ("verify", "off"):
@@ -93,6 +97,8 @@ class Config:
         object.__setattr__(self, "cors_origins", tuple(origin_text(o) for o in self.cors_origins))
         object.__setattr__(self, "allowed_hosts", tuple(host_text(h) for h in self.allowed_hosts))
         self.check_auth_proxy()
+        if self.data_durability not in ("always", "everysec", "no"):
+            raise ValueError(f"data_durability must be 'always', 'everysec' or 'no', got {self.data_durability!r}")
         if self.rate_limits is not None and not isinstance(self.rate_limits, RateLimits):
             raise ValueError(f"rate_limits must be a RateLimits or None, got {self.rate_limits!r}")
 

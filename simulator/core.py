@@ -177,6 +177,28 @@ class Simulator:
             if not self.store.mnemonic_stream.key:  # a document from before the mnemonic stream
                 self.store.mnemonic_stream = MnemonicStream(mnemonic_pool.stream_key(self.source.seed))
 
+    def export_kept_state(self, memo: codec.SettledMemo | None = None) -> Json:
+        """What ``serve --data-dir`` keeps: the export document, the seed, and the control API's snapshots
+        (``memo``: settled activities encoded by the previous call are reused)."""
+        with self.lock:
+            members = self._export()
+            snapshots = dict(self.saved_snapshots)
+        with memo or codec.SettledMemo():
+            document = {key: codec.encode(v) if through_codec else v for key, v, through_codec in members}
+            document["snapshots"] = {name: encode_capture(capture) for name, capture in snapshots.items()}
+        document["seed"] = self.source.seed
+        return document
+
+    def import_kept_state(self, document: Json) -> None:
+        """Continue from an ``export_kept_state()`` document (the start of ``serve --data-dir``)."""
+        with self.lock:
+            self.import_state(document)
+            if isinstance(document.get("seed"), int):
+                self.source.seed = document["seed"]
+            self.saved_snapshots = {
+                name: decode_capture(kept) for name, kept in (document.get("snapshots") or {}).items()
+            }
+
     def snapshot(self) -> object:
         with self.lock:
             return self._capture()
@@ -359,6 +381,22 @@ class Simulator:
         if not with_private:
             raise LookupError("no scenario declared an API key with its private key")
         return with_private[0]
+
+
+def encode_capture(capture: Any) -> Json:
+    store, source, clock, credentials, rules = capture
+    return {
+        "store": codec.encode(store),
+        "source": codec.encode(source),
+        "clock": list(clock),
+        "credentials": credentials,
+        "rules": rules,
+    }
+
+
+def decode_capture(kept: Json) -> object:
+    store = codec.decode(kept["store"])
+    return (store, codec.decode(kept["source"]), tuple(kept["clock"]), kept["credentials"], kept["rules"])
 
 
 class FaultGate:

@@ -36,7 +36,8 @@ else to the working directory, or absolute). The older spelling ``"scenarios/<na
 the shipped file when no such file exists. Each set is built once per session and restored from a
 snapshot for every test that names it.
 
-Ini options: ``simulator_control_token`` (the control API's token), ``simulator_inspector = true``
+Ini options: ``simulator_control_token`` (the control API's token), ``simulator_data_dir`` (a
+directory simulator_server keeps its state in: serve --data-dir), ``simulator_inspector = true``
 (serve the inspector page at ``simulator_server.url + "/_simulator/ui"``; off by default) and
 ``simulator_skip_without_turnkey_http = true`` (``turnkey_client`` skips, as it used to, instead of
 failing when turnkey-http is not installed).
@@ -83,6 +84,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type="bool",
         default=False,
     )
+    parser.addini(
+        "simulator_data_dir",
+        "keep simulator_server's state in this directory across sessions (serve --data-dir); the simulator "
+        "fixture still resets it to the test's scenario (default: in memory)",
+        default="",
+    )
+
+
+def data_dir(config: pytest.Config) -> Path | None:
+    """The ini option ``simulator_data_dir``, relative to the ini file's folder."""
+    text = str(config.getini("simulator_data_dir") or "").strip()
+    return Path(config.rootpath, text) if text else None
 
 
 def control_token(config: pytest.Config) -> str | None:
@@ -101,7 +114,9 @@ def pytest_configure(config: pytest.Config) -> None:
 def simulator_server(pytestconfig: pytest.Config) -> Iterator[SimulatorServer]:
     """One simulator for the whole test session, stopped at its end."""
     config = Config(
-        control_token=control_token(pytestconfig), inspector=bool(pytestconfig.getini("simulator_inspector"))
+        control_token=control_token(pytestconfig),
+        inspector=bool(pytestconfig.getini("simulator_inspector")),
+        data_dir=data_dir(pytestconfig),
     )
     with SimulatorServer(config=config) as server:
         yield server

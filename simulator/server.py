@@ -19,10 +19,13 @@ from simulator.app import create_app
 from simulator.clock import Clock
 from simulator.config import Config
 from simulator.core import Simulator
+from simulator.datadir.directory import DataDir, Writer
+from simulator.datadir.gate import WriteGate
 from simulator.host_check import HostCheck
 from simulator.journal import Journal
 from simulator.local_hosts import is_loopback_name
 from simulator.proxy.routes import create_proxy_app
+from simulator.state.codec import SettledMemo
 from simulator.state.store import Store
 from simulator.webhooks.deliveries import Webhooks
 from simulator.wire import Json
@@ -57,6 +60,23 @@ def warn_about_every_origin(sim: Simulator) -> None:
         )
 
 
+def open_data_dir(sim: Simulator) -> tuple[DataDir | None, bool]:
+    """Config.data_dir: lock and load it (DataDirError, changing nothing, when it cannot be used); whether
+    it held a state."""
+    if sim.config.data_dir is None:
+        return None, False
+    data_dir = DataDir(sim.config.data_dir, sim.config.data_durability)
+    loaded = data_dir.open()
+    try:
+        if loaded.document is not None:
+            sim.import_kept_state(loaded.document)
+            log.info("data directory %s: state loaded (%d bytes)", data_dir.path, data_dir.size())
+    except BaseException:
+        data_dir.close()
+        raise
+    return data_dir, loaded.document is not None
+
+
 class SimulatorServer:
     """The simulator's HTTP server on loopback; ``port=0`` picks a free port.
 
@@ -83,16 +103,26 @@ class SimulatorServer:
         warn_about_every_origin(self.simulator)
         self.app = create_app(self.simulator)
         proxy_app = create_proxy_app(self.simulator)
+        self.data_dir, loaded = open_data_dir(self.simulator)
+        served: tuple[Any, Any] = (self.app, proxy_app)
+        if self.data_dir is not None:
+            memo = SettledMemo()  # settled activities are encoded once, not at every write
+            writer = Writer(self.data_dir, lambda: self.simulator.export_kept_state(memo))
+            if not loaded:
+                writer.changed()  # an empty directory holds the state (and its seed) from the start
+            served = (WriteGate(self.app, writer), WriteGate(proxy_app, writer))
         self._pool = worker_pool(settings)
         opened: list[PortServer] = []
         try:
             gate = self.simulator.fault_gate
-            for app, wanted, interface in ((self.app, port, "api"), (proxy_app, proxy_port, "authProxy")):
+            for app, wanted, interface in ((served[0], port, "api"), (served[1], proxy_port, "authProxy")):
                 # every port, every request: a Host this simulator does not answer is refused first (DNS rebinding)
                 checked = HostCheck(app, host, self.simulator.allowed_hosts)
                 opened.append(PortServer(checked, host, wanted, settings, self._pool, gate, interface))
         except OSError:
             self._shut(opened, grace=0)
+            if self.data_dir is not None:
+                self.data_dir.close()
             raise
         self._main, self._proxy = opened
         self._threads: list[threading.Thread] = []
@@ -140,6 +170,8 @@ class SimulatorServer:
         self._shut([self._main, self._proxy], STOP_GRACE_SECONDS)
         for thread in self._threads:
             thread.join(timeout=STOP_GRACE_SECONDS)
+        if self.data_dir is not None:
+            self.data_dir.close()
 
     def _shut(self, servers: list[PortServer], grace: float) -> None:
         for server in servers:

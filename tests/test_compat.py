@@ -97,3 +97,34 @@ def test_the_corpus_is_what_the_tool_builds():
         assert path.read_text().startswith("# From ")
     assert all((CORPUS / "scenarios" / name).is_file() for name in REPLAYS)
     assert Path(ROOT / "tools" / "compat_corpus.py").is_file()
+
+
+DATA_DIRS = sorted(p for p in (CORPUS / "data_dirs").iterdir() if p.is_dir())
+
+
+@pytest.mark.parametrize("kept", DATA_DIRS, ids=lambda p: p.name)
+def test_every_data_dir_an_earlier_release_wrote_loads_now(kept, tmp_path):
+    """``serve --data-dir`` on a copy: the wallet that release kept is there, with its id and address."""
+    import shutil
+
+    from simulator.control_client import ControlClient
+
+    data = tmp_path / "data"
+    shutil.copytree(kept, data)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "simulator", "serve", "--port", "0", "--proxy-port", "0", "--data-dir", str(data)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = proc.stdout.readline() if proc.stdout else ""
+        assert line, proc.stderr.read() if proc.stderr else ""
+        ready = json.loads(line)
+        assert ready["seed"] == 37
+        state = ControlClient(ready["url"]).state()
+        wallets = json.dumps(state["store"])
+        assert "99c566c6-74f4-4996-aed5-ce80fb85a89c" in wallets and "kept since 0.x" in wallets
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)

@@ -6,6 +6,7 @@ control API itself, so a click has exactly the effect of the documented call.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from flask import Blueprint, Response, jsonify, request
@@ -54,8 +55,20 @@ def overview_view() -> Response:
             "snapshots": list(sim.saved_snapshots),
             "scenarios": shipped_list(),
             "tokenRequired": sim.config.control_token is not None,
+            "dataDir": data_dir_listing(sim.config.data_dir),
         }
     )
+
+
+def data_dir_listing(path: Path | None) -> Json | None:
+    """serve --data-dir: the directory and the bytes its files hold; None when the state is in memory only."""
+    if path is None:
+        return None
+    try:
+        size = sum(p.stat().st_size for p in path.iterdir() if p.is_file())
+    except OSError:
+        size = 0
+    return {"path": str(path.resolve()), "bytes": size}
 
 
 def shipped_list() -> list[Json]:

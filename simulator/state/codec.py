@@ -11,6 +11,7 @@ large export (run outside the store lock) never holds up the requests served mea
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import json
 import time
@@ -34,9 +35,41 @@ _PIECE_ITEMS = 64  # containers larger than this are written member by member
 _YIELD_EVERY_S = 0.001  # the longest the writer keeps the interpreter before letting others run
 
 
+# serve --data-dir encodes the whole state after every change: a settled activity never changes again, so its
+# encoding is kept (by id, with the very object it was made from) across the encodings made inside ``settled_memo``
+_MEMO: contextvars.ContextVar[tuple[dict[str, Any], dict[str, Any]] | None] = contextvars.ContextVar(
+    "settled_memo", default=None
+)
+
+
+class SettledMemo:
+    """``with memo:`` encodings inside reuse those of settled activities the previous ``with`` made;
+    entries for activities no longer encoded are dropped at the end of each."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, Any] = {}
+
+    def __enter__(self) -> SettledMemo:
+        self._fresh: dict[str, Any] = {}
+        self._token = _MEMO.set((self.kept, self._fresh))
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        _MEMO.reset(self._token)
+        self.kept = self._fresh
+
+
 def encode(value: Any) -> Any:
     if isinstance(value, activity.Activity):
-        return {"__type__": "Activity", **{k: encode(v) for k, v in activity_state(value).items()}}
+        memo = _MEMO.get()
+        if memo is not None and value.settled:
+            kept, fresh = memo
+            hit = kept.get(value.activity_id)
+            if hit is None or hit[0] is not value:
+                hit = (value, encode_activity(value))
+            fresh[value.activity_id] = hit
+            return hit[1]
+        return encode_activity(value)
     if isinstance(value, DOCUMENT_RECORDS):  # written as they always were: JSON objects
         return encode(value.as_document())
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -59,6 +92,10 @@ def encode(value: Any) -> Any:
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def encode_activity(value: activity.Activity) -> Any:
+    return {"__type__": "Activity", **{k: encode(v) for k, v in activity_state(value).items()}}
 
 
 def field_names(value: Any) -> tuple[str, ...]:

@@ -170,3 +170,27 @@ test("connect without a simulator names the variable", () => {
     if (saved !== undefined) process.env[helper.READY_ENV] = saved;
   }
 });
+
+test("dataDir keeps the state across a restart", async () => {
+  const fs = require("node:fs");
+  const os = require("node:os");
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "simulator-data-"));
+  try {
+    const first = await helper.startSimulator({ seed: 9, dataDir, timeoutMs: 30000 });
+    let walletId;
+    try {
+      ({ walletId } = await apiFor(first).createWallet({ walletName: "kept", accounts: [ETH] }));
+    } finally {
+      await first.stop();
+    }
+    const second = await helper.startSimulator({ dataDir, timeoutMs: 30000 });
+    try {
+      const { wallets } = await apiFor(second).getWallets({});
+      assert.ok(wallets.some((w) => w.walletId === walletId && w.walletName === "kept"));
+    } finally {
+      await second.stop();
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});

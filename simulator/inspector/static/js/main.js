@@ -63,6 +63,10 @@ async function tick() {
   try {
     ctx.overview = await getJson(`${INSPECTOR}/overview`);
     document.getElementById("sim-clock").textContent = `Simulated time ${time(ctx.overview.nowMs)}`;
+    const kept = ctx.overview.dataDir;
+    const dataDir = document.getElementById("sim-data-dir");
+    dataDir.hidden = !kept;
+    if (kept) dataDir.textContent = `Kept in ${kept.path} (${(kept.bytes / 1024).toFixed(1)} kB)`;
     if (mounted) await mounted.update(ctx.route);
     setLive(true, "live");
   } catch (error) {

@@ -1,0 +1,6 @@
+"""``serve --data-dir DIR``: the whole state kept on disk across restarts and crashes.
+
+``files`` is the on-disk format (a base document and an append-only log of framed records),
+``directory`` the open directory (its lock, loading, appending, compaction), ``gate`` the WSGI
+wrapper that writes a record after every state-changing request and before its answer leaves.
+"""
