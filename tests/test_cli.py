@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 from conftest import DEFAULTS, ok
+from support import PROCESS_STOP_SECONDS
 
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
@@ -38,7 +39,7 @@ def test_serve_prints_the_ready_line_and_stops_on_ctrl_c():
         assert ok(client.query("whoami"))["userId"] == ready["userId"]
     finally:
         proc.send_signal(signal.SIGINT)
-        code = proc.wait(timeout=10)
+        code = proc.wait(timeout=PROCESS_STOP_SECONDS)
         proc.stdout.close()
         stderr = proc.stderr.read()
         proc.stderr.close()
@@ -51,7 +52,7 @@ def test_ctrl_c_right_after_the_ready_line_stops_cleanly():
     for _ in range(3):
         proc, _ready = start("--seed", "4")
         proc.send_signal(signal.SIGINT)
-        code = proc.wait(timeout=10)
+        code = proc.wait(timeout=PROCESS_STOP_SECONDS)
         proc.stdout.close()
         stderr = proc.stderr.read()
         proc.stderr.close()
@@ -88,7 +89,7 @@ def test_serve_and_control_take_shipped_scenario_names():
         assert ok(client.query("get_organization_configs"))["configs"]["quorum"]["threshold"] == 1
     finally:
         proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=10)
+        proc.wait(timeout=PROCESS_STOP_SECONDS)
         proc.stdout.close()
         proc.stderr.close()
 

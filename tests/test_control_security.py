@@ -14,6 +14,7 @@ import urllib.request
 
 import pytest
 from conftest import DEFAULTS
+from support import PROCESS_STOP_SECONDS
 
 from simulator import Config, Simulator
 from simulator.app import create_app
@@ -182,7 +183,7 @@ class Served:
         # an answer means the server loop runs, inside the part of serve that handles Ctrl-C
         urllib.request.urlopen(self.ready["url"] + "/public/v1/discovery/webhooks/jwks", timeout=10).close()
         self.proc.send_signal(signal.SIGINT)
-        code = self.proc.wait(timeout=10)
+        code = self.proc.wait(timeout=PROCESS_STOP_SECONDS)
         self.reader.join(timeout=5)
         self.proc.stdout.close()
         self.proc.stderr.close()

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from conftest import DEFAULTS, ETH_ACCOUNT, ROOT, ok
-from support import CHROMEDRIVER, CHROMIUM, NO_CHROMIUM, assert_error, chromium
+from support import CHROMEDRIVER, CHROMIUM, NO_CHROMIUM, PROCESS_STOP_SECONDS, assert_error, chromium
 
 from simulator import Config, SimulatorServer
 from simulator.cli import main, ready_line
@@ -297,7 +297,7 @@ def test_serve_with_the_switches_prints_the_configuration_and_answers_the_browse
         assert refused.status == 403
     finally:
         proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=10)
+        proc.wait(timeout=PROCESS_STOP_SECONDS)
         stderr = proc.stderr.read()
         proc.stdout.close()
         proc.stderr.close()

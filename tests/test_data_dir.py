@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from conftest import ETH_ACCOUNT, ROOT, ok
+from support import PROCESS_STOP_SECONDS
 
 from simulator.control_client import ControlClient
 from simulator.datadir import files
@@ -52,7 +53,7 @@ class Serving:
     def kill(self) -> None:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=30)
+        self.proc.wait(timeout=PROCESS_STOP_SECONDS)
         for stream in (self.proc.stdout, self.proc.stderr):
             if stream:
                 stream.close()

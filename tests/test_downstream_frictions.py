@@ -15,6 +15,7 @@ import sys
 import pytest
 import yaml
 from conftest import DEFAULTS, ETH_ACCOUNT, ROOT, SCENARIOS
+from support import PROCESS_STOP_SECONDS
 
 from simulator import Config, SimulatorServer
 from simulator.replay import ReplayError, replay, report
@@ -198,7 +199,7 @@ def test_11_one_log_line_per_request_with_operation_status_and_error(tmp_path, f
             client.query("get_wallet", walletId="00000000-0000-4000-8000-0000000000c2")
         finally:
             proc.send_signal(signal.SIGINT)
-            proc.wait(timeout=20)
+            proc.wait(timeout=PROCESS_STOP_SECONDS)
             proc.stdout.close()
     text = log.read_text()
     assert "\x1b[" not in text and "Traceback" not in text

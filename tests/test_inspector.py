@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from conftest import DEFAULTS, ETH_ACCOUNT, ok
+from support import PROCESS_STOP_SECONDS
 
 from simulator import Config, SimulatorServer
 from simulator.app import create_app
@@ -283,7 +284,7 @@ def test_the_printed_url_serves_the_page():
             assert "<title>Inspector" in reply.read().decode()
     finally:
         proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=15)
+        proc.wait(timeout=PROCESS_STOP_SECONDS)
         proc.stdout.close()  # type: ignore[union-attr]
 
 

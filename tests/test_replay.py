@@ -10,6 +10,7 @@ import sys
 import pytest
 import yaml
 from conftest import DEFAULTS, ETH_ACCOUNT, SCENARIOS
+from support import PROCESS_STOP_SECONDS
 
 from simulator.replay import replay, report
 from simulator.testing import ApiKeyStamper, SimulatorClient
@@ -89,7 +90,7 @@ def test_a_recorded_session_replays_green(tmp_path):
         client.query("get_wallet", walletId="00000000-0000-4000-8000-0000000000c8")
     finally:
         proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=20)
+        proc.wait(timeout=PROCESS_STOP_SECONDS)
         proc.stdout.close()
         proc.stderr.close()
     recorded = yaml.safe_load(record.read_text())
