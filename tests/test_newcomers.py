@@ -264,7 +264,8 @@ def test_the_login_message_is_the_one_core_signs(simulator, client, simulator_ou
 
 
 def test_turnkey_client_waits_out_a_scripted_wait_of_n_polls_in_n_short_polls(turnkey_client, simulator, tmp_path):
-    """The fixture's client polls every 50 ms (the official default is a second): ten polls are not ten seconds."""
+    """The fixture's client polls every 50 ms (the official default is a second): ten polls are not ten seconds.
+    Checked as the client's own setting, not as elapsed time, which a loaded machine stretches."""
     import turnkey_sdk_types as T
 
     scenario = tmp_path / "slow.yaml"
@@ -273,8 +274,7 @@ def test_turnkey_client_waits_out_a_scripted_wait_of_n_polls_in_n_short_polls(tu
         "  - {name: slow wallets, match: {type: CREATE_WALLET}, outcome: allow, after: {polls: 10}}\n"
     )
     simulator.simulator.use_scenarios((scenario,))
-    started = time.monotonic()
+    assert turnkey_client.polling_interval_ms == 50
     made = turnkey_client.create_wallet(T.CreateWalletBody(walletName="slow", accounts=[]))
     assert made.activity.status == "ACTIVITY_STATUS_COMPLETED"
     assert len(simulator.journal.calls("get_activity")) >= 10  # it did wait for the polls
-    assert time.monotonic() - started < 5
