@@ -20,7 +20,7 @@ from simulator.policy.errors import PolicySyntaxError
 from simulator.policy.language import compile_expression
 from simulator.policy.namespaces import chain_of
 from simulator.policy.nodes import Compare, ListLiteral, Literal, Name, Node, children
-from simulator.policy.params import ROOT, exposed_shapes, first_unknown, param_paths, shapes
+from simulator.policy.params import ROOT, descend, exposed_shapes, first_unknown, param_paths, shapes
 from simulator.policy.params_table import SOURCE as PARAMS_SOURCE
 from simulator.policy.schemas import INT, NAMESPACES
 
@@ -121,12 +121,5 @@ def int_field(node: Node) -> str | None:
 
 
 def _shape_at(shape: Any, path: tuple[str, ...]) -> str | None:
-    current = shape
-    for step in path:
-        if current.kind != "struct":
-            return None
-        resolved = current.resolve(step)
-        if resolved is None:
-            return None
-        current = current.fields[resolved][1]
-    return str(current.kind)
+    reached, at = descend(shape, path)
+    return str(at.kind) if reached == len(path) else None

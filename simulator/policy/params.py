@@ -252,20 +252,25 @@ def param_paths(node: Node, bound: frozenset[str] = frozenset()) -> frozenset[tu
     return frozenset(found)
 
 
+def descend(shape: Shape, path: tuple[str, ...]) -> tuple[int, Shape]:
+    """Follow ``path`` through structs: how many steps resolved, and the shape reached (it stops at the
+    first step that is not a field, or at a list or open object, whose members are not checked here)."""
+    current = shape
+    for index, step in enumerate(path):
+        resolved = current.resolve(step) if current.kind == "struct" else None
+        if resolved is None:
+            return index, current
+        current = current.fields[resolved][1]
+    return len(path), current
+
+
 def first_unknown(shape: Shape, path: tuple[str, ...]) -> int | None:
     """The index in ``path`` of the first step ``shape`` does not have, None when all resolve.
 
     Steps past a list (``.count``, or a member a list never has) or an open object are not checked here.
     """
-    current = shape
-    for index, step in enumerate(path):
-        if current.kind != "struct":
-            return None
-        resolved = current.resolve(step)
-        if resolved is None:
-            return index
-        current = current.fields[resolved][1]
-    return None
+    reached, at = descend(shape, path)
+    return reached if reached < len(path) and at.kind == "struct" else None
 
 
 def check_paths(paths: Iterable[tuple[str, ...]], activity_type: str, params: Any) -> None:
