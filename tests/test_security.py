@@ -233,6 +233,26 @@ def test_a_cross_site_control_request_is_refused_whatever_its_method_and_body(se
     assert state_text(server) == before and list(server.simulator.saved_snapshots) == ["snapshot-1"]
 
 
+
+@pytest.mark.parametrize(
+    ("method", "path", "typed"),
+    [
+        ("POST", "/_simulator/faults", {"Content-Type": "text/plain"}),
+        ("POST", "/_simulator/faults", CONTROL_JSON),
+        ("DELETE", "/_simulator/faults", {}),
+        ("DELETE", "/_simulator/faults/kept", CONTROL_JSON),
+    ],
+)
+@pytest.mark.parametrize("sent", [{"Origin": EVIL}, {"Sec-Fetch-Site": "cross-site"}])
+def test_a_cross_site_page_can_neither_add_nor_remove_a_fault(server, method, path, typed, sent):
+    """The faults routes came after the refusal: the same gate covers them (a fault added from a page would
+    break the developer's next requests)."""
+    server.simulator.add_fault({"name": "kept", "kind": "unavailable", "match": {"operation": "create_wallet"}})
+    body = json.dumps({"kind": "reset"}).encode() if method == "POST" else b""
+    answer = send(server.url, method, path, {**sent, **typed}, body)
+    assert answer.status == 403, answer.raw
+    assert [f["name"] for f in server.simulator.fault_listing()] == ["kept"]
+
 def test_the_simulators_own_pages_listed_origins_and_non_browsers_pass(server):
     own = send(
         server.url,
