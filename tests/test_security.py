@@ -233,7 +233,6 @@ def test_a_cross_site_control_request_is_refused_whatever_its_method_and_body(se
     assert state_text(server) == before and list(server.simulator.saved_snapshots) == ["snapshot-1"]
 
 
-
 @pytest.mark.parametrize(
     ("method", "path", "typed"),
     [
@@ -252,6 +251,7 @@ def test_a_cross_site_page_can_neither_add_nor_remove_a_fault(server, method, pa
     answer = send(server.url, method, path, {**sent, **typed}, body)
     assert answer.status == 403, answer.raw
     assert [f["name"] for f in server.simulator.fault_listing()] == ["kept"]
+
 
 def test_the_simulators_own_pages_listed_origins_and_non_browsers_pass(server):
     own = send(
