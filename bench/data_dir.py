@@ -1,10 +1,10 @@
 """What ``serve --data-dir`` costs: throughput with and without it, start-up with 10,000 activities on disk,
 disk bytes per activity.
 
-    PYTHONPATH=$PWD python bench/data_dir.py [--seconds 3] [--durability always|everysec|no]
+    PYTHONPATH=$PWD python bench/data_dir.py [--seconds 3] [--durability everysec|always|no]
 
 Throughput: create_wallet and sign_raw_payload at 1 and 8 connections, each against a fresh ``serve`` (in
-memory, then ``--data-dir`` with the default durability ``always``), for ``--seconds`` each. Start-up: a
+memory, then ``--data-dir`` with the default durability ``everysec``), for ``--seconds`` each. Start-up: a
 directory holding 10,000 sign_raw_payload activities (made in process, kept through the same writer
 ``serve`` uses), from launching ``serve`` to its ready line, against the same with no directory.
 """
@@ -23,6 +23,7 @@ from typing import Any
 
 from simulator import Config, Simulator
 from simulator.datadir import files
+from simulator.datadir.changes import ChangeTracker
 from simulator.datadir.directory import DataDir, Writer
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
@@ -120,7 +121,7 @@ def directory_with(activities: int, path: Path) -> int:
         submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", parameters)
     data_dir = DataDir(path)
     data_dir.open()
-    Writer(data_dir, sim.export_kept_state).changed()
+    Writer(data_dir, ChangeTracker(sim)).write_whole()
     data_dir.close()
     return len(sim.store.activities)
 
@@ -129,7 +130,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--activities", type=int, default=10_000)
-    parser.add_argument("--durability", choices=("always", "everysec", "no"), default="always")
+    parser.add_argument("--durability", choices=("always", "everysec", "no"), default="everysec")
     args = parser.parse_args()
     rows = []
     for op in ("create_wallet", "sign_raw_payload"):

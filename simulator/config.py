@@ -77,9 +77,9 @@ class Config:
     # before (serve --rate-limits [PLAN], a scenario's `rateLimits:` key)
     rate_limits: RateLimits | None = None
     # serve --data-dir: the whole state kept in this directory across restarts and crashes (simulator/datadir/);
-    # None: in memory only. data_durability: "always" (fsync before each answer), "everysec" or "no"
+    # None: in memory only. data_durability: "everysec" (written before each answer, synced within a second), "always" (synced before each answer) or "no"
     data_dir: Path | None = None
-    data_durability: str = "always"
+    data_durability: str = "everysec"
 
     def __post_init__(self) -> None:
         if self.auth not in ("verify", "off"):

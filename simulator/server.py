@@ -19,13 +19,13 @@ from simulator.app import create_app
 from simulator.clock import Clock
 from simulator.config import Config
 from simulator.core import Simulator
+from simulator.datadir.changes import ChangeTracker
 from simulator.datadir.directory import DataDir, Writer
 from simulator.datadir.gate import WriteGate
 from simulator.host_check import HostCheck
 from simulator.journal import Journal
 from simulator.local_hosts import is_loopback_name
 from simulator.proxy.routes import create_proxy_app
-from simulator.state.codec import SettledMemo
 from simulator.state.store import Store
 from simulator.webhooks.deliveries import Webhooks
 from simulator.wire import Json
@@ -105,11 +105,14 @@ class SimulatorServer:
         proxy_app = create_proxy_app(self.simulator)
         self.data_dir, loaded = open_data_dir(self.simulator)
         served: tuple[Any, Any] = (self.app, proxy_app)
+        self._writer: Writer | None = None
         if self.data_dir is not None:
-            memo = SettledMemo()  # settled activities are encoded once, not at every write
-            writer = Writer(self.data_dir, lambda: self.simulator.export_kept_state(memo))
-            if not loaded:
-                writer.changed()  # an empty directory holds the state (and its seed) from the start
+            tracker = ChangeTracker(self.simulator)  # each record holds what changed since the one before
+            writer = self._writer = Writer(self.data_dir, tracker)
+            if loaded:
+                tracker.prime()  # the state just loaded is what the directory holds
+            else:
+                writer.write_whole()  # an empty directory holds the state (and its seed) from the start
             served = (WriteGate(self.app, writer), WriteGate(proxy_app, writer))
         self._pool = worker_pool(settings)
         opened: list[PortServer] = []
@@ -170,7 +173,9 @@ class SimulatorServer:
         self._shut([self._main, self._proxy], STOP_GRACE_SECONDS)
         for thread in self._threads:
             thread.join(timeout=STOP_GRACE_SECONDS)
-        if self.data_dir is not None:
+        if self._writer is not None:
+            self._writer.close()  # changes made in process since the last request, then the base
+        elif self.data_dir is not None:
             self.data_dir.close()
 
     def _shut(self, servers: list[PortServer], grace: float) -> None:

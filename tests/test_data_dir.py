@@ -251,7 +251,7 @@ def test_an_unparsable_base_stops_the_start_and_changes_nothing(tmp_path):
 def test_a_directory_from_a_newer_release_stops_the_start_and_changes_nothing(tmp_path):
     data = broken(tmp_path)
     base = json.loads((data / files.BASE).read_text())
-    base["format"] = "wallet-simulator-data/2"
+    base["format"] = f"wallet-simulator-data/{files.VERSION + 1}"
     (data / files.BASE).write_text(json.dumps(base))
     refused(data, str(data / files.BASE), "written by a newer release", "upgrade wallet-simulator")
 

@@ -1,10 +1,12 @@
 """The data directory's files: ``state.json`` (a base document, replaced atomically) and ``changes.log``
-(records appended after it, each framed as MAGIC, length, CRC32 and a JSON payload).
+(records appended after it, each framed as a magic, length, CRC32 and a JSON payload).
 
-Every record holds the whole state as the export document (``GET /_simulator/state``) has it, so the
-last complete record is the state: loading reads the base, then the log, and keeps the last record whose
-frame is whole and whose checksum holds. A crash can only cut the last record short (appends go at the
-end): that tail is ignored, and said so. A bad record anywhere else is damage: loading stops.
+A record is either the whole state (magic ``WSR1``: the kept document, as ``GET /_simulator/state`` has it
+plus the seed and snapshots; every record of format 1 is one) or the changes since the record before it
+(``WSR2``: operations on that document, ``simulator.datadir.changes``). Loading reads the base, then the log:
+from the last whole state on, each change record is applied in order. A crash can only cut the last record
+short (appends go at the end): that tail is ignored, and said so. A bad record anywhere else is damage:
+loading stops.
 """
 
 from __future__ import annotations
@@ -17,13 +19,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-FORMAT = "wallet-simulator-data/1"  # the `format` of both files; a later release reads every earlier one
+from simulator.datadir.changes import Replay
+
+FORMAT = "wallet-simulator-data/2"  # the `format` of both files; a later release reads every earlier one
 FORMAT_PREFIX = "wallet-simulator-data/"
-VERSION = 1
+VERSION = 2  # 1: every record a whole state; 2: change records too
 BASE = "state.json"
 LOG = "changes.log"
 LOCK = "lock"
-MAGIC = b"WSR1"
+MAGIC = b"WSR1"  # a record holding the whole state
+MAGIC_CHANGES = b"WSR2"  # a record holding the changes since the one before it
 HEADER = struct.Struct(">4sII")  # magic, payload length, CRC32 of the payload
 
 
@@ -39,19 +44,25 @@ class Loaded:
     records: int = 0
     log_bytes: int = 0
     dropped_tail_bytes: int = 0  # an incomplete last record (a crash while it was written), ignored
+    log_end: int = 0  # where the last complete record ends
     notes: list[str] = field(default_factory=list)
 
 
-def frame(payload: bytes) -> bytes:
-    return HEADER.pack(MAGIC, len(payload), zlib.crc32(payload)) + payload
+def frame(payload: bytes, magic: bytes = MAGIC) -> bytes:
+    return HEADER.pack(magic, len(payload), zlib.crc32(payload)) + payload
 
 
 def encode(document: dict[str, Any]) -> bytes:
     return json.dumps({"format": FORMAT, "state": document}, separators=(",", ":")).encode()
 
 
-def check_format(path: Path, data: Any) -> dict[str, Any]:
-    """The state inside a decoded base document or record, once its format is one this release reads."""
+def encode_changes(changes: dict[str, Any]) -> bytes:
+    return json.dumps({"format": FORMAT, **changes}, separators=(",", ":")).encode()
+
+
+def check_format(path: Path, data: Any, changes: bool = False) -> dict[str, Any]:
+    """The state inside a decoded base document or record (the record itself for a change record), once its
+    format is one this release reads."""
     fmt = data.get("format") if isinstance(data, dict) else None
     if not isinstance(fmt, str) or not fmt.startswith(FORMAT_PREFIX):
         raise DataDirError(
@@ -64,6 +75,10 @@ def check_format(path: Path, data: Any) -> dict[str, Any]:
             f"{path}: written by a newer release of wallet-simulator (format {fmt!r}; this release reads up to "
             f"{FORMAT!r}); upgrade wallet-simulator, or start with another --data-dir. Nothing was changed"
         )
+    if changes:
+        if not isinstance(data.get("ops", []), list):
+            raise DataDirError(f"{path}: a change record has no operations; restore the directory from a copy")
+        return dict(data)
     state = data.get("state")
     if not isinstance(state, dict):
         raise DataDirError(f"{path}: the document has no state; restore the directory from a copy or remove it")
@@ -84,13 +99,14 @@ def read_base(path: Path) -> dict[str, Any] | None:
 
 
 def read_log(path: Path, loaded: Loaded) -> None:
-    """The last complete record of the log into ``loaded``; an incomplete tail is noted, damage elsewhere raises."""
+    """The log's records applied to ``loaded.document`` (the base's state); an incomplete tail is noted,
+    damage elsewhere raises."""
     if not path.exists():
         return
     data = path.read_bytes()
     loaded.log_bytes = len(data)
     at = 0
-    last: bytes | None = None
+    records: list[tuple[bytes, bytes]] = []
     while at < len(data):
         start = at
         if len(data) - at < HEADER.size:
@@ -98,7 +114,7 @@ def read_log(path: Path, loaded: Loaded) -> None:
             break
         magic, length, crc = HEADER.unpack_from(data, at)
         end = at + HEADER.size + length
-        if magic != MAGIC:
+        if magic not in (MAGIC, MAGIC_CHANGES):
             raise DataDirError(
                 f"{path}: corrupt (no record starts at byte {start}); nothing was changed. Restore the directory "
                 "from a copy, or move it away to start empty"
@@ -115,7 +131,7 @@ def read_log(path: Path, loaded: Loaded) -> None:
                 f"{path}: corrupt (the record at byte {start} fails its checksum, and records follow it); nothing "
                 "was changed. Restore the directory from a copy, or move it away to start empty"
             )
-        last = payload
+        records.append((magic, payload))
         loaded.records += 1
         at = end
     if loaded.dropped_tail_bytes:
@@ -123,11 +139,26 @@ def read_log(path: Path, loaded: Loaded) -> None:
             f"{path}: the last record was incomplete ({loaded.dropped_tail_bytes} bytes, a stop while it was "
             f"written); recovered the state up to the {loaded.records} complete record(s) before it"
         )
-    if last is not None:
+    loaded.log_end = at
+    whole = [i for i, (magic, _) in enumerate(records) if magic == MAGIC]
+    first = whole[-1] if whole else 0  # what comes before the last whole state does not count
+    replay = Replay(loaded.document)
+    for magic, payload in records[first:]:
         try:
-            loaded.document = check_format(path, json.loads(last))
+            record = json.loads(payload)
         except ValueError:
             raise DataDirError(f"{path}: corrupt (a record is not JSON); nothing was changed") from None
+        if magic == MAGIC:
+            replay.whole(check_format(path, record))
+            continue
+        try:
+            replay.apply(check_format(path, record, changes=True))
+        except (LookupError, TypeError, ValueError) as exc:
+            raise DataDirError(
+                f"{path}: corrupt (a change record does not apply to the state before it: {exc!r}); nothing was "
+                "changed. Restore the directory from a copy, or move it away to start empty"
+            ) from None
+    loaded.document = replay.result()
 
 
 def load(directory: Path) -> Loaded:

@@ -30,6 +30,8 @@ CLASSES: dict[str, type] = {
 }
 DOCUMENT_RECORDS = (StatusTrack, *longtail_records.RECORDS)  # records kept in the JSON form they replaced
 ACTIVITY_IDS = "__activity_ids__"
+# fields that hold wire JSON only (no bytes, tuples, sets nor records): written and read as they are, not walked
+PLAIN_FIELDS: dict[str, frozenset[str]] = {"Vote": frozenset({"user"})}
 _WIRE = json.JSONEncoder(separators=(",", ":"))  # what the control API's JSON responses use
 _PIECE_ITEMS = 64  # containers larger than this are written member by member
 _YIELD_EVERY_S = 0.001  # the longest the writer keeps the interpreter before letting others run
@@ -59,7 +61,15 @@ class SettledMemo:
         self.kept = self._fresh
 
 
+_AS_THEY_ARE = frozenset({str, int, float, bool, type(None)})  # JSON already: most values, answered first
+
+
 def encode(value: Any) -> Any:
+    kind = type(value)
+    if kind in _AS_THEY_ARE:
+        return value
+    if kind is _VoteWithoutMessage:
+        return value.encoded()
     if isinstance(value, activity.Activity):
         memo = _MEMO.get()
         if memo is not None and value.settled:
@@ -73,7 +83,9 @@ def encode(value: Any) -> Any:
     if isinstance(value, DOCUMENT_RECORDS):  # written as they always were: JSON objects
         return encode(value.as_document())
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {"__type__": type(value).__name__, **{name: encode(v) for name, v in record_fields(value)}}
+        name = type(value).__name__
+        plain = PLAIN_FIELDS.get(name, ())
+        return {"__type__": name, **{k: v if k in plain else encode(v) for k, v in record_fields(value)}}
     if isinstance(value, store.Store):
         return {"__type__": "Store", **{k: encode(v) for k, v in store_fields(value)}}
     if isinstance(value, bytes):
@@ -130,7 +142,7 @@ def store_fields(value: store.Store) -> Iterator[tuple[str, Any]]:
 def activity_state(value: activity.Activity) -> dict[str, Any]:
     fields = {name: getattr(value, name) for name in field_names(value)}
     fields["votes"] = [
-        {"__type__": "Vote", **{k: v for k, v in record_fields(vote) if k != "message"}}
+        _VoteWithoutMessage(vote)
         if isinstance(vote, votes.Vote) and vote.message is value.request and value.request
         else vote
         for vote in value.votes
@@ -138,9 +150,24 @@ def activity_state(value: activity.Activity) -> dict[str, Any]:
     return fields
 
 
+class _VoteWithoutMessage:
+    """A vote whose message is its activity's request: written without it."""
+
+    __slots__ = ("vote",)
+
+    def __init__(self, vote: votes.Vote) -> None:
+        self.vote = vote
+
+    def encoded(self) -> dict[str, Any]:
+        return {
+            "__type__": "Vote",
+            **{k: v if k == "user" else encode(v) for k, v in record_fields(self.vote) if k != "message"},
+        }
+
+
 def decode(value: Any) -> Any:
     if isinstance(value, list):
-        return [decode(v) for v in value]
+        return [v if type(v) in _AS_THEY_ARE else decode(v) for v in value]
     if not isinstance(value, dict):
         return value
     if "__bytes__" in value:
@@ -148,19 +175,20 @@ def decode(value: Any) -> Any:
     if "__set__" in value:
         return {decode(v) for v in value["__set__"]}
     if "__tuple__" in value:
-        return tuple(decode(v) for v in value["__tuple__"])
+        return tuple(v if type(v) in _AS_THEY_ARE else decode(v) for v in value["__tuple__"])
     if "__items__" in value:
         return {decode(k): decode(v) for k, v in value["__items__"]}
     if ACTIVITY_IDS in value:
         return ActivityIds(value[ACTIVITY_IDS])
     if "__type__" in value:
         return build(value)
-    return {k: decode(v) for k, v in value.items()}
+    return {k: v if type(v) in _AS_THEY_ARE else decode(v) for k, v in value.items()}
 
 
 def build(value: dict[str, Any]) -> Any:
     name = value["__type__"]
-    fields = {k: decode(v) for k, v in value.items() if k != "__type__"}
+    plain = PLAIN_FIELDS.get(name, ())
+    fields = {k: v if k in plain or type(v) in _AS_THEY_ARE else decode(v) for k, v in value.items() if k != "__type__"}
     if name == "Store":
         made = store.Store()
         vars(made).update(fields)

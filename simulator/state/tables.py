@@ -29,18 +29,22 @@ class ActivityTable(dict[str, Activity]):
     marks it stale, and the next read sorts once.
     """
 
-    __slots__ = ("_order", "_start", "_stale")
+    __slots__ = ("_order", "_start", "_stale", "changed")
 
     def __init__(self, items: Iterable[tuple[str, Activity]] | dict[str, Activity] = ()) -> None:
         super().__init__(items)
         self._order: list[Activity] = []
         self._start = 0  # entries before it were removed from the front (the oldest evicted first)
         self._stale = bool(self)  # built from items: sorted on the first read
+        # serve --data-dir sets a set here: the ids written or removed since it last looked (None: nobody asks)
+        self.changed: set[str] | None = None
 
     # writes ---------------------------------------------------------------------------------
     def __setitem__(self, key: str, activity: Activity) -> None:
         previous = self.get(key)
         super().__setitem__(key, activity)
+        if self.changed is not None:
+            self.changed.add(key)
         if previous is not None or self._stale:
             self._stale = self._stale or previous is not activity
             return
@@ -62,6 +66,11 @@ class ActivityTable(dict[str, Activity]):
         return activity
 
     def _forget(self, activity: Activity) -> None:
+        if self.changed is not None:
+            self.changed.add(activity.activity_id)
+        self._forget_order(activity)
+
+    def _forget_order(self, activity: Activity) -> None:
         if self._stale:
             return
         order, start = self._order, self._start
@@ -79,15 +88,22 @@ class ActivityTable(dict[str, Activity]):
 
     def popitem(self) -> tuple[str, Activity]:
         self._stale = True
-        return super().popitem()
+        key, activity = super().popitem()
+        if self.changed is not None:
+            self.changed.add(key)
+        return key, activity
 
     def clear(self) -> None:
+        if self.changed is not None:
+            self.changed.update(self)
         super().clear()
         self._order, self._start, self._stale = [], 0, False
 
     def update(self, *args: Any, **kwargs: Any) -> None:
         super().update(*args, **kwargs)
         self._stale = True
+        if self.changed is not None:
+            self.changed.update(self)  # rare (a decoded document): every id, to be sure
 
     def setdefault(self, key: str, default: Any = None) -> Any:
         if key not in self:
@@ -112,6 +128,8 @@ class ActivityTable(dict[str, Activity]):
     def swap(self, old: Activity, new: Activity) -> None:
         """Put ``new`` (a copy of ``old``: same id and time) where ``old`` is, in the dict and the order."""
         dict.__setitem__(self, old.activity_id, new)
+        if self.changed is not None:
+            self.changed.add(old.activity_id)
         if self._stale:
             return
         at = bisect_left(self._order, order_key(old), lo=self._start, key=order_key)
@@ -134,6 +152,7 @@ class ActivityTable(dict[str, Activity]):
         return bisect_left(order, order_key(activity), key=order_key)
 
     def copy(self) -> ActivityTable:
+        """The same activities and order (the copy tracks no changes)."""
         made = ActivityTable()
         dict.update(made, self)
         made._order, made._start, made._stale = self._order[self._start :], 0, self._stale
@@ -141,3 +160,52 @@ class ActivityTable(dict[str, Activity]):
 
     def __reduce__(self) -> Any:
         return ActivityTable, (dict(self),)
+
+
+class TrackedDict(dict[Any, Any]):
+    """A dict that notes the keys written or removed in ``changed`` (serve --data-dir's large tables keyed by
+    activity: fingerprints, evaluations). Copies are plain dicts."""
+
+    __slots__ = ("changed",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.changed: set[Any] = set()
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        super().__setitem__(key, value)
+        self.changed.add(key)
+
+    def __delitem__(self, key: Any) -> None:
+        super().__delitem__(key)
+        self.changed.add(key)
+
+    def pop(self, key: Any, *default: Any) -> Any:
+        if key in self:
+            self.changed.add(key)
+        return super().pop(key, *default)
+
+    def popitem(self) -> tuple[Any, Any]:
+        key, value = super().popitem()
+        self.changed.add(key)
+        return key, value
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:
+        if key not in self:
+            self.changed.add(key)
+        return super().setdefault(key, default)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        super().update(*args, **kwargs)
+        self.changed.update(self)
+
+    def clear(self) -> None:
+        self.changed.update(self)
+        super().clear()
+
+    def __ior__(self, other: Any) -> TrackedDict:  # type: ignore[misc]
+        self.update(other)
+        return self
+
+    def __reduce__(self) -> Any:
+        return dict, (dict(self),)

@@ -1,0 +1,451 @@
+"""What changed since the last record: serve --data-dir writes only that, as operations on the kept document.
+
+The kept document (``Simulator.export_kept_state``) is JSON; a change record lists operations on it, each
+``[path, value]`` (set) or ``[path]`` (remove), a path being the keys down to the value. Loading applies them,
+in order, to the document the base and the earlier records made (``apply``). Operations are idempotent, so a
+record applied over a state that already holds some of its changes gives the same document.
+
+Finding what changed costs what changed, not what the state holds:
+- tables keyed by activity (the store's and each organization's activities, fingerprints, evaluations) note the
+  keys written since the tracker last looked (``ActivityTable.changed``, ``TrackedDict``); activities still
+  changing (waiting, not yet compacted) are encoded again at each look and compared;
+- every other record (users, wallets, policies, ...) is compared by a cheap signature of its fields
+  (``signature``), and encoded only when that differs;
+- the random source is written as the draws made since its last base (``Source.checkpoint``), not as its
+  625-word state; snapshots by identity (a snapshot is never changed, only replaced).
+A store replaced as a whole (reset, ``PUT /_simulator/state``, a snapshot restored) is written whole.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import random
+from typing import Any
+
+from simulator.core import Simulator, encode_capture
+from simulator.state import codec
+from simulator.state.store import Organization, Store
+from simulator.state.tables import ActivityTable, TrackedDict
+
+Path = list[str]
+Op = list[Any]  # [path, value] or [path]
+PRIMITIVES = frozenset({str, int, float, bool, type(None), bytes})
+TRACKED_STORE_TABLES = ("fingerprints", "evaluations")  # keyed by activity: too large to compare at every change
+KEYED_STORE_FIELDS = ("orgs", "activities", *TRACKED_STORE_TABLES)
+
+
+def signature(value: Any) -> Any:
+    """A value that compares equal exactly when ``value``'s content does (records, lists, dicts, sets)."""
+    kind = type(value)
+    if kind in PRIMITIVES:
+        return value
+    if kind is list or kind is tuple:
+        if set(map(type, value)) <= PRIMITIVES:
+            return kind, tuple(value)
+        return kind, tuple(map(signature, value))
+    if isinstance(value, dict):
+        if set(map(type, value.values())) <= PRIMITIVES:
+            return dict, tuple(value.items())
+        return dict, tuple((k, signature(v)) for k, v in value.items())
+    if kind is set or kind is frozenset:
+        return kind, frozenset(value)
+    fields = _FIELDS.get(kind)
+    if fields is None:
+        fields = _FIELDS[kind] = codec.field_names(value) if dataclasses.is_dataclass(value) else ()
+    if fields:
+        values = tuple(getattr(value, name) for name in fields)
+        if set(map(type, values)) <= PRIMITIVES:
+            return kind, values
+        return kind, tuple(v if type(v) in PRIMITIVES else signature(v) for v in values)
+    return value
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+class Table:
+    """The last written signature of each entry of one dict (by key): which keys to write, which to remove."""
+
+    def __init__(self) -> None:
+        self.seen: dict[Any, Any] = {}
+
+    def ops(self, path: Path, table: dict[Any, Any], ops: list[Op] | None) -> None:
+        """Operations for the entries that changed; ``ops`` None: only note the signatures."""
+        seen = self.seen
+        for key, value in table.items():
+            mark = signature(value)
+            if key not in seen or seen[key] != mark:
+                seen[key] = mark
+                if ops is not None:
+                    ops.append([[*path, key], codec.encode(value)])
+        if len(seen) != len(table) or seen.keys() != table.keys():
+            for key in [k for k in seen if k not in table]:
+                del seen[key]
+                if ops is not None:
+                    ops.append([[*path, key]])
+
+
+class Whole:
+    """The last written signature of one value, written whole when it differs."""
+
+    def __init__(self) -> None:
+        self.mark: Any = _UNSEEN
+
+    def ops(self, path: Path, value: Any, ops: list[Op] | None, encoded: Any = None) -> None:
+        mark = signature(value)
+        if self.mark is _UNSEEN or self.mark != mark:
+            self.mark = mark
+            if ops is not None:
+                ops.append([path, codec.encode(value) if encoded is None else encoded])
+
+
+_UNSEEN = object()
+
+
+def str_keyed(value: Any) -> bool:
+    return isinstance(value, dict) and all(isinstance(k, str) for k in value)
+
+
+class OrgWatch:
+    """One organization's fields: dicts of records compared entry by entry, the rest whole; nothing looked at
+    further when the signature of all of them together is the one last written (most changes are elsewhere)."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, Table] = {}
+        self.wholes: dict[str, Whole] = {}
+        self.mark: Any = _UNSEEN
+
+    def ops(self, org: Organization, ops: list[Op] | None) -> None:
+        """Operations for what changed in ``org``; ``ops`` None: only note the signatures."""
+        names = [n for n in codec.field_names(org) if n != "activities"]  # its ids: ChangeTracker._org_activities
+        values = [getattr(org, n) for n in names]
+        mark = tuple(map(signature, values))
+        if mark == self.mark:
+            return
+        self.mark = mark
+        base = ["store", "orgs", org.organization_id]
+        for name, value in zip(names, values):
+            if str_keyed(value):
+                table = self.tables.get(name)
+                if table is None:  # new, or written whole until now (a key that was not a string)
+                    table = self.tables[name] = Table()
+                    if self.wholes.pop(name, None) is not None and ops is not None:
+                        ops.append([[*base, name], codec.encode(value)])
+                        table.ops([*base, name], value, None)
+                        continue
+                table.ops([*base, name], value, ops)
+            else:
+                if self.tables.pop(name, None) is not None:
+                    self.wholes[name] = Whole()
+                self.wholes.setdefault(name, Whole()).ops([*base, name], value, ops)
+
+
+class Views:
+    """Voters as activities show them (``Vote.user``, about 1.5 KB each, one shared dict per user state) written
+    once each under ``views`` and named in the votes (``{"__view__": name}``): half of what an activity
+    takes on disk, and of what a start reads."""
+
+    def __init__(self) -> None:
+        self.numbers: dict[int, tuple[Any, str]] = {}  # id of a shared view -> (the view, kept alive; its name)
+
+    def votes_of(self, encoded: dict[str, Any], ops: list[Op]) -> dict[str, Any]:
+        """``encoded`` (an activity) with its voters named, the new ones written by ``ops`` (a copy: the encoding
+        may be shared with a memo)."""
+        votes = encoded.get("votes")
+        if not votes:
+            return encoded
+        named = []
+        for vote in votes:
+            user = vote.get("user") if isinstance(vote, dict) else None
+            if not isinstance(user, dict):
+                named.append(vote)
+                continue
+            known = self.numbers.get(id(user))
+            if known is None or known[0] is not user:
+                # named by content, so that names never collide with those of an earlier run or a base
+                name = hashlib.sha256(json.dumps(user, sort_keys=True).encode()).hexdigest()[:24]
+                known = self.numbers[id(user)] = (user, name)
+                ops.append([["views", name], user])
+            named.append({**vote, "user": {VIEW: known[1]}})
+        return {**encoded, "votes": named}
+
+    def document(self, document: dict[str, Any]) -> dict[str, Any]:
+        """A whole kept document with its activities' voters named, and its ``views``."""
+        self.numbers = {}
+        ops: list[Op] = []
+        store = document["store"]
+        activities = {k: self.votes_of(a, ops) for k, a in store["activities"].items()}
+        return {**document, "store": {**store, "activities": activities}, "views": {op[0][1]: op[1] for op in ops}}
+
+
+VIEW = "__view__"
+
+
+def resolve_views(document: dict[str, Any]) -> None:
+    """The voters named by number back in their votes (one shared dict each), ``views`` removed."""
+    views = document.pop("views", None)
+    if not views:
+        return
+    for activity in document["store"]["activities"].values():
+        for vote in activity.get("votes") or ():
+            user = vote.get("user") if isinstance(vote, dict) else None
+            if isinstance(user, dict) and VIEW in user:
+                vote["user"] = views[user[VIEW]]
+
+
+class ChangeTracker:
+    """``record()``: the operations since the last call (None: nothing changed), or the whole document when
+    the store was replaced; ``prime()`` takes the current state as written (after loading it)."""
+
+    def __init__(self, sim: Simulator) -> None:
+        self.sim = sim
+        self.memo = codec.SettledMemo()  # a whole document (compaction, stop) reuses the last one's settled activities
+        self.views = Views()
+        self._forget()
+
+    def _forget(self) -> None:
+        self.store: Store | None = None
+        self.orgs: dict[str, OrgWatch] = {}
+        self.org_tables: dict[str, ActivityTable] = {}
+        self.small: dict[str, Whole] = {}
+        self.small_mark: Any = _UNSEEN
+        self.tops: dict[str, Whole] = {}
+        self.live: dict[str, str] = {}  # activities still changing: id -> the JSON text last written
+        self.snapshots: dict[str, object] = {}
+        self.source_base: Any = None
+        self.source_draws: Any = None
+        self.source_position = 0
+
+    def full(self) -> dict[str, Any]:
+        """The whole kept document, and the tracker primed with it (call under the simulator's lock)."""
+        with self.sim.lock:
+            document = self.views.document(self.sim.export_kept_state(self.memo))
+            self.prime()
+        return document
+
+    def prime(self) -> None:
+        """Take the current state as written: note every signature, start tracking the store's tables."""
+        with self.sim.lock:
+            self._forget()
+            self._look(prime=True)
+
+    def record(self) -> dict[str, Any] | None:
+        """The change record since the last look, or ``{"state": ...}`` when the store was replaced."""
+        with self.sim.lock:
+            if self.sim.store is not self.store:
+                return {"state": self.full()}
+            ops, source = self._look(prime=False)
+        if not ops and not source:
+            return None
+        return {"ops": ops, **({"source": source} if source else {})}
+
+    def forget_source(self) -> None:
+        """The next record writes the source's base again (after the base file was rewritten)."""
+        self.source_base = None
+
+    # the look ---------------------------------------------------------------------------------
+    def _look(self, prime: bool) -> tuple[list[Op], dict[str, Any] | None]:
+        """The operations since the last look; ``prime``: none, only note the state as it is."""
+        ops: list[Op] = []
+        out = None if prime else ops
+        store = self.store = self.sim.store
+        self._activities(store, out)
+        self._tracked_tables(store, out)
+        for org_id, org in store.orgs.items():
+            watch = self.orgs.get(org_id)
+            if watch is None:
+                watch = self.orgs[org_id] = OrgWatch()
+                if out is not None:
+                    out.append([["store", "orgs", org_id], codec.encode(org)])
+                watch.ops(org, None)
+                self._org_activities(org, None)
+                continue
+            watch.ops(org, out)
+            self._org_activities(org, out)
+        for org_id in [o for o in self.orgs if o not in store.orgs]:
+            del self.orgs[org_id]
+            self.org_tables.pop(org_id, None)
+            ops.append([["store", "orgs", org_id]])
+        small = [(name, value) for name, value in codec.store_fields(store) if name not in KEYED_STORE_FIELDS]
+        mark = tuple(signature(value) for _, value in small)
+        if mark != self.small_mark:  # one comparison when none of them changed (most changes)
+            self.small_mark = mark
+            for name, value in small:
+                self.small.setdefault(name, Whole()).ops(["store", name], value, out)
+        self._tops(out)
+        source = self._source()
+        if prime:
+            self.source_base = None  # the first record after a whole document names the source's base
+            return [], None
+        return ops, source
+
+    def _activities(self, store: Store, ops: list[Op] | None) -> None:
+        table = store.activities
+        if ops is None or table.changed is None:  # priming, or a table not tracked before (written whole)
+            if ops is not None:
+                encoded = {k: self.views.votes_of(codec.encode(a), ops) for k, a in table.items()}
+                ops.append([["store", "activities"], encoded])
+            table.changed = set()
+            self.live = {k: "" for k, a in table.items() if not a.settled}
+            return
+        ids = table.changed | self.live.keys()
+        table.changed = set()
+        for activity_id in ids:
+            activity = table.get(activity_id)
+            if activity is None:
+                self.live.pop(activity_id, None)
+                ops.append([["store", "activities", activity_id]])
+                continue
+            encoded = self.views.votes_of(codec.encode(activity), ops)
+            if activity.settled:  # never changes again: written this once
+                self.live.pop(activity_id, None)
+                ops.append([["store", "activities", activity_id], encoded])
+                continue
+            text = json.dumps(encoded, separators=(",", ":"))
+            if self.live.get(activity_id) != text:
+                self.live[activity_id] = text
+                ops.append([["store", "activities", activity_id], encoded])
+
+    def _tracked_tables(self, store: Store, ops: list[Op] | None) -> None:
+        for name in TRACKED_STORE_TABLES:
+            table = getattr(store, name)
+            if ops is None or not isinstance(table, TrackedDict):  # priming, or replaced: written whole, tracked
+                if not isinstance(table, TrackedDict):
+                    table = TrackedDict(table)
+                    setattr(store, name, table)
+                table.changed = set()
+                if ops is not None:
+                    ops.append([["store", name], codec.encode(dict(table))])
+                continue
+            changed, table.changed = table.changed, set()
+            for key in changed:
+                if key in table:
+                    ops.append([["store", name, key], codec.encode(table[key])])
+                else:
+                    ops.append([["store", name, key]])
+
+    def _org_activities(self, org: Organization, ops: list[Op] | None) -> None:
+        """Which activities the organization's table holds: its ids added or removed."""
+        table = org.activities
+        known = self.org_tables.get(org.organization_id)
+        if ops is None or known is not table or table.changed is None:
+            table.changed = set()
+            self.org_tables[org.organization_id] = table
+            if ops is not None:
+                ops.append([["store", "orgs", org.organization_id, "activities"], {codec.ACTIVITY_IDS: list(table)}])
+            return
+        changed, table.changed = table.changed, set()
+        for activity_id in changed:
+            path = ["store", "orgs", org.organization_id, "activities", activity_id]
+            ops.append([path, True] if activity_id in table else [path])
+
+    def _tops(self, ops: list[Op] | None) -> None:
+        sim = self.sim
+        for name, value in (
+            ("clock", list(sim.clock.state())),
+            ("credentials", sim.credentials),
+            ("rules", sim.rules),
+            ("seed", sim.source.seed),
+        ):
+            self.tops.setdefault(name, Whole()).ops([name], value, ops, encoded=value)
+        saved = sim.saved_snapshots
+        for name, capture in saved.items():
+            if self.snapshots.get(name) is not capture:
+                self.snapshots[name] = capture
+                if ops is not None:
+                    ops.append([["snapshots", name], encode_capture(capture)])
+        for name in [n for n in self.snapshots if n not in saved]:
+            del self.snapshots[name]
+            if ops is not None:
+                ops.append([["snapshots", name]])
+
+    def _source(self) -> dict[str, Any] | None:
+        checkpoint = self.sim.source.checkpoint()
+        position = checkpoint.position
+        if checkpoint.base is not self.source_base:
+            out: dict[str, Any] = {"base": codec.encode(checkpoint.base), "from": 0}
+            out["draws"] = [list(d) for d in checkpoint.draws[:position]]
+        elif checkpoint.draws is not self.source_draws or position < self.source_position:  # rewound
+            out = {"base": codec.encode(checkpoint.base), "from": 0}
+            out["draws"] = [list(d) for d in checkpoint.draws[:position]]
+        elif position > self.source_position:
+            out = {
+                "from": self.source_position,
+                "draws": [list(d) for d in checkpoint.draws[self.source_position : position]],
+            }
+        else:
+            return None
+        self.source_base, self.source_draws, self.source_position = checkpoint.base, checkpoint.draws, position
+        return out
+
+
+# loading ----------------------------------------------------------------------------------------
+class Replay:
+    """A kept document built from a base and change records, applied in order."""
+
+    def __init__(self, document: dict[str, Any] | None) -> None:
+        self.document = document
+        if document is not None:
+            document.setdefault("views", {})
+        self.activity_ids: dict[str, dict[str, bool]] = {}  # organizations' activity ids, as dicts while applying
+        self.source_base: Any = None
+        self.draws: list[list[Any]] = []
+
+    def whole(self, document: dict[str, Any]) -> None:
+        self.document, self.activity_ids, self.source_base, self.draws = document, {}, None, []
+        document.setdefault("views", {})
+
+    def apply(self, record: dict[str, Any]) -> None:
+        if self.document is None:
+            raise ValueError("a change record with no state before it")
+        for op in record.get("ops", ()):
+            path = op[0]
+            if len(path) == 5 and path[:2] == ["store", "orgs"] and path[3] == "activities":
+                ids = self._ids(path[2])
+                if len(op) == 2:
+                    ids[path[4]] = True
+                else:
+                    ids.pop(path[4], None)
+                continue
+            if path[:2] == ["store", "orgs"] and (len(path) == 3 or (len(path) == 4 and path[3] == "activities")):
+                self.activity_ids.pop(path[2], None)  # the organization, or its activity ids, written whole
+            parent = self.document
+            for key in path[:-1]:
+                parent = parent[key]
+            if len(op) == 2:
+                parent[path[-1]] = op[1]
+            else:
+                parent.pop(path[-1], None)
+        source = record.get("source")
+        if source:
+            if "base" in source:  # always so after a whole document: draws count from this base
+                self.source_base = source["base"]
+                self.draws = []
+            self.draws = self.draws[: source["from"]] + source["draws"]
+
+    def _ids(self, org_id: str) -> dict[str, bool]:
+        ids = self.activity_ids.get(org_id)
+        if ids is None:
+            held = self.document["store"]["orgs"][org_id]["activities"]  # type: ignore[index]
+            ids = self.activity_ids[org_id] = dict.fromkeys(held.get(codec.ACTIVITY_IDS, ()), True)
+        return ids
+
+    def result(self) -> dict[str, Any] | None:
+        document = self.document
+        if document is None:
+            return None
+        resolve_views(document)
+        for org_id, ids in self.activity_ids.items():
+            document["store"]["orgs"][org_id]["activities"] = {codec.ACTIVITY_IDS: list(ids)}
+        self.activity_ids = {}
+        if self.source_base is not None or self.draws:
+            base = codec.decode(self.source_base if self.source_base is not None else document["source"])
+            generator = random.Random()
+            generator.setstate(base)
+            for bits, n in self.draws:
+                generator.getrandbits(n) if bits else generator.randrange(n)
+            document["source"] = codec.encode(generator.getstate())
+            self.source_base, self.draws = None, []
+        return document

@@ -1,0 +1,191 @@
+"""serve --data-dir writes what changed, not the state: a directory read back (its base and every change
+record) is, after each step of a mixed load, the very state the serving simulator holds."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from conftest import ETH_ACCOUNT, ROOT, ok
+
+from simulator import Config, Simulator, SimulatorServer
+from simulator.control_client import ControlClient
+from simulator.datadir import files
+from simulator.testing import ApiKeyStamper, SimulatorClient
+
+QUORUM = ROOT / "scenarios" / "two_of_three_quorum.yaml"
+BOB_KEY = "b0b0000000000000000000000000000000000000000000000000000000000001"
+
+
+def held(directory: Path) -> Any:
+    """What a restart would start from: the directory loaded into a new simulator, exported again."""
+    loaded = files.load(directory)
+    assert loaded.document is not None
+    return restarted(loaded.document)
+
+
+def restarted(document: Any) -> Any:
+    """``document`` imported into a new simulator and exported again (an import compacts finished activities:
+    the state is the same, its document may differ in that)."""
+    fresh = Simulator(Config(seed=1))
+    fresh.import_kept_state(document)
+    return fresh.export_kept_state()
+
+
+def same(server: SimulatorServer, directory: Path) -> None:
+    kept, live = held(directory), restarted(server.simulator.export_kept_state())
+    assert kept == live, differences(kept, live)
+
+
+def differences(a: Any, b: Any, path: str = "") -> list[str]:
+    """Where two documents differ (the first few paths), for the assertion's message."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        found = [f"{path}/{k}: only one side" for k in a.keys() ^ b.keys()]
+        for key in a.keys() & b.keys():
+            found += differences(a[key], b[key], f"{path}/{key}")
+        return found[:10]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [d for i, (x, y) in enumerate(zip(a, b)) for d in differences(x, y, f"{path}[{i}]")][:10]
+    return [] if a == b else [f"{path}: {str(a)[:200]} != {str(b)[:200]}"]
+
+
+def test_every_step_of_a_mixed_load_is_what_the_directory_holds(tmp_path):
+    data = tmp_path / "data"
+    config = Config(seed=31, data_dir=data, max_activities=12, scenarios=(QUORUM,))
+    with SimulatorServer(config=config) as server:
+        creds = server.simulator.credentials[0]
+        alice = SimulatorClient(server.url, ApiKeyStamper(creds["apiPrivateKey"]), creds["organizationId"])
+        bob = SimulatorClient(server.url, ApiKeyStamper(BOB_KEY), creds["organizationId"])
+        control = ControlClient(server.url)
+        same(server, data)
+        waiting = ok(
+            alice.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "q", "accounts": [ETH_ACCOUNT]})
+        )
+        assert waiting["activity"]["status"] == "ACTIVITY_STATUS_CONSENSUS_NEEDED"
+        same(server, data)
+        approved = ok(
+            bob.submit(
+                "approve_activity",
+                "ACTIVITY_TYPE_APPROVE_ACTIVITY",
+                {"fingerprint": waiting["activity"]["fingerprint"]},
+            )
+        )
+        assert approved["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
+        same(server, data)
+        ok(
+            alice.submit(
+                "create_policy",
+                "ACTIVITY_TYPE_CREATE_POLICY_V3",
+                {
+                    "policyName": "alice alone",
+                    "effect": "EFFECT_ALLOW",
+                    "condition": "true",
+                    "consensus": "true",
+                    "notes": "",
+                },
+            )
+        )
+        ok(bob.submit("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", {"fingerprint": last_fingerprint(server)}))
+        client = alice
+        same(server, data)
+        made = ok(
+            client.submit(
+                "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "a", "accounts": [ETH_ACCOUNT]}
+            )
+        )
+        same(server, data)
+        records = files.load(data).records
+        assert records >= 1
+        size = (data / files.LOG).stat().st_size
+        address = made["activity"]["result"]["createWalletResult"]["addresses"][0]
+        for n in range(16):  # beyond the 12 activities kept: the oldest are evicted, and written so
+            client.submit(
+                "sign_raw_payload",
+                "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+                {
+                    "signWith": address,
+                    "payload": n.to_bytes(32, "big").hex(),
+                    "encoding": "PAYLOAD_ENCODING_HEXADECIMAL",
+                    "hashFunction": "HASH_FUNCTION_NO_OP",
+                },
+            )
+        same(server, data)
+        grown = (data / files.LOG).stat().st_size - size
+        assert grown < 16 * 8000, "a signature's record holds the signature's activity, not the state"
+        refused = client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "a", "accounts": []})
+        assert refused.status >= 400  # a refusal rewinds the random source: written as such
+        ok(
+            client.submit(
+                "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "b", "accounts": [ETH_ACCOUNT]}
+            )
+        )
+        same(server, data)
+        policy = ok(
+            client.submit(
+                "create_policy",
+                "ACTIVITY_TYPE_CREATE_POLICY_V3",
+                {"policyName": "deny", "effect": "EFFECT_DENY", "condition": "false", "notes": ""},
+            )
+        )
+        policy_id = policy["activity"]["result"]["createPolicyResult"]["policyId"]
+        ok(client.submit("delete_policy", "ACTIVITY_TYPE_DELETE_POLICY", {"policyId": policy_id}))
+        same(server, data)
+        sub = ok(
+            client.submit(
+                "create_sub_organization",
+                "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
+                {
+                    "subOrganizationName": "child",
+                    "rootUsers": [{"userName": "kid", "apiKeys": [], "authenticators": [], "oauthProviders": []}],
+                    "rootQuorumThreshold": 1,
+                },
+            )
+        )
+        assert sub["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
+        same(server, data)
+        snapshot = control.snapshot()
+        control.advance_clock(90)
+        same(server, data)
+        ok(
+            client.submit(
+                "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "c", "accounts": [ETH_ACCOUNT]}
+            )
+        )
+        control.restore(snapshot)  # the store replaced as a whole: written whole
+        ok(client.query("list_wallets"))
+        same(server, data)
+        ok(
+            client.submit(
+                "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "d", "accounts": [ETH_ACCOUNT]}
+            )
+        )
+        same(server, data)
+        control.reset()
+        same(server, data)
+        last = restarted(server.simulator.export_kept_state())
+    assert held(data) == last  # a clean stop folds the log into the base
+    assert not (data / files.LOG).exists() or (data / files.LOG).stat().st_size == 0
+
+
+def test_changes_made_in_process_are_kept_at_a_clean_stop(tmp_path):
+    data = tmp_path / "data"
+    with SimulatorServer(config=Config(seed=32, data_dir=data, timestamp_window_ms=None)) as server:
+        server.simulator.clock.advance(3600)
+        creds = server.simulator.credentials[0]
+        stamper = ApiKeyStamper(creds["apiPrivateKey"])
+        body = {
+            "type": "ACTIVITY_TYPE_CREATE_WALLET",
+            "timestampMs": str(server.simulator.clock.now_ms()),
+            "organizationId": creds["organizationId"],
+            "parameters": {"walletName": "in-process", "accounts": [ETH_ACCOUNT]},
+        }
+        raw = json.dumps(body).encode()
+        name, value = stamper.stamp(raw)
+        server.simulator.submit("create_wallet", raw, {"Content-Type": "application/json", name: value})
+        last = restarted(server.simulator.export_kept_state())
+    assert held(data) == last
+
+
+def last_fingerprint(server: SimulatorServer) -> str:
+    return str(server.simulator.store.activities.ordered()[-1].fingerprint)
