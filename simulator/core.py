@@ -187,6 +187,7 @@ class Simulator:
             document = {key: codec.encode(v) if through_codec else v for key, v, through_codec in members}
             document["snapshots"] = {name: encode_capture(capture) for name, capture in snapshots.items()}
         document["seed"] = self.source.seed
+        document["webhooks"] = {"deliveries": self.webhooks.log_from(0), "nextEvent": self.webhooks.event_position}
         return document
 
     def import_kept_state(self, document: Json) -> None:
@@ -198,6 +199,9 @@ class Simulator:
             self.saved_snapshots = {
                 name: decode_capture(kept) for name, kept in (document.get("snapshots") or {}).items()
             }
+            kept = document.get("webhooks")  # absent in a directory of an earlier build
+            if isinstance(kept, dict):
+                self.webhooks.resume(kept.get("deliveries") or [], int(kept.get("nextEvent") or 0), self.source.seed)
 
     def snapshot(self) -> object:
         with self.lock:

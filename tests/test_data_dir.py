@@ -181,8 +181,12 @@ def test_every_acknowledged_change_survives_sigkill_at_a_random_moment(tmp_path,
         stop = threading.Event()
 
         worker = threading.Thread(target=mixed_load, args=(client, f"{round_}", stop, asked, acknowledged))
+        before = len(acknowledged)
         worker.start()
-        time.sleep(0.3 + rng.random() * 1.5)
+        deadline = time.monotonic() + PROCESS_STOP_SECONDS  # a loaded machine: the first answer may be slow
+        while len(acknowledged) == before and worker.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(rng.random() * 1.5)  # then a random moment of the load
         server.kill()
         stop.set()
         worker.join(timeout=30)

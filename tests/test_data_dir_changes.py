@@ -189,3 +189,63 @@ def test_changes_made_in_process_are_kept_at_a_clean_stop(tmp_path):
 
 def last_fingerprint(server: SimulatorServer) -> str:
     return str(server.simulator.store.activities.ordered()[-1].fingerprint)
+
+
+def test_the_webhook_delivery_log_and_the_next_event_ids_survive_a_restart(tmp_path, httpserver):
+    """Deliveries made before the restart are in the log after it; the next event's id is one not given before."""
+    httpserver.expect_request("/hook").respond_with_data("ok")
+    data = tmp_path / "data"
+    with SimulatorServer(config=Config(seed=33, data_dir=data)) as server:
+        creds = server.simulator.credentials[0]
+        client = SimulatorClient(server.url, ApiKeyStamper(creds["apiPrivateKey"]), creds["organizationId"])
+        ok(
+            client.submit(
+                "set_organization_feature",
+                "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",
+                {"name": "FEATURE_NAME_WEBHOOK", "value": httpserver.url_for("/hook")},
+            )
+        )
+        ok(
+            client.submit(
+                "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "h", "accounts": [ETH_ACCOUNT]}
+            )
+        )
+        hooks = server.simulator.webhooks
+        assert not hooks.drain(timeout=30), "deliveries still pending"
+        assert {d["state"] for d in hooks.deliveries()} == {"delivered"}
+        before = hooks.deliveries()
+    assert held(data)["webhooks"]["deliveries"] == before  # the stop wrote what the deliveries became meanwhile
+    with SimulatorServer(config=Config(data_dir=data)) as again:
+        hooks = again.simulator.webhooks
+        assert hooks.deliveries() == before
+        creds = again.simulator.credentials[0]
+        client = SimulatorClient(again.url, ApiKeyStamper(creds["apiPrivateKey"]), creds["organizationId"])
+        ok(
+            client.submit(
+                "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "i", "accounts": [ETH_ACCOUNT]}
+            )
+        )
+        after = hooks.wait_for(lambda d: d["state"] == "delivered" and d not in before, timeout=30)
+    assert after["eventId"] not in {d["eventId"] for d in before}
+
+
+def test_a_stop_between_writing_the_base_and_emptying_the_log_loads_the_base(tmp_path):
+    """Compaction writes the base, then empties the log: killed in between, the log's records (of the earlier
+    generation) are already in the base and are skipped, even those that drew from the random source."""
+    data = tmp_path / "data"
+    with SimulatorServer(config=Config(seed=34, data_dir=data)) as server:
+        creds = server.simulator.credentials[0]
+        client = SimulatorClient(server.url, ApiKeyStamper(creds["apiPrivateKey"]), creds["organizationId"])
+        for name in ("x", "y"):
+            ok(
+                client.submit(
+                    "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": name, "accounts": [ETH_ACCOUNT]}
+                )
+            )
+        log = (data / files.LOG).read_bytes()
+        assert log, "the wallets are in change records"
+        server.simulator.source.bytes(64)  # drawn after the last record: in the base only
+        last = restarted(server.simulator.export_kept_state())
+    assert not (data / files.LOG).read_bytes()  # the clean stop folded the log into the base ...
+    (data / files.LOG).write_bytes(log)  # ... and here the stop came before the log was emptied
+    assert held(data) == last

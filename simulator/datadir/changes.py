@@ -217,6 +217,8 @@ class ChangeTracker:
         self.source_base: Any = None
         self.source_draws: Any = None
         self.source_position = 0
+        self.hooks_done = 0  # the webhook deliveries before it are settled and written
+        self.hooks_marks: list[Any] = []  # the signatures of those written after it
 
     def full(self) -> dict[str, Any]:
         """The whole kept document, and the tracker primed with it (call under the simulator's lock)."""
@@ -275,6 +277,7 @@ class ChangeTracker:
             for name, value in small:
                 self.small.setdefault(name, Whole()).ops(["store", name], value, out)
         self._tops(out)
+        self._webhooks(out)
         source = self._source()
         if prime:
             self.source_base = None  # the first record after a whole document names the source's base
@@ -361,6 +364,30 @@ class ChangeTracker:
             if ops is not None:
                 ops.append([["snapshots", name]])
 
+    def _webhooks(self, ops: list[Op] | None) -> None:
+        """The delivery log: appended to, and its entries changed until they settle (delivered, failed,
+        dropped), so only the entries from the first unsettled one on are looked at."""
+        hooks = self.sim.webhooks
+        self.tops.setdefault("nextEvent", Whole()).ops(["webhooks", "nextEvent"], hooks.event_position, ops)
+        entries = hooks.log_from(self.hooks_done)
+        if len(entries) < len(self.hooks_marks):  # the log was emptied since: written whole
+            self.hooks_done, self.hooks_marks = 0, []
+            entries = hooks.log_from(0)
+            if ops is not None:
+                ops.append([["webhooks", "deliveries"], entries])
+            ops = None
+        marks = []
+        for offset, delivery in enumerate(entries):
+            mark = signature(delivery)
+            marks.append(mark)
+            if ops is not None and (offset >= len(self.hooks_marks) or self.hooks_marks[offset] != mark):
+                ops.append([["webhooks", "deliveries", self.hooks_done + offset], delivery])
+        settled = 0
+        while settled < len(entries) and entries[settled].get("state") != "pending":
+            settled += 1
+        self.hooks_done += settled
+        self.hooks_marks = marks[settled:]
+
     def _source(self) -> dict[str, Any] | None:
         checkpoint = self.sim.source.checkpoint()
         position = checkpoint.position
@@ -388,14 +415,20 @@ class Replay:
     def __init__(self, document: dict[str, Any] | None) -> None:
         self.document = document
         if document is not None:
-            document.setdefault("views", {})
+            self._defaults(document)
         self.activity_ids: dict[str, dict[str, bool]] = {}  # organizations' activity ids, as dicts while applying
         self.source_base: Any = None
         self.draws: list[list[Any]] = []
 
     def whole(self, document: dict[str, Any]) -> None:
         self.document, self.activity_ids, self.source_base, self.draws = document, {}, None, []
+        self._defaults(document)
+
+    @staticmethod
+    def _defaults(document: dict[str, Any]) -> None:
+        """What records may write into that a document of an earlier build lacks."""
         document.setdefault("views", {})
+        document.setdefault("webhooks", {"deliveries": [], "nextEvent": 0})
 
     def apply(self, record: dict[str, Any]) -> None:
         if self.document is None:
@@ -414,7 +447,12 @@ class Replay:
             parent = self.document
             for key in path[:-1]:
                 parent = parent[key]
-            if len(op) == 2:
+            if isinstance(parent, list):  # the webhook delivery log: entries changed or appended, by position
+                if path[-1] == len(parent):
+                    parent.append(op[1])
+                else:
+                    parent[path[-1]] = op[1]
+            elif len(op) == 2:
                 parent[path[-1]] = op[1]
             else:
                 parent.pop(path[-1], None)

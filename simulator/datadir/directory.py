@@ -41,6 +41,7 @@ class DataDir:
         self._log_bytes = 0
         self._last_sync = 0.0
         self._base_bytes = 0
+        self._generation = 0  # the base's compaction count, carried by every record written after it
         self._unsynced = threading.Event()
         self._closing = threading.Event()
         self._sync_lock = threading.Lock()  # the syncer never syncs a log being closed
@@ -58,8 +59,9 @@ class DataDir:
         loaded = files.load(self.path)  # again, now that no other simulator can write it
         for note in loaded.notes:
             log.warning("%s", note)
+        self._generation = loaded.generation
         if loaded.document is not None and loaded.dropped_tail_bytes:  # the torn tail goes before appending
-            self._compact(files.encode(loaded.document))
+            self._compact(loaded.document)
         self._log = open(self.path / files.LOG, "ab")  # noqa: SIM115 - open while serving
         self._log_bytes = self._log.tell()
         if self.durability == "everysec":
@@ -88,11 +90,11 @@ class DataDir:
 
     def write(self, document: dict[str, Any]) -> None:
         """Append the whole state as a record; with durability ``always`` it is on disk when this returns."""
-        self._append(files.frame(files.encode(document)))
+        self._append(files.frame(files.encode(document, self._generation)))
 
     def write_changes(self, changes: dict[str, Any]) -> None:
         """Append a change record (``ChangeTracker.record``)."""
-        self._append(files.frame(files.encode_changes(changes), files.MAGIC_CHANGES))
+        self._append(files.frame(files.encode_changes(changes, self._generation), files.MAGIC_CHANGES))
 
     def _append(self, record: bytes) -> None:
         assert self._log is not None, "open() first"
@@ -120,11 +122,13 @@ class DataDir:
 
     def compact(self, document: dict[str, Any]) -> None:
         """The base becomes ``document`` (the state now), the log is emptied."""
-        self._compact(files.encode(document))
+        self._compact(document)
 
-    def _compact(self, payload: bytes) -> None:
-        """The base becomes ``payload``, then the log is emptied: a stop in between leaves a log whose records
-        apply again over that same state (their operations are idempotent: the state stays the same)."""
+    def _compact(self, document: dict[str, Any]) -> None:
+        """The base becomes ``document``, of the next generation, then the log is emptied: a stop in between
+        leaves records of the earlier generation, which loading skips (the base holds them)."""
+        self._generation += 1
+        payload = files.encode(document, self._generation)
         files.write_atomically(self.path / files.BASE, payload)
         self._base_bytes = len(payload)
         with open(self.path / files.LOG, "ab") as emptied:
@@ -152,7 +156,7 @@ class DataDir:
                 self._log.close()
                 self._log = None
             if document is not None:
-                self._compact(files.encode(document))
+                self._compact(document)
         if self._lock_file is not None:
             self._lock_file.close()  # releases the lock
             self._lock_file = None

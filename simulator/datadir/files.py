@@ -45,6 +45,7 @@ class Loaded:
     log_bytes: int = 0
     dropped_tail_bytes: int = 0  # an incomplete last record (a crash while it was written), ignored
     log_end: int = 0  # where the last complete record ends
+    generation: int = 0  # the base's compaction count
     notes: list[str] = field(default_factory=list)
 
 
@@ -52,12 +53,19 @@ def frame(payload: bytes, magic: bytes = MAGIC) -> bytes:
     return HEADER.pack(magic, len(payload), zlib.crc32(payload)) + payload
 
 
-def encode(document: dict[str, Any]) -> bytes:
-    return json.dumps({"format": FORMAT, "state": document}, separators=(",", ":")).encode()
+def encode(document: dict[str, Any], generation: int = 0) -> bytes:
+    return json.dumps({"format": FORMAT, "generation": generation, "state": document}, separators=(",", ":")).encode()
 
 
-def encode_changes(changes: dict[str, Any]) -> bytes:
-    return json.dumps({"format": FORMAT, **changes}, separators=(",", ":")).encode()
+def encode_changes(changes: dict[str, Any], generation: int = 0) -> bytes:
+    return json.dumps({"format": FORMAT, "generation": generation, **changes}, separators=(",", ":")).encode()
+
+
+def generation_of(data: Any) -> int:
+    """Which compaction a base or record belongs to: a record of an earlier one than the base's is already in
+    the base (a stop between writing the base and emptying the log leaves such records)."""
+    value = data.get("generation", 0) if isinstance(data, dict) else 0
+    return value if isinstance(value, int) else 0
 
 
 def check_format(path: Path, data: Any, changes: bool = False) -> dict[str, Any]:
@@ -85,7 +93,7 @@ def check_format(path: Path, data: Any, changes: bool = False) -> dict[str, Any]
     return state
 
 
-def read_base(path: Path) -> dict[str, Any] | None:
+def read_base(path: Path, loaded: Loaded | None = None) -> dict[str, Any] | None:
     if not path.exists():
         return None
     try:
@@ -95,6 +103,8 @@ def read_base(path: Path) -> dict[str, Any] | None:
             f"{path}: corrupt (not JSON: {exc}); nothing was changed. Restore the directory from a copy, "
             "or move it away to start empty"
         ) from None
+    if loaded is not None:
+        loaded.generation = generation_of(data)
     return check_format(path, data)
 
 
@@ -148,6 +158,8 @@ def read_log(path: Path, loaded: Loaded) -> None:
             record = json.loads(payload)
         except ValueError:
             raise DataDirError(f"{path}: corrupt (a record is not JSON); nothing was changed") from None
+        if generation_of(record) < loaded.generation:
+            continue  # written before the base was: the base holds it
         if magic == MAGIC:
             replay.whole(check_format(path, record))
             continue
@@ -164,7 +176,7 @@ def read_log(path: Path, loaded: Loaded) -> None:
 def load(directory: Path) -> Loaded:
     """Read a directory without changing it (``state check`` and the start of ``serve``)."""
     loaded = Loaded()
-    loaded.document = read_base(directory / BASE)
+    loaded.document = read_base(directory / BASE, loaded)
     read_log(directory / LOG, loaded)
     return loaded
 

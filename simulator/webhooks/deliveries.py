@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import http.client
-import itertools
 import json
 import logging
 import threading
@@ -59,10 +58,13 @@ class EventIds:
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
-        self._count = itertools.count()  # next() on a count is atomic: no lock needed across threads
+        self.position = 0  # how many ids were given (serve --data-dir keeps it: a restart gives no id twice)
+        self._lock = threading.Lock()
 
     def next(self) -> str:
-        digest = hashlib.sha256(f"wallet-simulator webhook event {self.seed} {next(self._count)}".encode()).digest()
+        with self._lock:
+            count, self.position = self.position, self.position + 1
+        digest = hashlib.sha256(f"wallet-simulator webhook event {self.seed} {count}".encode()).digest()
         return str(uuid.UUID(bytes=digest[:16], version=4))
 
 
@@ -205,6 +207,29 @@ class Webhooks:
         found = [index for index, queued in enumerate(queue) if queued is delivery]
         if found:
             del queue[found[0]]
+
+    # serve --data-dir ----------------------------------------------------------------------------
+    def log_from(self, index: int) -> list[Json]:
+        """Copies of the deliveries from ``index`` on (what a change record writes of the log)."""
+        with self._wake:
+            return [dict(d, attempts=list(d["attempts"])) for d in self.log[index:]]
+
+    @property
+    def event_position(self) -> int:
+        return self._event_ids.position
+
+    def resume(self, deliveries: list[Json], event_position: int, seed: int) -> None:
+        """Continue from a kept log: the next event ids follow on, and deliveries still pending when the
+        simulator stopped are queued again (delivered at least once, as the service retries)."""
+        with self._wake:
+            self.log = [dict(d, attempts=list(d.get("attempts", []))) for d in deliveries]
+            self._event_ids.seed = seed
+            self._event_ids.position = max(self._event_ids.position, event_position)
+            for delivery in self.log:
+                if delivery.get("state") == "pending":
+                    self._queues.setdefault(delivery["url"], deque()).append(delivery)
+                    self._start(delivery["url"])
+            self._wake.notify_all()
 
     # for tests -----------------------------------------------------------------------------------
     def deliveries(self) -> list[Json]:
