@@ -7,8 +7,8 @@ Data only, on the base layer. What reads it:
 - ``simulator/cli_commands.py`` builds the ``control ...`` actions from the rows whose ``cli``
   starts with ``control``;
 - ``python tools/control_surface.py`` writes the marked blocks of the Python client
-  (``simulator/control_client.py``), of the JS helper's client (``js/index.js``) and its types
-  (``js/index.d.ts``), and the table of docs/reference/control-api.md; with ``--check`` (what
+  (``simulator/control_client.py``), of the JS helper's client (``js/lib/helper/index.js``) and its types
+  (``js/lib/helper/index.d.ts``), and the table of docs/reference/control-api.md; with ``--check`` (what
   tests/test_control_surface.py runs) it fails while any of them is stale.
 
 A row whose client method cannot be said with ``Arg`` (``client="hand"``) keeps its methods
