@@ -115,3 +115,96 @@ def test_the_cli_actions_built_from_the_table_call_the_server(simulator):
 def test_the_docs_table_is_generated_from_the_table():
     text = PAGE.read_text()
     assert rendered(text) == text, "run: python tools/control_surface.py"
+
+
+# What 0.2's hand-written clients took (nothing a user wrote breaks: a generated method keeps its
+# signature; a new one is added beside these).
+PYTHON_SIGNATURES_0_2 = {
+    "add_fault": "(self, kind: 'str', **spec: 'Any') -> 'Json'",
+    "advance_clock": "(self, seconds: 'float') -> 'int'",
+    "approve": "(self, activity_id: 'str', user: 'str') -> 'Json'",
+    "call": "(self, method: 'str', path: 'str', body: 'Any' = None, **query: 'str') -> 'Any'",
+    "clear_faults": "(self) -> 'None'",
+    "configure_auth_proxy": "(self, organization_id: 'str', **settings: 'Any') -> 'Json'",
+    "coverage": "(self) -> 'Json'",
+    "drain_webhooks": "(self, timeout: 'float' = 5) -> 'Any'",
+    "explain": "(self, activity_id: 'str') -> 'Json'",
+    "fault": "(self, kind: 'str', **spec: 'Any') -> 'Iterator[Json]'",
+    "faults": "(self) -> 'list[Json]'",
+    "fire_webhook": "(self, activity_id: 'str | None' = None, url: 'str | None' = None, overrides: 'Json | None' = None) -> 'Any'",
+    "import_state": "(self, state: 'Json') -> 'None'",
+    "journal": "(self, op: 'str | None' = None) -> 'list[Json]'",
+    "keys": "(self) -> 'Json'",
+    "load_scenarios": "(self, scenarios: 'list[str | os.PathLike[str]]', replace: 'bool' = True) -> 'list[Json]'",
+    "oauth_authorize": "(self, subject: 'str', **options: 'Any') -> 'str'",
+    "oauth_id_token": "(self, subject: 'str', audience: 'str', **options: 'Any') -> 'str'",
+    "outbox": "(self, contact: 'str | None' = None) -> 'list[Json]'",
+    "outbox_waiting": "(self, contact: 'str', wait: 'float', after: 'int' = 0) -> 'list[Json]'",
+    "reject": "(self, activity_id: 'str', user: 'str') -> 'Json'",
+    "remove_fault": "(self, name: 'str') -> 'None'",
+    "resend_webhook": "(self, event_id: 'str') -> 'Json'",
+    "reset": "(self) -> 'None'",
+    "restore": "(self, snapshot_id: 'str') -> 'None'",
+    "set_webhook_receiver": "(self, url: 'str | None', organization_id: 'str | None' = None) -> 'Json'",
+    "snapshot": "(self) -> 'str'",
+    "state": "(self) -> 'Json'",
+    "wait_for_otp": "(self, contact: 'str', timeout: 'float' = 5.0, after: 'int' = 0) -> 'str'",
+    "webhook_chaos": "(self, **chaos: 'Any') -> 'Json'",
+    "webhook_deliveries": "(self) -> 'list[Json]'",
+}
+JS_PARAMETERS_0_2 = {
+    "call": "method, path, body, query",
+    "reset": "",
+    "loadScenarios": "scenarios, { replace = true } = {}",
+    "snapshot": "",
+    "restore": "snapshotId",
+    "state": "",
+    "importState": "state",
+    "journal": "op",
+    "outbox": "contact",
+    "explain": "activityId",
+    "coverage": "",
+    "keys": "",
+    "advanceClock": "seconds",
+    "approve": "activityId, user",
+    "reject": "activityId, user",
+    "configureAuthProxy": "organizationId, settings = {}",
+    "oauthAuthorize": "subject, options = {}",
+    "oauthIdToken": "subject, audience, options = {}",
+    "webhookDeliveries": "",
+    "fireWebhook": "{ activityId = null, url = null, overrides = null } = {}",
+    "resendWebhook": "eventId",
+    "webhookChaos": "chaos = {}",  # 0.2: "chaos" (required); an empty call now sends {}
+    "drainWebhooks": "timeout = 5",
+    "setWebhookReceiver": "url, organizationId",
+    "addFault": "kind, spec = {}",
+    "faults": "",
+    "removeFault": "name",
+    "clearFaults": "",
+    "withFault": "kind, spec, fn",
+    "waitForOtp": "contact, { timeoutMs = 5000, intervalMs = 20, after = 0 } = {}",
+    "calls": "op, parameters = {}",
+    "assertCalled": "op, parameters = {}, { times } = {}",
+    "assertNotCalled": "op, parameters = {}",
+}
+
+
+def test_the_python_client_keeps_every_signature_of_0_2():
+    import inspect
+
+    now = {name: str(inspect.signature(getattr(ControlClient, name))) for name in PYTHON_SIGNATURES_0_2}
+    assert now == PYTHON_SIGNATURES_0_2
+
+
+@pytest.mark.skipif(not shutil.which("node"), reason="node missing")
+def test_the_js_client_keeps_every_parameter_list_of_0_2():
+    script = (
+        f"const p = require({json.dumps(str(JS_CLIENT))}).ControlClient.prototype;"
+        "const out = {};"
+        "for (const k of Object.getOwnPropertyNames(p)) { if (k === 'constructor') continue;"
+        " const s = p[k].toString(); out[k] = s.slice(s.indexOf('(') + 1, s.indexOf(')')).replace(/\\s+/g, ' '); }"
+        "console.log(JSON.stringify(out));"
+    )
+    run = subprocess.run(["node", "-e", script], capture_output=True, text=True, timeout=30, check=True)
+    now = json.loads(run.stdout)
+    assert {name: now.get(name) for name in JS_PARAMETERS_0_2} == JS_PARAMETERS_0_2
