@@ -97,7 +97,7 @@ def test_every_cli_command_the_table_names_parses():
 def test_the_control_actions_are_the_rows_that_name_one_in_the_tables_order():
     before = ["reset", "load", "snapshot", "restore", "state", "clock", "approve", "reject", "explain", "journal"]
     before += ["faults", "fault-add", "fault-remove", "faults-clear"]  # the hand-written dict of 0.2
-    assert sorted(CONTROL_ACTIONS) == sorted(before)
+    assert set(before) <= set(CONTROL_ACTIONS)  # a new row may add one
     assert list(CONTROL_ACTIONS) == [e.cli_action for e in TABLE if e.cli_action]
 
 
