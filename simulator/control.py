@@ -1,8 +1,10 @@
 """The control surface tests use: votes without stamps, explanations, the clock, reset, state.
 
 ``Simulator`` exposes these as methods; ``blueprint`` serves them under ``/_simulator`` for
-tests written in other languages. Every body is checked against its schema in
-schemas/control/ (a bad one is a 400 in the one error shape, and leaves the state as it was).
+tests written in other languages. Each view is served at the route its row of the control
+surface's table names (simulator/control_surface.py: method, route, view, body schema), and every
+body is checked against that row's schema in schemas/control/ (a bad one is a 400 in the one error
+shape, and leaves the state as it was).
 
 The control API reads and replaces everything, private keys included, so it is protected when
 it matters: ``Config.control=False`` does not serve it at all, and ``Config.control_token``
@@ -158,7 +160,7 @@ def unchanged_on_failure() -> Iterator[Simulator]:
             raise
 
 
-# views ---------------------------------------------------------------------------------------
+# views: each served where its row of simulator/control_surface.py says (registered at the end) ---
 def approve_view(activity_id: str) -> Response:
     user = body()["userId"]
     with unchanged_on_failure() as sim:
