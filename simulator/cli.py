@@ -15,6 +15,7 @@ from typing import Any
 from simulator import frames
 from simulator.cli_commands import (
     CONTROL_ACTIONS,
+    CONTROL_USAGE,
     check_command,
     control_command,
     coverage_command,
@@ -151,15 +152,13 @@ def parser() -> argparse.ArgumentParser:
     replay.set_defaults(run=replay_command)
     control = commands.add_parser(
         "control",
-        help="drive a running simulator: reset, load, snapshot, restore, state, clock, approve, reject, explain, "
-        "journal, faults (fault-add, fault-remove, faults-clear)",
+        help=f"drive a running simulator: {', '.join(CONTROL_ACTIONS)}",
     )
     control.add_argument("action", choices=tuple(CONTROL_ACTIONS))
     control.add_argument(
         "args",
         nargs="*",
-        help="load FILE_OR_NAME... | restore SNAPSHOT | clock SECONDS | approve/reject ACTIVITY USER | "
-        "explain ACTIVITY | journal [OP] | fault-add SPEC_JSON or KIND [OPERATION] | fault-remove NAME",
+        help=CONTROL_USAGE,
     )
     control.add_argument("--url", default="http://127.0.0.1:8080")
     control_token_option(control)

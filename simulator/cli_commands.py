@@ -8,10 +8,12 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from simulator.config import Config
+from simulator.control_surface import TABLE, Endpoint
 from simulator.scenario import ScenarioError, resolve_scenario
 
 
@@ -46,22 +48,27 @@ def replay_command(args: argparse.Namespace) -> int:
     return 0 if all(r.ok for r in results) else 1
 
 
-CONTROL_ACTIONS: dict[str, Any] = {
-    "reset": lambda c, a: c.reset(),
-    "load": lambda c, a: c.load_scenarios(a or ["default"]),
-    "snapshot": lambda c, a: c.snapshot(),
-    "restore": lambda c, a: c.restore(a[0]),
-    "state": lambda c, a: c.state(),
-    "clock": lambda c, a: c.advance_clock(float(a[0])),
-    "approve": lambda c, a: c.approve(a[0], a[1]),
-    "reject": lambda c, a: c.reject(a[0], a[1]),
-    "explain": lambda c, a: c.explain(a[0]),
-    "journal": lambda c, a: c.journal(a[0] if a else None),
-    "faults": lambda c, a: c.faults(),
-    "fault-add": lambda c, a: add_fault(c, a),
-    "fault-remove": lambda c, a: c.remove_fault(a[0]),
-    "faults-clear": lambda c, a: c.clear_faults(),
-}
+def load_scenarios(client: Any, args: list[str]) -> Any:
+    """``control load NAME...``: the shipped ``default`` when no name is given."""
+    return client.load_scenarios(args or ["default"])
+
+
+def table_action(endpoint: Endpoint) -> Callable[[Any, list[str]], Any]:
+    """The CLI action of a row of the control surface: its client method, with the words after the
+    action as its positional arguments (converted to the argument's type; an optional one may be left out)."""
+    if endpoint.cli_call:
+        return cast("Callable[[Any, list[str]], Any]", globals()[endpoint.cli_call])
+    positional = [a for a in endpoint.args if a.at != "fields" and not a.js_option]
+
+    def run(client: Any, words: list[str]) -> Any:
+        values = []
+        for i, arg in enumerate(positional):
+            if arg.default is not None and i >= len(words):
+                break
+            values.append(float(words[i]) if arg.py == "float" else words[i])
+        return getattr(client, str(endpoint.python))(*values)
+
+    return run
 
 
 def add_fault(client: Any, args: list[str]) -> Any:
@@ -72,6 +79,12 @@ def add_fault(client: Any, args: list[str]) -> Any:
         return client.add_fault(spec.pop("kind", ""), **spec)
     match = {"operation": args[1]} if len(args) > 1 else {}
     return client.add_fault(args[0], match=match)
+
+
+# `wallet-simulator control ACTION ...`: one per row of simulator/control_surface.py whose `cli` says so
+CONTROL_ACTIONS: dict[str, Any] = {e.cli_action: table_action(e) for e in TABLE if e.cli_action}
+# the words each action takes, for --help
+CONTROL_USAGE = " | ".join(" ".join(words[1:]) for e in TABLE if e.cli_action and len(words := str(e.cli).split()) > 2)
 
 
 def control_command(args: argparse.Namespace) -> int:

@@ -1,8 +1,10 @@
 """The control surface tests use: votes without stamps, explanations, the clock, reset, state.
 
 ``Simulator`` exposes these as methods; ``blueprint`` serves them under ``/_simulator`` for
-tests written in other languages. Every body is checked against its schema in
-schemas/control/ (a bad one is a 400 in the one error shape, and leaves the state as it was).
+tests written in other languages. Each view is served at the route its row of the control
+surface's table names (simulator/control_surface.py: method, route, view, body schema), and every
+body is checked against that row's schema in schemas/control/ (a bad one is a 400 in the one error
+shape, and leaves the state as it was).
 
 The control API reads and replaces everything, private keys included, so it is protected when
 it matters: ``Config.control=False`` does not serve it at all, and ``Config.control_token``
@@ -24,6 +26,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from simulator import control_scenarios
 from simulator.config import Config
+from simulator.control_surface import TABLE
 from simulator.crypto import service_keys
 from simulator.errors import InvalidArgument, NotFound, Unauthenticated
 from simulator.request_body import refuse_deep_nesting
@@ -130,9 +133,18 @@ def refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def body(schema: str) -> Json:
-    """The body, checked against schemas/control/<schema>.json (nulls read as absent)."""
-    return control_schemas().validate("control", schema, parsed_body())
+def body() -> Json:
+    """The body, checked against the schema the control surface's table names for this route,
+    schemas/control/<schema>.json (nulls read as absent)."""
+    return control_schemas().validate("control", route_schema(), parsed_body())
+
+
+def route_schema() -> str:
+    """The body schema of the route being served (``Endpoint.schema`` in simulator/control_surface.py)."""
+    schema = SCHEMAS[(request.method, request.url_rule.rule if request.url_rule else "")]
+    if schema is None:  # a view that reads a body its row gives no schema: the table is wrong
+        raise LookupError(f"{request.method} {request.path}: the control surface's table names no body schema")
+    return schema
 
 
 @contextmanager
@@ -148,29 +160,25 @@ def unchanged_on_failure() -> Iterator[Simulator]:
             raise
 
 
-# views ---------------------------------------------------------------------------------------
-@blueprint.post("/activities/<activity_id>/approve")
+# views: each served where its row of simulator/control_surface.py says (registered at the end) ---
 def approve_view(activity_id: str) -> Response:
-    user = body("approve_activity")["userId"]
+    user = body()["userId"]
     with unchanged_on_failure() as sim:
         return jsonify(sim.approve(activity_id, user))
 
 
-@blueprint.post("/activities/<activity_id>/reject")
 def reject_view(activity_id: str) -> Response:
-    user = body("reject_activity")["userId"]
+    user = body()["userId"]
     with unchanged_on_failure() as sim:
         return jsonify(sim.reject(activity_id, user))
 
 
-@blueprint.get("/activities/<activity_id>/explain")
 def explain_view(activity_id: str) -> Response:
     return jsonify(simulator().explain(activity_id))
 
 
-@blueprint.post("/clock/advance")
 def advance_view() -> Response:
-    seconds = body("clock_advance")["seconds"]
+    seconds = body()["seconds"]
     return jsonify({"nowMs": simulator().clock.advance(seconds)})
 
 
@@ -178,7 +186,6 @@ def advance_view() -> Response:
 OUTBOX_MAX_WAIT_SECONDS = 30.0
 
 
-@blueprint.get("/outbox")
 def outbox_view() -> Response:
     """The OTP outbox; ``?wait=SECONDS`` answers as soon as it holds more than ``after`` messages
     (``?after=``, default 0) to ``contact``, or after that long with what it holds: one request
@@ -207,17 +214,15 @@ def number_argument(name: str, kind: type[float] | type[int], low: float, high: 
     return float(value)
 
 
-@blueprint.post("/auth-proxy")
 def proxy_view() -> Response:
-    data = body("auth_proxy")
+    data = body()
     settings = {k: v for k, v in data.items() if k != "organizationId"}
     with unchanged_on_failure() as sim:
         return jsonify(sim.configure_auth_proxy(str(data.get("organizationId", "")), **settings))
 
 
-@blueprint.post("/oauth/authorize")
 def authorize_view() -> Response:
-    data = body("oauth_authorize")
+    data = body()
     # imported on first use: keeps serve's start-up short
     from simulator import oauth_provider
 
@@ -232,9 +237,8 @@ def authorize_view() -> Response:
     return jsonify({"code": code})
 
 
-@blueprint.post("/oauth/id-token")
 def id_token_view() -> Response:
-    data = body("oauth_id_token")
+    data = body()
     # imported on first use: keeps serve's start-up short
     from simulator import oauth_provider
 
@@ -244,7 +248,6 @@ def id_token_view() -> Response:
     return jsonify({"idToken": token})
 
 
-@blueprint.get("/oauth/jwks")
 def jwks_view() -> Response:
     # imported on first use: keeps serve's start-up short
     from simulator import oauth_provider
@@ -252,18 +255,15 @@ def jwks_view() -> Response:
     return jsonify(oauth_provider.jwks())
 
 
-@blueprint.get("/keys")
 def keys_view() -> Response:
     """The simulator's signing keys (uncompressed hex): notarizer for sessions, and the others."""
     return jsonify(service_keys.published())
 
 
-@blueprint.get("/journal")
 def journal_view() -> Response:
     return jsonify({"entries": simulator().journal.entries(request.args.get("op"))})
 
 
-@blueprint.get("/coverage")
 def coverage_view() -> Response:
     # imported on first use: keeps serve's start-up short
     from simulator import operation_coverage
@@ -272,9 +272,8 @@ def coverage_view() -> Response:
     return jsonify({"summary": operation_coverage.summary(rows), "operations": rows})
 
 
-@blueprint.post("/snapshots")
 def snapshot_view() -> Response:
-    body("snapshot_take")
+    body()
     sim = simulator()
     with sim.lock:
         snapshot_id = f"snapshot-{len(sim.saved_snapshots) + 1}"
@@ -282,9 +281,8 @@ def snapshot_view() -> Response:
     return jsonify({"snapshotId": snapshot_id})
 
 
-@blueprint.post("/snapshots/<snapshot_id>/restore")
 def restore_view(snapshot_id: str) -> Response:
-    body("snapshot_restore")
+    body()
     sim = simulator()
     if snapshot_id not in sim.saved_snapshots:
         raise NotFound(f"no snapshot {snapshot_id}; taken: {', '.join(sim.saved_snapshots) or 'none'}")
@@ -292,7 +290,6 @@ def restore_view(snapshot_id: str) -> Response:
     return jsonify({})
 
 
-@blueprint.get("/state")
 def state_view() -> Response:
     """Everything, secrets included (the document says so): never cached on the way."""
     # written in pieces, copied under the lock first: other requests keep being answered meanwhile
@@ -301,10 +298,9 @@ def state_view() -> Response:
     return response
 
 
-@blueprint.put("/state")
 def import_view() -> Response:
     document = parsed_body()
-    control_schemas().validate("control", "state_import", document)  # checked; imported as sent, nulls and all
+    control_schemas().validate("control", route_schema(), document)  # checked; imported as sent, nulls and all
     with unchanged_on_failure() as sim:
         try:
             sim.import_state(document)
@@ -314,11 +310,10 @@ def import_view() -> Response:
     return jsonify({})
 
 
-@blueprint.post("/scenarios")
 def scenarios_view() -> Response:
     """{"paths": [...], "replace": true} makes them the scenarios; false adds them to the state. Shipped names
     and files under the directories the simulator was told about only (simulator/control_scenarios.py)."""
-    data = body("scenarios")
+    data = body()
     config = simulator().config
     trusted = control_scenarios.trusted_caller(config)
     paths = [control_scenarios.checked_path(p, config, trusted) for p in data.get("paths", [])]
@@ -340,14 +335,12 @@ def scenarios_view() -> Response:
         return jsonify({"credentials": sim.credentials})
 
 
-@blueprint.get("/webhooks/deliveries")
 def deliveries_view() -> Response:
     return jsonify({"deliveries": simulator().webhooks.deliveries()})
 
 
-@blueprint.post("/webhooks/fire")
 def fire_view() -> Response:
-    data = body("webhooks_fire")
+    data = body()
     try:
         fired = simulator().webhooks.fire(data.get("activityId"), data.get("url"), data.get("overrides"))
     except KeyError as exc:
@@ -355,28 +348,25 @@ def fire_view() -> Response:
     return jsonify({"deliveries": fired})
 
 
-@blueprint.post("/webhooks/<event_id>/resend")
 def resend_view(event_id: str) -> Response:
-    body("webhooks_resend")
+    body()
     try:
         return jsonify(simulator().webhooks.resend(event_id))
     except KeyError as exc:
         raise NotFound(str(exc.args[0])) from None
 
 
-@blueprint.post("/webhooks/chaos")
 def chaos_view() -> Response:
     """{"drop": bool, "duplicate": bool, "delayMs": int, "reorder": bool} for deliveries from now on."""
-    data = body("webhooks_chaos")
+    data = body()
     simulator().webhooks.chaos = data
     return jsonify(data)
 
 
-@blueprint.post("/webhooks/receiver")
 def receiver_view() -> Response:
     """What the pytest plugin's webhook_receiver fixture does, for suites in other languages (the
     JS helper's startWebhookReceiver): the URL becomes the organization's FEATURE_NAME_WEBHOOK."""
-    data = body("webhooks_receiver")
+    data = body()
     sim = simulator()
     with sim.lock:
         org = sim.store.org(data.get("organizationId") or sim.default_organization_id() or "")
@@ -387,30 +377,26 @@ def receiver_view() -> Response:
         return jsonify({"organizationId": org.organization_id, "url": data.get("url")})
 
 
-@blueprint.post("/webhooks/drain")
 def drain_view() -> Response:
-    return jsonify({"pending": simulator().webhooks.drain(body("webhooks_drain").get("timeout", 5))})
+    return jsonify({"pending": simulator().webhooks.drain(body().get("timeout", 5))})
 
 
-@blueprint.post("/faults")
 def add_fault_view() -> Response:
     """Start a transport fault (simulator/faults.py) on the requests it matches; answers it, named."""
     # imported on first use, as the other views' helpers: keeps serve's start-up short
     from simulator.faults import FaultError
 
     try:
-        return jsonify(simulator().add_fault(body("faults_add")))
+        return jsonify(simulator().add_fault(body()))
     except FaultError as exc:
         raise InvalidArgument(str(exc)) from None
 
 
-@blueprint.get("/faults")
 def faults_view() -> Response:
     """The active faults, with the requests each matched and hit (the newest hits listed)."""
     return jsonify({"faults": simulator().fault_listing()})
 
 
-@blueprint.delete("/faults/<name>")
 def remove_fault_view(name: str) -> Response:
     if not simulator().remove_fault(name):
         active = ", ".join(f["name"] for f in simulator().fault_listing()) or "none"
@@ -418,14 +404,18 @@ def remove_fault_view(name: str) -> Response:
     return jsonify({})
 
 
-@blueprint.delete("/faults")
 def clear_faults_view() -> Response:
     simulator().clear_faults()
     return jsonify({})
 
 
-@blueprint.post("/reset")
 def reset_view() -> Response:
-    body("reset")
+    body()
     simulator().reset()
     return jsonify({})
+
+
+# routes: one per row of the control surface's table ----------------------------------------
+SCHEMAS = {(e.method, f"{blueprint.url_prefix}{e.route}"): e.schema for e in TABLE}
+for _endpoint in TABLE:
+    blueprint.add_url_rule(_endpoint.route, view_func=globals()[_endpoint.view], methods=[_endpoint.method])

@@ -260,9 +260,8 @@ SELF_DELETE = (  # docs: features/policies/delegated-access/agentic-wallets.mdx,
 )
 
 
-def project_with_the_helper(where: Path, name: str) -> Path:
-    """A new npm project ``where/name`` with the JS helper installed from ``npm pack`` of js/, as a user
-    following the docs installs it (offline: its dependencies come from npm's cache)."""
+def packed_helper(where: Path) -> Path:
+    """The tarball ``npm pack`` makes of the JS helper (js/) in ``where``: what a user installs."""
     packed = subprocess.run(
         [
             "npm",
@@ -277,7 +276,13 @@ def project_with_the_helper(where: Path, name: str) -> Path:
         text=True,
         timeout=60,
     )
-    tarball = where / packed.stdout.strip().splitlines()[-1]
+    return where / packed.stdout.strip().splitlines()[-1]
+
+
+def project_with_the_helper(where: Path, name: str) -> Path:
+    """A new npm project ``where/name`` with the JS helper installed from ``npm pack`` of js/, as a user
+    following the docs installs it (offline: its dependencies come from npm's cache)."""
+    tarball = packed_helper(where)
     app = where / name
     app.mkdir()
     (app / "package.json").write_text(json.dumps({"name": name, "private": True}))

@@ -11,6 +11,7 @@ from conftest import ETH_ACCOUNT, SCENARIOS, ok, result_of
 
 from simulator import Config, Simulator
 from simulator.control_client import ControlClient, ControlError
+from simulator.control_surface import TABLE
 
 
 def test_snapshot_and_restore(client, simulator):
@@ -201,4 +202,5 @@ def test_every_control_route_with_a_body_has_its_schema(simulator):
         for r in simulator.app.url_map.iter_rules()
         if r.endpoint.startswith("control.") and r.methods & {"POST", "PUT"}
     ]
-    assert len(posts) == len(schemas.operations["control"]) == 17
+    # the count was 17 written here (one more hand edit per endpoint); the table says it now
+    assert len(posts) == len(schemas.operations["control"]) == len({e.schema for e in TABLE if e.schema}) >= 17

@@ -16,7 +16,7 @@ from simulator import Config, SimulatorServer
 from simulator.crypto import service_keys
 
 JS = ROOT / "tests" / "js"
-SHIM = ROOT / "js" / "core2-shim.js"
+SHIM = ROOT / "js" / "lib" / "trust" / "core2-shim.js"
 pytestmark = pytest.mark.skipif(
     not (shutil.which("node") and (JS / "node_modules" / "turnkey-core-v2").is_dir()),
     reason="node or tests/js/node_modules missing (npm ci --prefix tests/js)",

@@ -32,7 +32,15 @@ def tool(name: str) -> ModuleType:
 
 @pytest.mark.parametrize(
     "name",
-    ["cli_reference", "scenario_reference", "proxy_reference", "readme_operations", "error_codes", "error_catalogue"],
+    [
+        "cli_reference",
+        "scenario_reference",
+        "proxy_reference",
+        "readme_operations",
+        "error_codes",
+        "error_catalogue",
+        "control_surface",
+    ],
 )
 def test_each_generated_page_is_current(name: str) -> None:
     module = tool(name)

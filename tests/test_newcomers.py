@@ -93,7 +93,7 @@ def test_the_js_helper_waits_with_one_request():
         )
         sender = send_otp_later(client, 0.5)
         script = (
-            f"const {{ ControlClient }} = require({json.dumps(str(ROOT / 'js' / 'index.js'))});"
+            f"const {{ ControlClient }} = require({json.dumps(str(ROOT / 'js' / 'lib' / 'helper' / 'index.js'))});"
             f"new ControlClient({json.dumps(server.url)}).waitForOtp({json.dumps(EMAIL)}, {{ timeoutMs: 20000 }})"
             ".then((code) => console.log(code), (e) => { console.error(e); process.exit(1); });"
         )
@@ -229,7 +229,7 @@ def test_the_frames_carry_the_documented_test_ids(simulator, page, test_ids):
 @pytest.mark.skipif(NODE is None, reason="node missing")
 def test_the_playwright_entry_keeps_its_helpers_without_playwright_test(tmp_path):
     script = (
-        f"const p = require({json.dumps(str(ROOT / 'js' / 'playwright.js'))});"
+        f"const p = require({json.dumps(str(ROOT / 'js' / 'lib' / 'helper' / 'playwright.js'))});"
         "console.log(JSON.stringify([typeof p.addVirtualAuthenticator, typeof p.waitForOtp, typeof p.simulatorConfig]));"
         "try { p.test; console.log('loaded'); } catch (e) { console.log(e.message); }"
     )

@@ -1,5 +1,5 @@
-"""wallet-simulator-testing's trust of the simulator's keys (js/trust.js and its entry points):
-the Node preload (js/register.js, and js/core2-shim.js, its old name) and the esbuild, Vite and
+"""wallet-simulator-testing's trust of the simulator's keys (js/lib/trust/trust.js and its entry points):
+the Node preload (js/lib/trust/register.js, and core2-shim.js, its old name) and the esbuild, Vite and
 webpack plugins make every copy of @turnkey/crypto expect the simulator's signer keys, so
 Turnkey's own code runs unmodified. Node scripts in tests/js/trust/ do the JS side; what they
 print is checked here with independent libraries. Each "without" case shows why it exists.
@@ -27,7 +27,8 @@ from simulator.testing import ClientKeyPair, SimulatorClient
 JS = ROOT / "tests" / "js"
 SCRIPTS = JS / "trust"
 HELPER = ROOT / "js"
-REGISTER = HELPER / "register.js"
+TRUST = HELPER / "lib" / "trust"  # the key-trust rewrite: the preload, the plugins and the transform
+REGISTER = TRUST / "register.js"
 NODE = shutil.which("node") or "node"
 pytestmark = pytest.mark.skipif(
     not (shutil.which("node") and (JS / "node_modules").is_dir()),
@@ -77,7 +78,7 @@ def version_of(copy: Path) -> str:
 # the keys and the transform ------------------------------------------------------------------------
 def test_the_hard_coded_keys_are_the_simulators_published_keys():
     code = "const t = require(process.argv[1]); console.log(JSON.stringify([t.SIMULATOR_KEYS, t.trustedKeys({})]))"
-    simulator_keys, trusted = printed(node("-e", code, str(HELPER / "trust.js")))
+    simulator_keys, trusted = printed(node("-e", code, str(TRUST / "trust.js")))
     published = service_keys.published()
     assert simulator_keys == {name: published[name] for name in ("signer", "enclave", "notarizer")}
     assert trusted == {constant: published[name] for constant, name in REPLACED.items()}
@@ -94,7 +95,7 @@ def test_the_rewrite_replaces_the_three_keys_in_every_installed_build_and_leaves
         " t.rewriteConstants(s, '/app/src/constants.js')]; })))"
     )
     published = service_keys.published()
-    for original, rewritten, again, elsewhere in printed(node("-e", code, str(HELPER / "trust.js"), *files)):
+    for original, rewritten, again, elsewhere in printed(node("-e", code, str(TRUST / "trust.js"), *files)):
         for constant, name in REPLACED.items():
             assert f'{constant} = "{published[name]}"' in rewritten
         for constant in KEPT:  # no simulator counterpart: untouched
@@ -119,7 +120,7 @@ def test_the_constants_files_are_recognised_wherever_a_package_manager_or_bundle
     code = (
         "const t = require(process.argv[1]); console.log(JSON.stringify(process.argv.slice(2).map(t.isConstantsFile)))"
     )
-    assert printed(node("-e", code, str(HELPER / "trust.js"), *paths)) == list(paths.values())
+    assert printed(node("-e", code, str(TRUST / "trust.js"), *paths)) == list(paths.values())
 
 
 def test_a_key_named_in_the_environment_replaces_the_default_and_a_bad_one_is_refused():
@@ -244,7 +245,7 @@ def test_core2_shim_is_the_preloads_old_name_with_its_exports(simulator_client, 
         " installed: Boolean(globalThis[Symbol.for('wallet-simulator-testing.register')]) })));"
     )
     signer = service_keys.public_hex("signer")
-    out = printed(node("-e", code, str(HELPER / "core2-shim.js"), json.dumps(given), signer, cwd=JS))
+    out = printed(node("-e", code, str(TRUST / "core2-shim.js"), json.dumps(given), signer, cwd=JS))
     assert eth_address_of(out["mnemonic"]) == address
     assert out["overridden"] == out["mnemonic"]  # passing the override yourself still works
     assert out["key"] == service_keys.public_hex("enclave")
@@ -286,7 +287,7 @@ def verifies(client: SimulatorClient, otp_id: str, sealed: str) -> bool:
 
 def build(bundler: str, entry: str, out_dir: Path, *, plugin: bool) -> tuple[str, str]:
     options = {"bundler": bundler, "entry": str(SCRIPTS / entry), "outDir": str(out_dir), "plugin": plugin}
-    run = node(str(SCRIPTS / "build.cjs"), json.dumps({**options, "helper": str(HELPER)}))
+    run = node(str(SCRIPTS / "build.cjs"), json.dumps({**options, "helper": str(TRUST)}))
     return printed(run)["file"], run.stderr
 
 
@@ -322,7 +323,7 @@ def test_vite_dev_pre_bundles_with_the_plugin(
 ):
     """`vite dev` pre-bundles @turnkey/crypto before `transform` runs: the plugin hooks that step too."""
     given, address, otp_id = bundle_input(simulator_client, simulator_credentials["organizationId"], simulator_outbox)
-    options = {"helper": str(HELPER), "cacheDir": str(tmp_path / "vite-cache"), "plugin": plugin}
+    options = {"helper": str(TRUST), "cacheDir": str(tmp_path / "vite-cache"), "plugin": plugin}
     out = printed(node(str(SCRIPTS / "vite-dev.mjs"), json.dumps(given), json.dumps(options)))
     if plugin:
         assert eth_address_of(out["mnemonic"]) == address
@@ -342,7 +343,7 @@ def test_the_v2_verification_token_verifies_under_the_preload(simulator_client, 
         "encryptOtpCodeToBundle(code, bundle, publicKey).then((sealed) => console.log(JSON.stringify({ sealed })));"
     )
     given = (simulator_outbox.code(contact), otp["otpEncryptionTargetBundle"], key.public_key)
-    sealed = printed(node("--require", str(HELPER / "register.js"), "-e", code, *given, cwd=JS))["sealed"]
+    sealed = printed(node("--require", str(TRUST / "register.js"), "-e", code, *given, cwd=JS))["sealed"]
     response = simulator_client.submit(
         "verify_otp", "ACTIVITY_TYPE_VERIFY_OTP_V2", {"otpId": otp["otpId"], "encryptedOtpBundle": sealed}
     )
@@ -351,7 +352,7 @@ def test_the_v2_verification_token_verifies_under_the_preload(simulator_client, 
         "const { verifyOtpVerificationToken } = require('@turnkey/crypto');"
         "verifyOtpVerificationToken(process.argv[1]).then((claims) => console.log(JSON.stringify(claims)));"
     )
-    claims = printed(node("--require", str(HELPER / "register.js"), "-e", check, token, cwd=JS))
+    claims = printed(node("--require", str(TRUST / "register.js"), "-e", check, token, cwd=JS))
     assert claims["contact"] == contact and claims["public_key"] == key.public_key
     assert isinstance(claims["exp"], str) and int(claims["exp"]) > 1_000_000_000_000  # milliseconds, as a string
     refused = node("-e", check, token, cwd=JS)  # without the preload: the production key is expected

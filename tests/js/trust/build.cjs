@@ -1,7 +1,7 @@
 // Bundles app.mjs or app.cjs with esbuild, vite or webpack (those in tests/js/node_modules), with
 // or without wallet-simulator-testing's plugin, into one file node can run.
 // Usage: node build.cjs '{"bundler": "esbuild"|"vite"|"webpack", "entry", "outDir", "plugin": bool,
-//                         "helper": "<path of js/>"}'
+//                         "helper": "<path of js/lib/trust>"}'
 // Prints {"file": "<the bundle>"}.
 const path = require("node:path");
 

@@ -1,7 +1,7 @@
 // `vite dev` pre-bundles dependencies before any plugin `transform` sees them: this runs Vite's own
 // dependency optimizer on @turnkey/crypto, with or without wallet-simulator-testing's Vite plugin,
 // then imports the pre-bundled file (what the dev server would send the browser) and runs run.cjs.
-// Usage: node vite-dev.mjs '<run.cjs input>' '{"helper": "<js/>", "cacheDir", "plugin": bool}'
+// Usage: node vite-dev.mjs '<run.cjs input>' '{"helper": "<js/lib/trust>", "cacheDir", "plugin": bool}'
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 

@@ -9,6 +9,12 @@ import { walletSimulatorTrust as viteTrust } from "wallet-simulator-testing/vite
 import { WalletSimulatorTrustPlugin } from "wallet-simulator-testing/webpack";
 import { SIMULATOR_OTP_SIGNER_PUBLIC_KEY } from "wallet-simulator-testing/core2-shim";
 import { connect } from "wallet-simulator-testing";
+// the new name of /jest, the loader the webpack plugin adds, and the old spellings the package keeps
+import { withSimulatorTrust as withTrust, CONSTANTS_PATTERN } from "wallet-simulator-testing/jest-trust";
+import walletSimulatorTrustLoader = require("wallet-simulator-testing/webpack-loader");
+import { ControlClient } from "wallet-simulator-testing/index.js";
+import { keys as registered } from "wallet-simulator-testing/register.js";
+import { patch } from "wallet-simulator-testing/core2-shim.js";
 
 async function entryPoints(page: unknown): Promise<void> {
   const plugins = [esbuildTrust().name, viteTrust().name, new WalletSimulatorTrustPlugin()];
@@ -21,6 +27,9 @@ async function entryPoints(page: unknown): Promise<void> {
   console.log(plugins, transforms, authenticator.authenticatorId, code, rewritten, signer, keys, trustedKeys(),
     SIMULATOR_OTP_SIGNER_PUBLIC_KEY);
   await authenticator.remove();
+  const loaded: string = walletSimulatorTrustLoader.call({ resourcePath: "constants.js" }, "const X = 1;");
+  const sameConfig: Record<string, string> = withTrust({ testEnvironment: "node" }).transform;
+  console.log(loaded, sameConfig, CONSTANTS_PATTERN, new ControlClient("http://127.0.0.1:1").url, registered, patch);
 }
 
 void entryPoints;

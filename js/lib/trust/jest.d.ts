@@ -1,4 +1,4 @@
-// Types for wallet-simulator-testing/jest (jest.js).
+// Types for wallet-simulator-testing/jest-trust, and its old name wallet-simulator-testing/jest (jest.js).
 
 /** jest's transformer interface: the constants file rewritten, any other file unchanged. */
 export declare function process(source: string, filename: string): { code: string };

@@ -4,7 +4,7 @@
 // adds it to a jest configuration:
 //
 //   // jest.config.js
-//   const { withSimulatorTrust } = require("wallet-simulator-testing/jest");
+//   const { withSimulatorTrust } = require("wallet-simulator-testing/jest-trust");  // or its old name, /jest
 //   module.exports = withSimulatorTrust({ testEnvironment: "node" });
 //
 // It transforms only @turnkey/crypto's constants files (at any depth), which jest otherwise leaves
@@ -45,4 +45,6 @@ function withSimulatorTrust(config = {}) {
   };
 }
 
-module.exports = { ...transformer, withSimulatorTrust, CONSTANTS_PATTERN };
+// each export by name, so that Node's ESM import of this CommonJS file sees them all (cjs-module-lexer)
+const { process: transform, getCacheKey } = transformer;
+module.exports = { process: transform, getCacheKey, withSimulatorTrust, CONSTANTS_PATTERN };

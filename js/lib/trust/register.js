@@ -62,4 +62,6 @@ const hooksThread = !threads.isMainThread && threads.parentPort === null;
 if (!globalThis[INSTALLED] && !hooksThread) globalThis[INSTALLED] = install();
 const installed = globalThis[INSTALLED] || { keys: trust.trustedKeys(), esm: false };
 
-module.exports = { keys: installed.keys, esm: installed.esm };
+// written as names so that Node's ESM import of this CommonJS file sees both (cjs-module-lexer)
+const { keys, esm } = installed;
+module.exports = { keys, esm };
