@@ -21,9 +21,9 @@ from simulator.clock import Clock, Source
 from simulator.config import Config
 from simulator.consensus.decisions import VoteSelection
 from simulator.consensus.explain import explain
-from simulator.handling import mnemonic_pool
 from simulator.handling.context import Context
 from simulator.journal import Journal
+from simulator.model import mnemonic_pool
 from simulator.paths import data_dir
 from simulator.proxy_config import config as proxy_config
 from simulator.recording import Recorder

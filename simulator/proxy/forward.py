@@ -12,7 +12,7 @@ from simulator import pipeline
 from simulator.auth.stamps import P256
 from simulator.crypto import keys
 from simulator.errors import ApiError, InvalidArgument
-from simulator.handling.oidc import token_claims
+from simulator.model.oidc import token_claims
 from simulator.pipeline import Host, client_time_ms
 from simulator.proxy_config import config as proxy_config
 from simulator.state.store import Organization

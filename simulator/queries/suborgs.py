@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from simulator.errors import InvalidArgument
-from simulator.handling.oidc import token_claims
+from simulator.model.oidc import token_claims
 from simulator.queries.context import QueryContext
 from simulator.queries.pagination import paginate
 from simulator.state.records import User

@@ -121,7 +121,7 @@ class Store:
         self.import_targets: dict[str, ImportTarget] = {}  # init_import_* target keys by target id
         self.mfa_statuses: dict[str, list[Json]] = {}  # get_mfa_status by activity id, written by MFA enforcement
         self.longtail_seed: Json = {}  # a scenario's `longtail` key: assets, vaults, TVC images, status scripts
-        # the broadcast stand-in (simulator.handling.chain_standin): sent transactions by status id, next
+        # the broadcast stand-in (simulator.standins.chain): sent transactions by status id, next
         # nonces by "caip2 address", and the scenario's `broadcast` key (starting nonces, gas usage, status scripts)
         self.sent_transactions: dict[str, SentTransaction] = {}
         self.chain_nonces: dict[str, int] = {}
