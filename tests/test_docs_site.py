@@ -32,7 +32,15 @@ def tool(name: str) -> ModuleType:
 
 @pytest.mark.parametrize(
     "name",
-    ["cli_reference", "scenario_reference", "proxy_reference", "readme_operations", "error_codes", "error_catalogue"],
+    [
+        "cli_reference",
+        "scenario_reference",
+        "proxy_reference",
+        "readme_operations",
+        "error_codes",
+        "error_catalogue",
+        "webhook_events",
+    ],
 )
 def test_each_generated_page_is_current(name: str) -> None:
     module = tool(name)
@@ -226,6 +234,7 @@ def test_the_architecture_has_its_recipes_and_the_site_includes_it() -> None:
         "## Adding a chain",
         "## Adding a scenario key",
         "## Adding a control endpoint",
+        "## Adding a webhook event type",
     ):
         assert recipe in text
     assert '--8<-- "ARCHITECTURE.md"' in (DOCS / "architecture.md").read_text()

@@ -28,6 +28,7 @@ from simulator.state.records import (
 )
 from simulator.state.retention import Retention
 from simulator.state.tables import ActivityIds, ActivityTable
+from simulator.webhook_events import ACTIVITY_UPDATES
 from simulator.wire import Json
 
 T = TypeVar("T")
@@ -274,7 +275,7 @@ class Store:
         org.root_user_ids = []
         self.import_targets = {k: t for k, t in self.import_targets.items() if t.organization_id != org.organization_id}
 
-    def webhook_endpoint_urls(self, organization_id: str, event_type: str = "ACTIVITY_UPDATES") -> list[str]:
+    def webhook_endpoint_urls(self, organization_id: str, event_type: str = ACTIVITY_UPDATES.name) -> list[str]:
         """URLs of the active endpoints subscribed to ``event_type`` in the organization and its
         ancestors (a parent's endpoint hears its sub-organizations' activities)."""
         urls: list[str] = []
