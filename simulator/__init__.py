@@ -78,6 +78,13 @@ MOVED = {
     "simulator.handling.provider_standin": "simulator.standins.longtail",
     "simulator.handling.chain_standin": "simulator.standins.chain",
     "simulator.handling.sent_transactions": "simulator.standins.sent_transactions",
+    # names that say what is inside
+    "simulator.proxy": "simulator.auth_proxy",
+    "simulator.proxy_config": "simulator.auth_proxy_config",
+    "simulator.scenario.catalog": "simulator.scenario.api_names",
+    "simulator.scenario.key_material": "simulator.scenario.key_checks",
+    "simulator.consensus.rate_limits": "simulator.consensus.throttle",
+    "simulator.events": "simulator.webhooks",
 }
 
 

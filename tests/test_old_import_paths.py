@@ -36,3 +36,16 @@ def test_from_an_old_package_path_import_a_module() -> None:
 
     assert provider_standin is longtail
     assert provider_standin.KEY == "longtail"
+
+
+def test_a_module_under_an_old_package_path_is_the_new_packages_module() -> None:
+    """``simulator.proxy`` is ``simulator.auth_proxy``: its modules are found under the old path as the
+    new package's own modules, never loaded a second time under the old name."""
+    forget("simulator.proxy.forward")
+    forget("simulator.proxy")
+    with pytest.warns(DeprecationWarning, match="simulator.auth_proxy"):
+        from simulator.proxy import forward
+    from simulator.auth_proxy import forward as new_forward
+
+    assert forward is new_forward
+    assert forward.__name__ == "simulator.auth_proxy.forward"

@@ -6,14 +6,14 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
+from simulator.auth_proxy_config import config as proxy_config
 from simulator.clock import Source
 from simulator.config import origin_text
-from simulator.consensus import rate_limits
+from simulator.consensus import throttle
 from simulator.crypto import keys
 from simulator.errors import ApiError
 from simulator.handling.context import Context
 from simulator.model import credential_records, policy_records
-from simulator.proxy_config import config as proxy_config
 from simulator.scenario import Scenario
 from simulator.standins import chain as chain_standin
 from simulator.standins import longtail
@@ -243,12 +243,12 @@ def rules(scenario: Scenario, existing: list[Json]) -> list[Json]:
 
 
 def rate_limit_rules(scenario: Scenario, names: set[str]) -> list[Json]:
-    """The scenario's ``rateLimits:`` key as the budget rules consensus/rate_limits applies."""
+    """The scenario's ``rateLimits:`` key as the budget rules consensus/throttle applies."""
     try:
-        limits = rate_limits.from_scenario(scenario.data.get("rateLimits"))
+        limits = throttle.from_scenario(scenario.data.get("rateLimits"))
     except ValueError as exc:
         raise scenario.error(("rateLimits",), str(exc)) from None
-    made = rate_limits.budget_rules(limits) if limits is not None else []
+    made = throttle.budget_rules(limits) if limits is not None else []
     for rule in made:
         if rule["name"] in names:
             raise scenario.error(("rateLimits",), f"rate limits are set twice (rule {rule['name']!r} exists)")
