@@ -78,6 +78,7 @@ MOVED = {
     "simulator.handling.provider_standin": "simulator.standins.longtail",
     "simulator.handling.chain_standin": "simulator.standins.chain",
     "simulator.handling.sent_transactions": "simulator.standins.sent_transactions",
+    "simulator.queries.context": "simulator.handling.query_context",
     # names that say what is inside
     "simulator.proxy": "simulator.auth_proxy",
     "simulator.proxy_config": "simulator.auth_proxy_config",

@@ -6,8 +6,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 from simulator.errors import InvalidArgument, NotFound
+from simulator.handling.query_context import QueryContext
 from simulator.model import earn
-from simulator.queries.context import QueryContext
 from simulator.queries.pagination import paginate
 from simulator.standins import longtail
 from simulator.state import longtail_records

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 from simulator.errors import InvalidArgument
+from simulator.handling.query_context import QueryContext
 from simulator.model import tvc
-from simulator.queries.context import QueryContext
 from simulator.standins import longtail
 from simulator.state import longtail_records as records
 from simulator.state.longtail_records import TvcApp, TvcDeployment, TvcOperator
