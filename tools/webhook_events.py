@@ -11,6 +11,7 @@ fails when the page is stale.
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 from generated_section import between, write_or_check
@@ -33,13 +34,8 @@ def markdown() -> str:
     return "\n".join(lines) + "\n"
 
 
-def refreshed(text: str) -> str:
-    return between(text, START, END, f"\n{markdown()}")
-
-
-def main(argv: list[str]) -> int:
-    return write_or_check(PAGE, START, END, refreshed, argv)
-
+# main(argv): rewrite the table, or with --check exit 1 while it is stale
+main = partial(write_or_check, PAGE, START, END, lambda text: between(text, START, END, f"\n{markdown()}"))
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
