@@ -121,8 +121,8 @@ def startup() -> None:
 
 def reset_and_restore() -> None:
     from simulator import Simulator
-    from simulator.handling import key_material
     from simulator.handling.context import Context
+    from simulator.model import key_material
     from simulator.state.store import Organization
 
     sim = Simulator()

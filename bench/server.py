@@ -91,7 +91,7 @@ SEEDS: list[int] = []  # BIP-39 seeds computed since the last read (BENCH_TIMING
 
 def count_seeds() -> None:
     """Count the mnemonic pool's PBKDF2 runs: each wallet should cost one, never two."""
-    from simulator.handling import mnemonic_pool
+    from simulator.model import mnemonic_pool
 
     plain = mnemonic_pool.compute
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+import importlib.machinery
+import sys
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from simulator.app import create_app
@@ -53,3 +55,77 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
+
+
+# Old module paths: a module that moved (or was renamed) is still found under its old path, as the same
+# module object as its new home, with a DeprecationWarning saying where it went; a package's old path
+# serves its submodules too (``simulator.events.signing`` is ``simulator.webhooks.signing``). One table
+# here, not a stub file per old path: the old folders stay out of the tree (and of the import contracts).
+MOVED = {
+    "simulator.handling.key_material": "simulator.model.key_material",
+    "simulator.handling.credential_records": "simulator.model.credential_records",
+    "simulator.handling.session_keys": "simulator.model.session_keys",
+    "simulator.handling.signatures": "simulator.model.signatures",
+    "simulator.handling.signer_views": "simulator.model.signer_views",
+    "simulator.handling.tags": "simulator.model.tags",
+    "simulator.handling.user_records": "simulator.model.user_records",
+    "simulator.handling.verification_tokens": "simulator.model.verification_tokens",
+    "simulator.handling.oidc": "simulator.model.oidc",
+    "simulator.handling.enclave_bundles": "simulator.model.enclave_bundles",
+    "simulator.handling.mnemonic_pool": "simulator.model.mnemonic_pool",
+    "simulator.handling.email_address": "simulator.model.email_address",
+    "simulator.handling.email_customization": "simulator.model.email_customization",
+    "simulator.handling.provider_standin": "simulator.standins.longtail",
+    "simulator.handling.chain_standin": "simulator.standins.chain",
+    "simulator.handling.sent_transactions": "simulator.standins.sent_transactions",
+    "simulator.queries.context": "simulator.handling.query_context",
+    # names that say what is inside
+    "simulator.proxy": "simulator.auth_proxy",
+    "simulator.proxy_config": "simulator.auth_proxy_config",
+    "simulator.scenario.catalog": "simulator.scenario.api_names",
+    "simulator.scenario.key_material": "simulator.scenario.key_checks",
+    "simulator.consensus.rate_limits": "simulator.consensus.throttle",
+    "simulator.events": "simulator.webhooks",
+}
+
+
+def new_home(name: str) -> str | None:
+    """Where the module once imported as ``name`` lives now (None: it has not moved)."""
+    if not name.startswith("simulator."):
+        return None  # the finder sits first on sys.meta_path: every other import passes here
+    for old, new in MOVED.items():
+        if name == old or name.startswith(old + "."):
+            return new + name[len(old) :]
+    return None
+
+
+class _OldPaths:
+    """Finds a moved module under its old path (first on ``sys.meta_path``, so that a package's old path
+    never loads its new home's files a second time under another name)."""
+
+    @staticmethod
+    def find_spec(name: str, path: Any = None, target: Any = None) -> Any:
+        new = new_home(name)
+        return None if new is None else importlib.machinery.ModuleSpec(name, cast(Any, _OldPaths), loader_state=new)
+
+    @staticmethod
+    def create_module(spec: Any) -> Any:
+        import warnings
+
+        warnings.warn(
+            f"{spec.name} has moved to {spec.loader_state}; the old path is an alias and goes in a later release",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        module = importlib.import_module(spec.loader_state)
+        spec.loader_state = module.__spec__
+        return module
+
+    @staticmethod
+    def exec_module(module: Any) -> None:
+        # the import system gave the module the old path's spec: give it back its own
+        module.__spec__ = module.__spec__.loader_state
+
+
+if not any(finder is _OldPaths for finder in sys.meta_path):
+    sys.meta_path.insert(0, _OldPaths)

@@ -56,7 +56,7 @@ class Status(str, Enum):
     ABSENT = "absent"
 
 
-_PACKAGES = {Kind.ACTIVITY: "simulator.activities", Kind.QUERY: "simulator.queries", Kind.PROXY: "simulator.proxy"}
+_PACKAGES = {Kind.ACTIVITY: "simulator.activities", Kind.QUERY: "simulator.queries", Kind.PROXY: "simulator.auth_proxy"}
 
 
 @dataclass(frozen=True)

@@ -73,7 +73,7 @@ class Config:
     auth_proxy_session_seconds: int = 900  # sessionExpirationSeconds of the sessions its logins make
     auth_proxy_otp_length: int = 6  # otpLength of the codes its otp_init sends (6 to 9)
     auth_proxy_otp_alphanumeric: bool = False  # otpAlphanumeric
-    # the service's rate limits (simulator/consensus/rate_limits.py), on the simulator's clock; None: none, as
+    # the service's rate limits (simulator/consensus/throttle.py), on the simulator's clock; None: none, as
     # before (serve --rate-limits [PLAN], a scenario's `rateLimits:` key)
     rate_limits: RateLimits | None = None
     # serve --data-dir: the whole state kept in this directory across restarts and crashes (simulator/datadir/);
@@ -111,7 +111,7 @@ class Config:
             raise ValueError(f"auth_proxy_session_seconds must be positive, got {self.auth_proxy_session_seconds!r}")
 
     def auth_proxy_settings(self) -> dict[str, object]:
-        """The auth proxy configuration ``auth_proxy`` enables, in the names of proxy_config/config.py."""
+        """The auth proxy configuration ``auth_proxy`` enables, in the names of auth_proxy_config/config.py."""
         return {
             "configId": self.auth_proxy_config_id,
             "allowedOrigins": list(self.cors_origins),  # none: loopback origins (proxy_config.origin_allowed)

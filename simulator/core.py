@@ -17,15 +17,15 @@ from typing import Any
 
 from simulator import auth, faults, pipeline
 from simulator.auth.stamps import Stamp
+from simulator.auth_proxy_config import config as proxy_config
 from simulator.clock import Clock, Source
 from simulator.config import Config
 from simulator.consensus.decisions import VoteSelection
 from simulator.consensus.explain import explain
-from simulator.handling import mnemonic_pool
 from simulator.handling.context import Context
 from simulator.journal import Journal
+from simulator.model import mnemonic_pool
 from simulator.paths import data_dir
-from simulator.proxy_config import config as proxy_config
 from simulator.recording import Recorder
 from simulator.request_record import RequestRecord
 from simulator.scenario import load_scenario, seed

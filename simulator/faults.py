@@ -27,8 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from simulator.activity_types import kind_of
 from simulator.errors import ApiError
-from simulator.handling.activity_view import kind_of
 from simulator.handling.matching import contains
 from simulator.wire import Json
 

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     import simulator.activities.users
     import simulator.activities.wallets
     import simulator.activities.webhook_endpoints
-    import simulator.proxy.endpoints
+    import simulator.auth_proxy.endpoints
     import simulator.queries.activities
     import simulator.queries.boot_proofs
     import simulator.queries.credentials
@@ -276,17 +276,17 @@ if TYPE_CHECKING:
     }
 
     PROXY: dict[str, ProxyHandler] = {
-        "endpoints:account": simulator.proxy.endpoints.account,
-        "endpoints:oauth2_authenticate": simulator.proxy.endpoints.oauth2_authenticate,
-        "endpoints:oauth_login": simulator.proxy.endpoints.oauth_login,
-        "endpoints:otp_init": simulator.proxy.endpoints.otp_init,
-        "endpoints:otp_init_v2": simulator.proxy.endpoints.otp_init_v2,
-        "endpoints:otp_login": simulator.proxy.endpoints.otp_login,
-        "endpoints:otp_login_v2": simulator.proxy.endpoints.otp_login_v2,
-        "endpoints:otp_verify": simulator.proxy.endpoints.otp_verify,
-        "endpoints:otp_verify_v2": simulator.proxy.endpoints.otp_verify_v2,
-        "endpoints:signup": simulator.proxy.endpoints.signup,
-        "endpoints:signup_v2": simulator.proxy.endpoints.signup_v2,
-        "endpoints:wallet_kit_client_params": simulator.proxy.endpoints.wallet_kit_client_params,
-        "endpoints:wallet_kit_config": simulator.proxy.endpoints.wallet_kit_config,
+        "endpoints:account": simulator.auth_proxy.endpoints.account,
+        "endpoints:oauth2_authenticate": simulator.auth_proxy.endpoints.oauth2_authenticate,
+        "endpoints:oauth_login": simulator.auth_proxy.endpoints.oauth_login,
+        "endpoints:otp_init": simulator.auth_proxy.endpoints.otp_init,
+        "endpoints:otp_init_v2": simulator.auth_proxy.endpoints.otp_init_v2,
+        "endpoints:otp_login": simulator.auth_proxy.endpoints.otp_login,
+        "endpoints:otp_login_v2": simulator.auth_proxy.endpoints.otp_login_v2,
+        "endpoints:otp_verify": simulator.auth_proxy.endpoints.otp_verify,
+        "endpoints:otp_verify_v2": simulator.auth_proxy.endpoints.otp_verify_v2,
+        "endpoints:signup": simulator.auth_proxy.endpoints.signup,
+        "endpoints:signup_v2": simulator.auth_proxy.endpoints.signup_v2,
+        "endpoints:wallet_kit_client_params": simulator.auth_proxy.endpoints.wallet_kit_client_params,
+        "endpoints:wallet_kit_config": simulator.auth_proxy.endpoints.wallet_kit_config,
     }

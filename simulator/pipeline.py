@@ -18,17 +18,18 @@ from typing import Any, Protocol
 
 from simulator import auth, catalogue, faults, response_check
 from simulator.auth.stamps import Stamp
+from simulator.auth_proxy_config import captcha
+from simulator.auth_proxy_config import config as proxy_config
 from simulator.catalogue import Kind, Operation
 from simulator.clock import Clock, Source
 from simulator.config import Config
-from simulator.consensus import engine, lifecycle, mfa_gate, rate_limits, rules
+from simulator.consensus import engine, lifecycle, mfa_gate, rules
+from simulator.consensus import throttle as rate_limits
 from simulator.consensus.decisions import Decision, Outcome, VoteSelection
 from simulator.errors import ApiError, InvalidArgument, NotFound, PermissionDenied, Unimplemented
 from simulator.handling import envelope, ip_allowlist_check, refusals, session_scope
 from simulator.handling.context import Context
 from simulator.journal import Journal
-from simulator.proxy_config import captcha
-from simulator.proxy_config import config as proxy_config
 from simulator.queries import QueryContext
 from simulator.request_body import check_timestamp_ms, json_or_none, parse_body
 from simulator.request_record import UNREAD, RequestRecord

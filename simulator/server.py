@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from simulator.app import create_app
+from simulator.auth_proxy.routes import create_proxy_app
 from simulator.clock import Clock
 from simulator.config import Config
 from simulator.core import Simulator
@@ -25,7 +26,6 @@ from simulator.datadir.gate import WriteGate
 from simulator.host_check import HostCheck
 from simulator.journal import Journal
 from simulator.local_hosts import is_loopback_name
-from simulator.proxy.routes import create_proxy_app
 from simulator.state.store import Store
 from simulator.webhooks.deliveries import Webhooks
 from simulator.wire import Json

@@ -96,3 +96,19 @@ def test_no_two_folders_import_each_other():
     for module, deps in graph.items():
         folders.setdefault(folder(module), set()).update(folder(d) for d in deps if folder(d) != folder(module))
     assert strongly_connected(folders) == []
+
+
+def test_only_the_dispatch_imports_a_write_handler():
+    """A read, the MFA gate, the seed, a shared rule or a stand-in never imports simulator.activities:
+    the rules they share with a write handler live in simulator/model/ (pyproject.toml's forbidden
+    contract says the same to lint-imports). Only handler_index.py (typed names, for type checkers)
+    names the handler modules; the lifecycle reaches them through catalogue.resolve."""
+    graph = module_graph()
+    outside = sorted(
+        (module, imported)
+        for module, imports in graph.items()
+        if not module.startswith("simulator.activities") and module != "simulator.handler_index"
+        for imported in imports
+        if imported == "simulator.activities" or imported.startswith("simulator.activities.")
+    )
+    assert outside == []

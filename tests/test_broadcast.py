@@ -24,7 +24,7 @@ from solders.signature import Signature
 from solders.transaction import VersionedTransaction
 from support import SOL_ACCOUNT, assert_error
 
-from simulator.handling import chain_standin
+from simulator.standins import chain as chain_standin
 
 RECIPIENT = "0x" + "ab" * 20
 SYSTEM = Pubkey.from_string("11111111111111111111111111111111")

@@ -40,6 +40,7 @@ def tool(name: str) -> ModuleType:
         "error_codes",
         "error_catalogue",
         "control_surface",
+        "webhook_events",
     ],
 )
 def test_each_generated_page_is_current(name: str) -> None:
@@ -234,6 +235,7 @@ def test_the_architecture_has_its_recipes_and_the_site_includes_it() -> None:
         "## Adding a chain",
         "## Adding a scenario key",
         "## Adding a control endpoint",
+        "## Adding a webhook event type",
     ):
         assert recipe in text
     assert '--8<-- "ARCHITECTURE.md"' in (DOCS / "architecture.md").read_text()

@@ -9,7 +9,7 @@ import pytest
 from conftest import ETH_ACCOUNT, ok, result_of
 from support import assert_error, new_wallet
 
-from simulator.handling import provider_standin as longtail
+from simulator.standins import longtail
 
 VAULT = longtail.DEFAULTS["vaults"][0]["vaultAddress"]
 BASE = "eip155:8453"

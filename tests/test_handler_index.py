@@ -15,8 +15,8 @@ from simulator import catalogue
 from simulator.catalogue import Kind
 from simulator.clock import Source
 from simulator.handling.context import Context
+from simulator.handling.query_context import QueryContext
 from simulator.pipeline import Host
-from simulator.queries.context import QueryContext
 from simulator.wire import Json
 
 TOOL = Path(__file__).resolve().parent.parent / "tools" / "handler_index.py"

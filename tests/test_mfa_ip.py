@@ -11,7 +11,7 @@ from conftest import new_user, ok, result_of
 from lifecycle_helpers import KEYS, ROOT_USER, api_user, sub_org
 from support import assert_error
 
-from simulator.activities import mfa
+from simulator.model import mfa_policies as mfa
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
 T = pytest.importorskip("turnkey_sdk_types")

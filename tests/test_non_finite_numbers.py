@@ -64,7 +64,7 @@ def test_inspector_list_sizes_that_are_not_ascii_digits_are_a_400(value):
 @pytest.mark.parametrize("value", ODD_DIGITS, ids=["superscript", "arabic-indic", "5001-digits"])
 @pytest.mark.parametrize(("op", "field"), [("upsert_swap_config", "feeBps"), ("create_swap_quote", "inputAmount")])
 def test_swap_amounts_and_fees_that_are_not_ascii_digits_are_a_400(client, op, field, value):
-    """provider_standin.amount and .bps read these with int(): "²" and 4,300+ digits were a 500."""
+    """standins.longtail.amount and .bps read these with int(): "²" and 4,300+ digits were a 500."""
     body = json.loads((ROOT / "fixtures" / "requests" / "submit" / f"{op}.json").read_text())
     body["parameters"][field] = value
     assert_error(client.submit(op, body["type"], body["parameters"]), 400, 3, field)

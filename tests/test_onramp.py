@@ -12,7 +12,7 @@ from conftest import ETH_ACCOUNT, ok, result_of
 from support import SOL_ACCOUNT, assert_error, new_wallet
 
 from simulator.crypto import service_keys
-from simulator.handling import provider_standin as longtail
+from simulator.standins import longtail
 
 
 def init(client: Any, address: str, **extra: Any) -> Any:

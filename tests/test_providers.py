@@ -224,8 +224,8 @@ def test_python_client_sessions_profiles_and_recovery(turnkey_client, simulator,
 
 @pytest.mark.parametrize("filter_value", ["not json", json.dumps({"iss": "i", "sub": "s"})])
 def test_oidc_claims_filter_values_are_checked(filter_value):
+    from simulator.auth_proxy.forward import oidc_claims_filter
     from simulator.errors import InvalidArgument
-    from simulator.proxy.forward import oidc_claims_filter
 
     with pytest.raises(InvalidArgument, match="OIDC_CLAIMS"):
         oidc_claims_filter(filter_value)

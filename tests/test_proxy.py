@@ -170,8 +170,8 @@ def test_cors_preflight(proxy):
 
 def test_the_proxy_key_reaches_nothing_but_authentication(simulator):
     config = simulator.simulator.store.proxy_configs[CONFIG_ID]
+    from simulator.auth_proxy_config.config import proxy_key
     from simulator.crypto.keys import private_hex
-    from simulator.proxy_config.config import proxy_key
 
     as_proxy = SimulatorClient(simulator.url, ApiKeyStamper(private_hex(proxy_key(config))), DEFAULTS["organizationId"])
     response = as_proxy.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": []})

@@ -17,8 +17,8 @@ from support import ClientKey, assert_error, seal_to_target, verify_session
 from test_sessions_recovery import AttestedStamper
 
 from simulator import oauth_provider, pipeline
+from simulator.auth_proxy_config import captcha
 from simulator.crypto import service_keys
-from simulator.proxy_config import captcha
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
 CONFIG_ID = "proxy-config-1"
@@ -204,7 +204,9 @@ def test_captcha_rules():
         captcha.check({**on, "turnstileSiteKey": "2x00000000000000000000AB"}, "otp_init", {"X-Captcha-Token": "t"})
 
 
-@pytest.mark.skipif(not CAPTCHA_WIRED, reason="pipeline._proxy does not call simulator.proxy_config.captcha.check yet")
+@pytest.mark.skipif(
+    not CAPTCHA_WIRED, reason="pipeline._proxy does not call simulator.auth_proxy_config.captcha.check yet"
+)
 def test_captcha_header_through_the_proxy(proxy, simulator):
     simulator.simulator.configure_auth_proxy(
         DEFAULTS["organizationId"], configId=CONFIG_ID, turnstileSiteKey="1x00000000000000000000AA"

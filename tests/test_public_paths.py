@@ -37,8 +37,17 @@ def test_base64url_helpers_stay_importable_from_the_stamps_module():
 
 
 def test_the_webhook_signatures_old_import_path_is_the_new_module():
-    """docs/how-to/webhooks.md named ``simulator.events.signing``; webhooks/ is its home now."""
-    from simulator.events.signing import verify_delivery
+    """docs/how-to/webhooks.md named ``simulator.events.signing``; webhooks/ is its home now (the old
+    path warns that it is deprecated)."""
+    import sys
+
+    import pytest
+
+    for old in ("simulator.events", "simulator.events.signing"):
+        sys.modules.pop(old, None)
+    vars(sys.modules["simulator"]).pop("events", None)
+    with pytest.deprecated_call(match="simulator.webhooks"):
+        from simulator.events.signing import verify_delivery
     from simulator.webhooks import signing
 
     assert verify_delivery is signing.verify_delivery

@@ -11,7 +11,7 @@ import pytest
 from simulator import Config, SimulatorServer
 from simulator.cli import config_from, parser
 from simulator.config import Budget, RateLimits
-from simulator.consensus.rate_limits import ORGANIZATION_WIDE, PER_TYPE, QUERY
+from simulator.consensus.throttle import ORGANIZATION_WIDE, PER_TYPE, QUERY
 from simulator.errors import RATE_LIMITED, RATE_LIMITED_PARENT, documented
 from simulator.scenario import load_scenario
 from simulator.scenario.names import ScenarioError

@@ -18,7 +18,7 @@ from support import eth_address_of
 
 from simulator import Config, Simulator, create_app
 from simulator.errors import InvalidArgument
-from simulator.handling import mnemonic_pool
+from simulator.model import mnemonic_pool
 from simulator.queries.pagination import paginate
 from simulator.testing import ApiKeyStamper
 

@@ -9,8 +9,8 @@ from conftest import ETH_ACCOUNT, ok, result_of
 from support import new_wallet
 
 from simulator.control_client import ControlClient
-from simulator.handling import chain_standin
-from simulator.handling import provider_standin as longtail
+from simulator.standins import chain as chain_standin
+from simulator.standins import longtail
 
 TRACK_KEYS = ["createdMs", "polls", "steps"]
 

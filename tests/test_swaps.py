@@ -9,7 +9,7 @@ import pytest
 from conftest import ETH_ACCOUNT, ok, result_of
 from support import assert_error, new_wallet
 
-from simulator.handling import provider_standin as longtail
+from simulator.standins import longtail
 
 BASE_USDC = longtail.BASE_USDC
 BASE_WETH = "eip155:8453/erc20:0x4200000000000000000000000000000000000006"

@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from support import assert_error
 
 from simulator.crypto import keys, service_keys
-from simulator.handling import provider_standin as longtail
+from simulator.standins import longtail
 
 IMAGE = "ghcr.io/acme/app@sha256:" + "ab" * 32
 

@@ -102,8 +102,8 @@ def context_of(case: dict[str, Any]) -> dict[str, Any]:
 
 def created_as(policy: dict[str, str]) -> tuple[str, list[str]]:
     """What create_policy does with the policy: accepted, warned (accepted, with log warnings) or refused."""
-    from simulator.activities.policies import check_expressions
     from simulator.errors import ApiError
+    from simulator.model.policy_records import check_expressions
     from simulator.policy.lint import warnings_of
 
     try:

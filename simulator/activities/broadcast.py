@@ -22,11 +22,12 @@ from simulator.chains.eth_rlp import Encodable, RlpFieldError
 from simulator.chains.ethereum import EthereumTransaction
 from simulator.crypto.hashing import keccak256
 from simulator.errors import InvalidArgument
-from simulator.handling import chain_standin, provider_standin
 from simulator.handling.context import Context
-from simulator.handling.sent_transactions import keep, new_sent
-from simulator.handling.signatures import ecdsa, signing_key
-from simulator.handling.signer_views import nested, signer_context, with_sender_and_call
+from simulator.model.signatures import ecdsa, signing_key
+from simulator.model.signer_views import nested, signer_context, with_sender_and_call
+from simulator.standins import chain as chain_standin
+from simulator.standins import longtail
+from simulator.standins.sent_transactions import keep, new_sent
 from simulator.wire import Json, decimal_digits
 
 DEFAULT_PRIORITY_FEE = 1_500_000_000  # 1.5 gwei: the stand-in's estimate (no fee market is simulated)
@@ -108,7 +109,7 @@ def relayed(ctx: Context, params: Json, sender: str, calls: list[Json]) -> str:
         nonce = chain_standin.next_nonce(ctx.store, caip2, sender) if nonce is None else nonce
         chain_standin.use_nonce(ctx.store, caip2, sender, nonce)
     chain_standin.use_nonce(ctx.store, caip2, sender, station, station=True)
-    sent = new_sent(ctx, params, sender, provider_standin.tx_hash(ctx.source, caip2), nonce=nonce)
+    sent = new_sent(ctx, params, sender, longtail.tx_hash(ctx.source, caip2), nonce=nonce)
     sent.sponsored, sent.details["gasStationNonce"] = sponsored, station
     sent.to = calls[0]["to"] if len(calls) == 1 else sender.lower()
     sent.value = sum(c["value"] for c in calls)
@@ -226,7 +227,7 @@ def authorization_digest(payload: str) -> bytes:
 
 # shared -------------------------------------------------------------------------------------------------
 def evm_sender(ctx: Context, params: Json) -> str:
-    provider_standin.signer_on(ctx.org, params["from"], params["caip2"], "from")
+    longtail.signer_on(ctx.org, params["from"], params["caip2"], "from")
     return str(params["from"])
 
 

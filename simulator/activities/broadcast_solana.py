@@ -18,11 +18,11 @@ import base58
 
 from simulator.chains import invalid, solana, unsigned_bytes
 from simulator.errors import InvalidArgument
-from simulator.handling import provider_standin
 from simulator.handling.context import Context
-from simulator.handling.sent_transactions import keep, new_sent
-from simulator.handling.signatures import signing_key
-from simulator.handling.signer_views import nested, signer_context
+from simulator.model.signatures import signing_key
+from simulator.model.signer_views import nested, signer_context
+from simulator.standins import longtail
+from simulator.standins.sent_transactions import keep, new_sent
 from simulator.wire import Json
 
 LAMPORTS_PER_SIGNATURE = 5_000
@@ -46,7 +46,7 @@ def sol_send_transaction(ctx: Context, params: Json) -> Json:
             f"({', '.join(signers)}); every required signer must be listed",
             error_code="INVALID_TRANSACTION",
         )
-    signature = base58.b58encode(first).decode() if any(first) else provider_standin.tx_hash(ctx.source, "solana:")
+    signature = base58.b58encode(first).decode() if any(first) else longtail.tx_hash(ctx.source, "solana:")
     sent = new_sent(ctx, params, parsed.signers[0], signature, signed=wire)
     sent.sponsored = sponsored
     sent.fee = LAMPORTS_PER_SIGNATURE * len(parsed.signers)
@@ -68,7 +68,7 @@ def signers_of(ctx: Context, params: Json) -> list[str]:
     if not 1 <= len(signers) <= 16:
         raise InvalidArgument(f"invalid signWiths: between 1 and 16 signers are needed, got {len(signers)}")
     for signer in signers:
-        provider_standin.signer_on(ctx.org, signer, provider_standin.canonical_caip2(params["caip2"]), field)
+        longtail.signer_on(ctx.org, signer, longtail.canonical_caip2(params["caip2"]), field)
     return signers
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from simulator.errors import InvalidArgument
 from simulator.handling.context import Context
-from simulator.handling.credential_records import (
+from simulator.model import credential_records
+from simulator.model.credential_records import (
     add_api_keys,
     add_authenticators,
     new_api_key,
     new_authenticator,
     oauth2_credential,
+    oauth2_fields,
 )
 from simulator.state.records import Record
 from simulator.wire import Json
@@ -41,10 +43,7 @@ def delete_authenticators(ctx: Context, params: Json) -> Json:
 
 
 def create_oauth2_credential(ctx: Context, params: Json) -> Json:
-    cred_id = ctx.new_id()
-    fields = {"oauth2CredentialId": cred_id, "organizationId": ctx.org.organization_id, **oauth2_fields(params)}
-    ctx.org.oauth2_credentials[cred_id] = Record(cred_id, fields, ctx.now_ms)
-    return {"oauth2CredentialId": cred_id}
+    return {"oauth2CredentialId": credential_records.new_oauth2_credential(ctx, params)}
 
 
 def update_oauth2_credential(ctx: Context, params: Json) -> Json:
@@ -55,17 +54,8 @@ def update_oauth2_credential(ctx: Context, params: Json) -> Json:
     return {"oauth2CredentialId": cred_id}
 
 
-def oauth2_fields(params: Json) -> Json:
-    if not params["clientId"]:
-        raise InvalidArgument("client_id must be set")  # the error catalogue's message, naming the proto field
-    return {k: params[k] for k in ("provider", "clientId", "encryptedClientSecret")}
-
-
 def create_fiat_on_ramp_credential(ctx: Context, params: Json) -> Json:
-    cred_id = ctx.new_id()
-    fields = {"fiatOnrampCredentialId": cred_id, "organizationId": ctx.org.organization_id, **params}
-    ctx.org.fiat_credentials[cred_id] = Record(cred_id, fields, ctx.now_ms)
-    return {"fiatOnRampCredentialId": cred_id}
+    return {"fiatOnRampCredentialId": credential_records.new_fiat_on_ramp_credential(ctx, params)}
 
 
 def delete_oauth2_credential(ctx: Context, params: Json) -> Json:

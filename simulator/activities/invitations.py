@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from simulator.handling.context import Context
 from simulator.handling.limits import check_limit
-from simulator.handling.tags import user_tags
+from simulator.model.tags import user_tags
 from simulator.state.records import Record
 from simulator.wire import Json
 

@@ -14,10 +14,10 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from simulator.crypto import bundles, keys, mnemonic_languages
 from simulator.errors import InvalidArgument, NotFound
-from simulator.handling import key_material
 from simulator.handling.context import Context, require_unique
-from simulator.handling.enclave_bundles import IMPORT_TARGET_TTL_MS, sealed_for_export
 from simulator.handling.limits import check_limit
+from simulator.model import key_material
+from simulator.model.enclave_bundles import IMPORT_TARGET_TTL_MS, sealed_for_export
 from simulator.state.records import ImportTarget, PrivateKey, Wallet, WalletAccount, timestamp
 from simulator.wire import Json
 

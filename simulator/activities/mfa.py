@@ -12,27 +12,17 @@ import json
 
 from simulator.clock import Source
 from simulator.errors import InvalidArgument, NotFound
-from simulator.handling import session_scope
 from simulator.handling.context import Context
-from simulator.policy.errors import PolicyEvaluationError, PolicySyntaxError
+from simulator.model.mfa_policies import (
+    METHOD_NAMES,
+    OTP_TYPES,
+    can_satisfy,
+)
+from simulator.policy.errors import PolicySyntaxError
 from simulator.state.records import MfaPolicy, User
 from simulator.wire import Json
 
 MAX_MFA_POLICIES = 10
-API_KEY, PASSKEY, SESSION = "AUTHENTICATION_TYPE_API_KEY", "AUTHENTICATION_TYPE_PASSKEY", "AUTHENTICATION_TYPE_SESSION"
-EMAIL_OTP, SMS_OTP, OAUTH = "AUTHENTICATION_TYPE_EMAIL_OTP", "AUTHENTICATION_TYPE_SMS_OTP", "AUTHENTICATION_TYPE_OAUTH"
-OTP_TYPES = (EMAIL_OTP, SMS_OTP)
-METHOD_NAMES = {
-    API_KEY: "API key",
-    PASSKEY: "Passkey",
-    SESSION: "Session",
-    EMAIL_OTP: "Email OTP",
-    SMS_OTP: "SMS OTP",
-    OAUTH: "OAuth",
-}
-# the read/write session a login issues without a session profile (docs: mfa/examples.mdx)
-DEFAULT_SESSION_PROFILE = "00000000-0000-0000-0000-000000000000"
-LONG_LIVED_KEY_PREFIX = "CREDENTIAL_TYPE_API_KEY_"  # login, OTP and OAuth keys are sessions
 
 
 def create_mfa_policy(ctx: Context, params: Json) -> Json:
@@ -147,38 +137,3 @@ def checked_method(method: Json) -> Json:
     if kind in OTP_TYPES and pinned:
         raise InvalidArgument(f"{kind} takes no id: the code goes to the user's own contact")
     return {"type": kind, "id": pinned} if pinned else {"type": kind}
-
-
-def can_satisfy(ctx: Context, user: User, method: Json) -> bool:
-    """Whether the user holds what the method asks for (a pinned id: that very credential)."""
-    kind, pinned = method["type"], method.get("id")
-    if kind == EMAIL_OTP:
-        return bool(user.email)
-    if kind == SMS_OTP:
-        return bool(user.phone_number)
-    if kind == SESSION:  # a session is always obtainable; a pinned profile must exist
-        known = {p.session_profile_id for p in session_scope.visible(ctx.store, ctx.org)}
-        return not pinned or pinned in known | {DEFAULT_SESSION_PROFILE}
-    held = {
-        API_KEY: {k.api_key_id for k in user.api_keys.values() if k.credential_type.startswith(LONG_LIVED_KEY_PREFIX)},
-        PASSKEY: set(user.authenticators),
-        OAUTH: {str(p.get("providerId")) for p in user.oauth_providers},
-    }.get(kind, set())
-    return pinned in held if pinned else bool(held)
-
-
-def applicable(user: User, context: Json) -> MfaPolicy | None:
-    """The policy the service would enforce: the first by order whose condition holds for ``context``
-    (the policy language's view of the activity); a condition that fails to evaluate does not hold."""
-    if not user.mfa_policies:
-        return None
-    # imported on first use: the policy language's parser and evaluator are not on serve's start path
-    from simulator.policy.language import compile_expression
-
-    for policy in sorted(user.mfa_policies.values(), key=lambda p: (p.order, p.created_ms)):
-        try:
-            if compile_expression(policy.condition).evaluate(context):
-                return policy
-        except (PolicyEvaluationError, ValueError):
-            continue
-    return None

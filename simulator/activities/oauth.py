@@ -13,9 +13,9 @@ import hashlib
 from simulator.auth import attested
 from simulator.crypto import hpke, keys, service_keys, tokens
 from simulator.errors import InvalidArgument, NotFound
-from simulator.handling import session_keys
 from simulator.handling.context import Context
-from simulator.handling.credential_records import oauth2_credential
+from simulator.model import session_keys
+from simulator.model.credential_records import oauth2_credential
 from simulator.state.records import User
 from simulator.wire import Json
 

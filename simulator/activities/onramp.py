@@ -16,8 +16,8 @@ from urllib.parse import urlencode, urlsplit
 
 from simulator.crypto import service_keys
 from simulator.errors import InvalidArgument
-from simulator.handling import provider_standin
 from simulator.handling.context import Context
+from simulator.standins import longtail
 from simulator.state import longtail_records
 from simulator.state.longtail_records import OnrampTransaction
 from simulator.wire import Json
@@ -40,7 +40,7 @@ CURRENCIES = {
 
 def init_fiat_on_ramp(ctx: Context, params: Json) -> Json:
     network, crypto = params["network"], params["cryptoCurrencyCode"].rsplit("_", 1)[-1]
-    found = provider_standin.address_format(ctx.org, params["walletAddress"], "walletAddress")
+    found = longtail.address_format(ctx.org, params["walletAddress"], "walletAddress")
     if not found.startswith(NETWORK_FORMATS[network]):
         raise InvalidArgument(f"walletAddress {params['walletAddress']} ({found}) is not an address on {network}")
     if crypto not in CURRENCIES[network]:
@@ -49,7 +49,7 @@ def init_fiat_on_ramp(ctx: Context, params: Json) -> Json:
     transaction_id = ctx.new_id()
     done = {"status": "COMPLETED", "after": {"seconds": COMPLETES_AFTER_SECONDS}}
     user = ctx.principal.user if ctx.principal else None
-    track = provider_standin.new_track(
+    track = longtail.new_track(
         ctx.store, ctx.org, user, ctx.activity_type, params, ctx.now_ms, [{"status": "PENDING"}, done]
     )
     longtail_records.onramp_transactions(ctx.org.longtail)[transaction_id] = OnrampTransaction(params, track)

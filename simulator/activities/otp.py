@@ -20,10 +20,10 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from simulator.crypto import hpke, keys, service_keys, tokens
 from simulator.errors import InvalidArgument, NotFound
-from simulator.handling import session_keys
 from simulator.handling.context import Context
-from simulator.handling.email_customization import check_template_variables
-from simulator.handling.verification_tokens import reachable, verification_claims, verify_client_signature
+from simulator.model import session_keys
+from simulator.model.email_customization import check_template_variables
+from simulator.model.verification_tokens import reachable, verification_claims, verify_client_signature
 from simulator.state.records import Otp, User, timestamp
 from simulator.wire import Json
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from simulator.handling import tags
 from simulator.handling.context import Context, require_unique
-from simulator.handling.key_material import MAX_PRIVATE_KEYS, delete_exported, new_private_key
 from simulator.handling.limits import check_limit
-from simulator.handling.tags import new_tag
+from simulator.model import tags
+from simulator.model.key_material import MAX_PRIVATE_KEYS, delete_exported, new_private_key
+from simulator.model.tags import new_tag
 from simulator.wire import Json
 
 

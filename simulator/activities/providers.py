@@ -10,8 +10,8 @@ from __future__ import annotations
 from simulator.auth.attested import ISSUER_KEYS
 from simulator.crypto import service_keys, tokens
 from simulator.errors import InvalidArgument, ResourceExhausted
-from simulator.handling import oidc
 from simulator.handling.context import Context
+from simulator.model import oidc
 from simulator.state.records import User
 from simulator.wire import Json
 

@@ -9,9 +9,9 @@ it by that user, registers a new passkey and spends the recovery key.
 from __future__ import annotations
 
 from simulator.errors import InvalidArgument, PermissionDenied
-from simulator.handling import credential_records, session_keys
 from simulator.handling.context import Context
-from simulator.handling.email_customization import check_magic_link_template, check_template_variables
+from simulator.model import credential_records, session_keys
+from simulator.model.email_customization import check_magic_link_template, check_template_variables
 from simulator.state.records import User, timestamp
 from simulator.wire import Json
 

@@ -1,6 +1,6 @@
 """Sessions: login sessions (a key the client holds, named by a session JWT), read-write sessions
 (a new key sealed to the client), and read-only session tokens. The keys themselves are made in
-handling/session_keys.py (``new_session``, ``sealed_key``), which the other login activities share.
+model/session_keys.py (``new_session``, ``sealed_key``), which the other login activities share.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from simulator.auth.stamps import ATTESTED_TOKEN
 from simulator.crypto import service_keys, tokens
 from simulator.errors import InvalidArgument
 from simulator.handling.context import Context
-from simulator.handling.session_keys import new_session, sealed_key, spend_verification_token, user_by_email
+from simulator.model.session_keys import new_session, sealed_key, spend_verification_token, user_by_email
 from simulator.wire import Json
 
 READ_ONLY_SECONDS = 3600

@@ -17,8 +17,8 @@ from simulator.crypto import spark
 from simulator.crypto.hashing import keccak256
 from simulator.errors import InvalidArgument, Unimplemented
 from simulator.handling.context import Context
-from simulator.handling.signatures import ecdsa, payload_view, signing_key
-from simulator.handling.signer_views import signer_context
+from simulator.model.signatures import ecdsa, payload_view, signing_key
+from simulator.model.signer_views import signer_context
 from simulator.wire import Json
 
 HASHES: dict[str, Callable[[bytes], bytes]] = {

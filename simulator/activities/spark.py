@@ -24,10 +24,10 @@ from cryptography.exceptions import InvalidTag
 
 from simulator.crypto import spark
 from simulator.errors import InvalidArgument, Unimplemented
-from simulator.handling import provider_standin
 from simulator.handling.context import Context
-from simulator.handling.key_material import derive
+from simulator.model.key_material import derive
 from simulator.protobuf_wire import length_delimited
+from simulator.standins import longtail
 from simulator.wire import Json
 
 SPARK_FORMATS = spark.SPARK_FORMATS
@@ -266,7 +266,7 @@ def sealed(ctx: Context, operator: Json, plaintext: bytes) -> bytes:
 def spark_wallet(ctx: Context, sign_with: str) -> tuple[bytes, str]:
     """The seed of the wallet holding the Spark account ``sign_with`` and the account's base path (the
     identity path without its last ``/0'``), or the refusal for an address that is not one."""
-    found = provider_standin.address_format(ctx.org, sign_with, "signWith")
+    found = longtail.address_format(ctx.org, sign_with, "signWith")
     if found not in SPARK_FORMATS:
         raise InvalidArgument(f"invalid signWith {sign_with}: a {found} address, not a Spark wallet account")
     for wallet in ctx.org.wallets.values():

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 from simulator.errors import InvalidArgument, PermissionDenied
-from simulator.handling import key_material, user_records, verification_tokens
 from simulator.handling.context import Context
 from simulator.handling.limits import check_limit
+from simulator.model import key_material, user_records, verification_tokens
 from simulator.state.store import Organization
 from simulator.wire import Json
 

@@ -1,7 +1,7 @@
 """Swaps: the parent organization's fee configuration, quotes priced from the simulated market, and
 executions that follow a status sequence on the simulator clock.
 
-A quote is priced from the seeded USD prices of its two assets (simulator.handling.provider_standin), less
+A quote is priced from the seeded USD prices of its two assets (simulator.standins.longtail), less
 Turnkey's fee and the parent's client fee, with the slippage floor as ``minOutputAmount``. It can be
 executed once, before it expires, with the exact economics it committed to; the swap then moves
 PENDING → COMPLETED (or a scripted sequence) and claim_swap_fees collects the client fees of completed swaps.
@@ -12,8 +12,9 @@ from __future__ import annotations
 from decimal import ROUND_DOWN, Decimal
 
 from simulator.errors import InvalidArgument
-from simulator.handling import key_material, provider_standin
 from simulator.handling.context import Context
+from simulator.model import key_material
+from simulator.standins import longtail
 from simulator.state import longtail_records
 from simulator.state.longtail_records import Swap, SwapConfig, SwapQuote
 from simulator.wire import Json
@@ -38,12 +39,12 @@ def upsert_swap_config(ctx: Context, params: Json) -> Json:
         raise InvalidArgument(
             "swaps are configured on the parent organization; sub-organizations use its configuration"
         )
-    fee = provider_standin.bps(params.get("feeBps"), "feeBps", MAX_CLIENT_FEE_BPS)
+    fee = longtail.bps(params.get("feeBps"), "feeBps", MAX_CLIENT_FEE_BPS)
     stable = params.get("stableFeeBps")
-    provider_standin.bps(stable, "stableFeeBps", MAX_CLIENT_FEE_BPS)
+    longtail.bps(stable, "stableFeeBps", MAX_CLIENT_FEE_BPS)
     receiver = params.get("feeReceiverWalletAddress") or ""
     if receiver:
-        provider_standin.signer_on(ctx.org, receiver, "eip155:8453", "feeReceiverWalletAddress")
+        longtail.signer_on(ctx.org, receiver, "eip155:8453", "feeReceiverWalletAddress")
     elif fee:
         receiver = auto_fee_receiver(ctx)
     config = SwapConfig(receiver, str(fee), str(int(str(stable))) if stable not in (None, "") else None)
@@ -77,12 +78,12 @@ def claim_swap_fees(ctx: Context, params: Json) -> Json:
 # quotes -------------------------------------------------------------------------------------------
 def create_swap_quote(ctx: Context, params: Json) -> Json:
     store = ctx.store
-    given = provider_standin.amount(params["inputAmount"], "inputAmount")
-    sold = provider_standin.asset(store, params["inputToken"], "inputToken")
-    bought = provider_standin.asset(store, params["outputToken"], "outputToken")
+    given = longtail.amount(params["inputAmount"], "inputAmount")
+    sold = longtail.asset(store, params["inputToken"], "inputToken")
+    bought = longtail.asset(store, params["outputToken"], "outputToken")
     origin = sold["caip19"].split("/", 1)[0]
-    provider_standin.signer_on(ctx.org, params["signWith"], origin)
-    slippage = provider_standin.bps(params.get("slippageBps"), "slippageBps", 10_000, DEFAULT_SLIPPAGE_BPS)
+    longtail.signer_on(ctx.org, params["signWith"], origin)
+    slippage = longtail.bps(params.get("slippageBps"), "slippageBps", 10_000, DEFAULT_SLIPPAGE_BPS)
     client_fee = client_fee_bps(ctx, sold, bought)
     output = priced(given, sold, bought, TURNKEY_FEE_BPS + client_fee)
     if output <= 0:
@@ -108,7 +109,7 @@ def create_swap_quote(ctx: Context, params: Json) -> Json:
 
 
 def client_fee_bps(ctx: Context, sold: Json, bought: Json) -> int:
-    config = longtail_records.swap_config(provider_standin.root_of(ctx.store, ctx.org).longtail).get("config")
+    config = longtail_records.swap_config(longtail.root_of(ctx.store, ctx.org).longtail).get("config")
     if config is None:
         return 0
     if sold.get("stable") and bought.get("stable") and config.stable_fee_bps:
@@ -149,14 +150,14 @@ def execute_swap(ctx: Context, params: Json) -> Json:
     cross = quote.input_token.split("/", 1)[0] != quote.output_token.split("/", 1)[0]
     done = {"status": "COMPLETED", "after": {"seconds": int(quote.estimated_time_seconds)}}
     user = ctx.principal.user if ctx.principal else None
-    track = provider_standin.new_track(
+    track = longtail.new_track(
         ctx.store, ctx.org, user, ctx.activity_type, params, ctx.now_ms, [{"status": "PENDING"}, done]
     )
     longtail_records.swaps(ctx.org.longtail)[swap_id] = Swap(
         quote,
         "CROSS_CHAIN" if cross else "SAME_CHAIN",
-        provider_standin.tx_hash(ctx.source, quote.input_token),
-        provider_standin.tx_hash(ctx.source, quote.output_token),
+        longtail.tx_hash(ctx.source, quote.input_token),
+        longtail.tx_hash(ctx.source, quote.output_token),
         track,
     )
     return {"swapRequestId": swap_id, "provider": PROVIDER, "quoteId": quote.quote_id}

@@ -12,8 +12,8 @@ from simulator.chains import ParsedTransaction
 from simulator.chains.ethereum import EthereumTransaction
 from simulator.chains.registry import parse
 from simulator.handling.context import Context
-from simulator.handling.signatures import signing_key
-from simulator.handling.signer_views import nested, signer_context, with_sender_and_call
+from simulator.model.signatures import signing_key
+from simulator.model.signer_views import nested, signer_context, with_sender_and_call
 from simulator.wire import Json
 
 

@@ -15,8 +15,9 @@ import json
 
 from simulator.crypto import keys
 from simulator.errors import InvalidArgument
-from simulator.handling import key_material, provider_standin
 from simulator.handling.context import Context, require_unique
+from simulator.model import key_material
+from simulator.standins import longtail
 from simulator.state import longtail_records as records
 from simulator.state.longtail_records import TvcApp, TvcDeployment, TvcOperator, TvcOperatorSet
 from simulator.wire import Json
@@ -122,7 +123,7 @@ def delete_tvc_app_and_deployments(ctx: Context, params: Json) -> Json:
 # deployments --------------------------------------------------------------------------------------
 def create_tvc_deployment(ctx: Context, params: Json) -> Json:
     app = ctx.org.find(records.tvc_apps(ctx.org.longtail), params["appId"], "TVC app")
-    qos = provider_standin.seeded(ctx.store, "qosVersions")
+    qos = longtail.seeded(ctx.store, "qosVersions")
     if params["qosVersion"] not in qos["available"]:
         raise InvalidArgument(
             f"unsupported qosVersion {params['qosVersion']}; available: {', '.join(qos['available'])}"
@@ -139,7 +140,7 @@ def create_tvc_deployment(ctx: Context, params: Json) -> Json:
     manifest = manifest_of(ctx, app, params, deployment_id)
     user = ctx.principal.user if ctx.principal else None
     ready = {"status": "READY", "after": {"seconds": READY_AFTER_SECONDS}}
-    track = provider_standin.new_track(
+    track = longtail.new_track(
         ctx.store, ctx.org, user, ctx.activity_type, params, ctx.now_ms, [{"status": "PENDING"}, ready]
     )
     records.tvc_deployments(ctx.org.longtail)[deployment_id] = TvcDeployment(

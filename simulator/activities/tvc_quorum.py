@@ -8,14 +8,12 @@ r‖s hex (see :mod:`simulator.activities.tvc` for the operators, apps and deplo
 from __future__ import annotations
 
 import base64
-import hashlib
-import json
 
 from simulator.activities.tvc import live_deployment, signing_key
 from simulator.crypto import keys
-from simulator.crypto.attestation import attestation_doc
 from simulator.errors import InvalidArgument, NotFound
 from simulator.handling.context import Context
+from simulator.model.tvc import provisioning, provisioning_public_key
 from simulator.state import longtail_records as records
 from simulator.state.longtail_records import TvcDeployment, TvcOperator, TvcQuorumKey
 from simulator.wire import Json
@@ -133,18 +131,6 @@ def same_attestation(given: bytes, issued_b64: str) -> bool:
         return False
 
 
-def provisioning(deployment: TvcDeployment) -> Json:
-    """The provisioning enclave's attestation (simulated, see crypto.attestation) and manifest envelope."""
-    manifest = deployment.manifest.encode()
-    public = bytes.fromhex(provisioning_public_key(deployment))
-    doc = attestation_doc(
-        public, hashlib.sha256(manifest).digest(), "simulator-tvc-provisioning", deployment.created_ms
-    )
-    approvals = [{"operatorId": a["operatorId"], "signature": a["signature"]} for a in deployment.approvals]
-    envelope = json.dumps({"manifest": deployment.manifest, "manifestSetApprovals": approvals, "shareSetApprovals": []})
-    return {"attestationDocument": base64.b64encode(doc).decode(), "manifestEnvelope": envelope}
-
-
 def maybe_start(ctx: Context, deployment: TvcDeployment) -> None:
     """Once approvals and shares meet their thresholds the enclave boots: the status sequence starts."""
     app = records.tvc_apps(ctx.org.longtail)[deployment.app_id]
@@ -176,7 +162,3 @@ def check_signature(public_hex: str, signature_hex: str, manifest: str, operator
         raise InvalidArgument(
             f"invalid signature from operator {operator_id}: not an ECDSA P-256 signature over SHA-256 of the manifest"
         ) from None
-
-
-def provisioning_public_key(deployment: TvcDeployment) -> str:
-    return keys.uncompressed(keys.ec_key_from_hex("p256", deployment.provisioning_key)).hex()

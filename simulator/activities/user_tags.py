@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from simulator.handling import tags
 from simulator.handling.context import Context
-from simulator.handling.tags import new_tag, user_tags
+from simulator.model import tags
+from simulator.model.tags import new_tag, user_tags
 from simulator.wire import Json
 
 

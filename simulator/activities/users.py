@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 
 from simulator.errors import InvalidArgument
-from simulator.handling import verification_tokens
 from simulator.handling.context import Context
-from simulator.handling.email_address import checked_email
 from simulator.handling.limits import check_limit
-from simulator.handling.tags import user_tags
-from simulator.handling.user_records import build_user, store_user
+from simulator.model import verification_tokens
+from simulator.model.email_address import checked_email
+from simulator.model.tags import user_tags
+from simulator.model.user_records import build_user, store_user
 from simulator.state.records import User
 from simulator.wire import Json
 

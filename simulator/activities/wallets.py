@@ -1,4 +1,4 @@
-"""HD wallets and their accounts, derived for real from a BIP-39 mnemonic (by handling/key_material.py,
+"""HD wallets and their accounts, derived for real from a BIP-39 mnemonic (by model/key_material.py,
 which the other families that make wallets share), and their deletion.
 
 The service's rule for deletes: key material that was never exported is not deleted unless the
@@ -16,7 +16,8 @@ from simulator.clock import Source
 from simulator.crypto import hd
 from simulator.errors import InvalidArgument, documented
 from simulator.handling.context import Context
-from simulator.handling.key_material import (
+from simulator.handling.limits import check_limit
+from simulator.model.key_material import (
     DEFAULT_MNEMONIC_LENGTH,
     MAX_WALLETS,
     PreparedWallet,
@@ -27,7 +28,6 @@ from simulator.handling.key_material import (
     new_wallet,
     refuse_unexported,
 )
-from simulator.handling.limits import check_limit
 from simulator.state.records import Wallet, WalletAccount
 from simulator.wire import Json
 

@@ -1,8 +1,8 @@
 """Webhooks V2: endpoints with event subscriptions, delivered by the signed, retried webhook machinery.
 
-ACTIVITY_UPDATES on a parent's endpoint hears the parent and every sub-organization; the balance
-and transaction-status events are scoped to the billing (top-level) organization, so a
-sub-organization may not subscribe to them. Only an active endpoint's active subscriptions deliver.
+The event types are ``simulator.webhook_events.EVENTS``: ACTIVITY_UPDATES on a parent's endpoint
+hears the parent and every sub-organization; the balance and transaction-status events are scoped
+to the billing (top-level) organization, so a sub-organization may not subscribe to them. Only an active endpoint's active subscriptions deliver.
 """
 
 from __future__ import annotations
@@ -13,11 +13,9 @@ from urllib.parse import urlsplit
 from simulator.errors import InvalidArgument, PermissionDenied
 from simulator.handling.context import Context
 from simulator.state.records import WebhookEndpoint
+from simulator.webhook_events import EVENTS
 from simulator.wire import Json
 
-ACTIVITY_UPDATES = "ACTIVITY_UPDATES"
-BILLING_ORG_EVENTS = ("BALANCE_CONFIRMED_UPDATES", "BALANCE_FINALIZED_UPDATES", "SEND_TRANSACTION_STATUS_UPDATES")
-EVENT_TYPES = (ACTIVITY_UPDATES, *BILLING_ORG_EVENTS)
 MAX_ENDPOINTS = 10
 
 
@@ -59,9 +57,9 @@ def find(ctx: Context, endpoint_id: str) -> WebhookEndpoint:
 
 def subscription(ctx: Context, params: Json) -> Json:
     event_type = params["eventType"]
-    if event_type not in EVENT_TYPES:
-        raise InvalidArgument(f"unknown webhook event type {event_type!r}; known: {', '.join(EVENT_TYPES)}")
-    if event_type in BILLING_ORG_EVENTS and ctx.org.parent_id is not None:
+    if event_type not in EVENTS:
+        raise InvalidArgument(f"unknown webhook event type {event_type!r}; known: {', '.join(EVENTS)}")
+    if EVENTS[event_type].billing_org_only and ctx.org.parent_id is not None:
         raise PermissionDenied(
             f"{event_type} is scoped to the billing organization: subscribe from the parent organization "
             f"{ctx.org.parent_id}, not from sub-organization {ctx.org.organization_id}"

@@ -1,6 +1,6 @@
 """MFA enforcement: who must prove what before an activity (or a vote on it) goes on.
 
-The requester's applicable MFA policy (``mfa.applicable``) is checked against the credential
+The requester's applicable MFA policy (``mfa_policies.applicable``) is checked against the credential
 their request was stamped with; a step it does not cover holds the activity in
 ACTIVITY_STATUS_AUTHENTICATORS_NEEDED. Each later APPROVE_ACTIVITY the same user stamps proves
 one more method: an API key (X-Stamp with a long-lived key), a passkey (X-Stamp-WebAuthn), a
@@ -20,7 +20,6 @@ import json
 from dataclasses import asdict
 
 from simulator import catalogue
-from simulator.activities import mfa
 from simulator.auth import Principal
 from simulator.auth.attested import audience
 from simulator.auth.stamps import ATTESTED_TOKEN, Stamp
@@ -29,6 +28,7 @@ from simulator.consensus.decisions import Decision, Outcome, Wait
 from simulator.crypto import tokens
 from simulator.errors import PermissionDenied
 from simulator.handling.activity_view import policy_view
+from simulator.model import mfa_policies
 from simulator.state.activity import CONSENSUS_NEEDED, Activity, ActivityStatus
 from simulator.state.records import User
 from simulator.state.store import Store
@@ -73,14 +73,14 @@ def presented(principal: Principal | None) -> Json | None:
     if stamp.attestation is not None:
         return attested_method(user, stamp)
     if stamp.webauthn is not None:
-        return method(mfa.PASSKEY, principal.credential_id)
+        return method(mfa_policies.PASSKEY, principal.credential_id)
     key = user.api_keys.get(principal.credential_id or "")
     if key is None:
         return None
-    if key.credential_type.startswith(mfa.LONG_LIVED_KEY_PREFIX):
-        return method(mfa.API_KEY, key.api_key_id)
+    if key.credential_type.startswith(mfa_policies.LONG_LIVED_KEY_PREFIX):
+        return method(mfa_policies.API_KEY, key.api_key_id)
     # sessions are not transitive: a login's key proves the session, never the factor behind it
-    return method(mfa.SESSION, key.session_profile_id or mfa.DEFAULT_SESSION_PROFILE)
+    return method(mfa_policies.SESSION, key.session_profile_id or mfa_policies.DEFAULT_SESSION_PROFILE)
 
 
 def attested_method(user: User, stamp: Stamp) -> Json:
@@ -88,10 +88,12 @@ def attested_method(user: User, stamp: Stamp) -> Json:
     assert stamp.attestation is not None
     claims = tokens.claims_of(stamp.attestation)  # verified when the request was authenticated
     if stamp.scheme == ATTESTED_TOKEN:
-        return method(mfa.SMS_OTP if claims.get("verification_type") == "OTP_TYPE_SMS" else mfa.EMAIL_OTP, None)
+        return method(
+            mfa_policies.SMS_OTP if claims.get("verification_type") == "OTP_TYPE_SMS" else mfa_policies.EMAIL_OTP, None
+        )
     wanted = (claims.get("iss"), claims.get("sub"), audience(claims))
     provider = next((p for p in user.oauth_providers if (p["issuer"], p["subject"], p["audience"]) == wanted), None)
-    return method(mfa.OAUTH, provider.get("providerId") if provider else None)
+    return method(mfa_policies.OAUTH, provider.get("providerId") if provider else None)
 
 
 def method(kind: str, pinned: str | None) -> Json:
@@ -119,7 +121,7 @@ def challenge(store: Store, activity: Activity, principal: Principal | None) -> 
     """Whether the principal's MFA policy for the activity holds them back (then their status is recorded)."""
     if principal is None or not principal.user.mfa_policies:
         return False
-    policy = mfa.applicable(principal.user, context_of(activity))
+    policy = mfa_policies.applicable(principal.user, context_of(activity))
     if policy is None:
         return False
     status: Json = {
@@ -167,5 +169,5 @@ def remaining(status: Json) -> str:
 
 
 def describe(required: Json) -> str:
-    name = str(mfa.METHOD_NAMES.get(required["type"], required["type"]))
+    name = str(mfa_policies.METHOD_NAMES.get(required["type"], required["type"]))
     return f"{name} {required['id']}" if required.get("id") else name

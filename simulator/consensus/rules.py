@@ -28,7 +28,7 @@ def scripted(
     rules: list[Json], store: Store, source: Source, org: Organization, user: User, activity_type: str, params: Json
 ) -> Decision | None:
     """The decision of the first rule that applies to this request, or None."""
-    # rateLimited rules are answered earlier, right after authentication (consensus/rate_limits)
+    # rateLimited rules are answered earlier, right after authentication (consensus/throttle)
     deciding = (rule for rule in rules if rule["outcome"] != "rateLimited")
 
     def drawn(rule: Json) -> bool:

@@ -20,14 +20,13 @@ paths no activity type has.
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from simulator.paths import data_dir
+from simulator.activity_types import kind_of, submit_schemas
 from simulator.policy.errors import PolicyEvaluationError
 from simulator.policy.namespaces import chain_of
 from simulator.policy.nodes import Compare, Index, ListLiteral, Literal, Member, Name, Node, Predicate, Slice, children
@@ -92,16 +91,9 @@ def shape_of(schema: Any) -> Shape:
 def shapes() -> dict[str, Shape]:
     """Every activity type's parameters Shape, read once from the generated submit schemas."""
     found: dict[str, Shape] = {}
-    for path in sorted((data_dir("schemas") / "submit").glob("*.json")):
-        schema = json.loads(path.read_text())
-        for branch in schema.get("allOf", []):
-            activity_type = branch.get("if", {}).get("properties", {}).get("type", {}).get("const")
-            parameters = branch.get("then", {}).get("properties", {}).get("parameters")
-            if isinstance(activity_type, str):
-                shape = shape_of(parameters)
-                found[activity_type] = shape if shape.kind == "struct" else Shape("struct")
-        for activity_type in schema.get("x-activity-types", {}):
-            found.setdefault(activity_type, Shape("struct"))
+    for activity_type, parameters in submit_schemas().parameters.items():
+        shape = shape_of(parameters)  # no parameters schema (None) reads as an empty struct
+        found[activity_type] = shape if shape.kind == "struct" else Shape("struct")
     return found
 
 
@@ -309,10 +301,6 @@ def pinned_types(node: Node) -> set[str]:
     for child in children(node):
         found |= pinned_types(child)
     return found
-
-
-def kind_of(activity_type: str) -> str:
-    return re.sub(r"_V\d+$", "", activity_type.removeprefix("ACTIVITY_TYPE_"))
 
 
 def unknown_paths(node: Node) -> list[str]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from simulator.activities import earn
 from simulator.errors import InvalidArgument, NotFound
-from simulator.handling import provider_standin
-from simulator.queries.context import QueryContext
+from simulator.handling.query_context import QueryContext
+from simulator.model import earn
 from simulator.queries.pagination import paginate
+from simulator.standins import longtail
 from simulator.state import longtail_records
 from simulator.state.longtail_records import EarnWrapper
 from simulator.wire import Json
@@ -54,7 +54,7 @@ def list_earn_vaults(q: QueryContext, body: Json) -> Json:
     enabled = {w.vault["vaultAddress"].lower() for w in wrappers(q)}
     vaults = [
         v
-        for v in provider_standin.seeded(q.store, "vaults")
+        for v in longtail.seeded(q.store, "vaults")
         if v["caip19"].lower() == wanted and body.get("provider") in (None, "", v["provider"])
     ]
     vaults.sort(key=lambda v: usd(q, v["caip19"], int(v.get("tvl", "0"))), reverse=True)
@@ -148,12 +148,12 @@ def list_earn_positions(q: QueryContext, body: Json) -> Json:
 
 
 def wrappers(q: QueryContext) -> list[EarnWrapper]:
-    return list(longtail_records.earn_wrappers(provider_standin.root_of(q.store, q.org).longtail).values())
+    return list(longtail_records.earn_wrappers(longtail.root_of(q.store, q.org).longtail).values())
 
 
 def usd(q: QueryContext, caip19: str, raw: int) -> Decimal:
     try:
-        entry = provider_standin.asset(q.store, caip19, "caip19")
+        entry = longtail.asset(q.store, caip19, "caip19")
         return Decimal(raw) / (Decimal(10) ** int(entry["decimals"])) * Decimal(str(entry.get("usd", "0")))
     except (InvalidArgument, ArithmeticError):  # an asset the market does not price shows no USD value
         return Decimal(0)
@@ -161,7 +161,7 @@ def usd(q: QueryContext, caip19: str, raw: int) -> Decimal:
 
 def display(q: QueryContext, caip19: str, raw: int) -> Json:
     try:
-        decimals = int(provider_standin.asset(q.store, caip19, "caip19")["decimals"])
+        decimals = int(longtail.asset(q.store, caip19, "caip19")["decimals"])
     except InvalidArgument:  # unknown asset: the raw amount is all there is
         decimals = 0
     return {"usd": f"{usd(q, caip19, raw):.2f}", "crypto": str(Decimal(raw) / (Decimal(10) ** decimals))}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from simulator.handling import session_scope
-from simulator.queries.context import QueryContext
+from simulator.handling.query_context import QueryContext
 from simulator.wire import Json
 
 

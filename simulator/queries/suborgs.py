@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from simulator.errors import InvalidArgument
-from simulator.handling.oidc import token_claims
-from simulator.queries.context import QueryContext
+from simulator.handling.query_context import QueryContext
+from simulator.model.oidc import token_claims
 from simulator.queries.pagination import paginate
 from simulator.state.records import User
 from simulator.state.store import Organization

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from simulator.handling import provider_standin
-from simulator.queries.context import QueryContext
+from simulator.handling.query_context import QueryContext
+from simulator.standins import longtail
 from simulator.state import longtail_records
 from simulator.state.status_track import step_fields
 from simulator.wire import Json
@@ -43,5 +43,5 @@ def get_swap_status(q: QueryContext, body: Json) -> Json:
 
 def list_supported_assets(q: QueryContext, body: Json) -> Json:
     shown = ("caip19", "symbol", "decimals", "logoUrl", "name", "stable")
-    assets = [{k: a[k] for k in shown if k in a} for a in provider_standin.assets_on(q.store, body["caip2"])]
+    assets = [{k: a[k] for k in shown if k in a} for a in longtail.assets_on(q.store, body["caip2"])]
     return {"assets": [{**a, "stable": bool(a.get("stable", False))} for a in assets]}

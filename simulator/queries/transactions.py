@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from simulator.errors import InvalidArgument, NotFound
-from simulator.handling import chain_standin, provider_standin
-from simulator.queries.context import QueryContext
+from simulator.handling.query_context import QueryContext
 from simulator.queries.pagination import paginate
+from simulator.standins import chain as chain_standin
+from simulator.standins import longtail
 from simulator.state.records import SentTransaction
 from simulator.wire import Json
 
@@ -103,7 +104,7 @@ def wallet_address(q: QueryContext, address: str, address_format: str) -> str:
 
 def history(q: QueryContext, caip2: str, address: str) -> list[tuple[SentTransaction, Json]]:
     """Every transaction on ``caip2`` that reached a block and moved or cost ``address`` something, newest first."""
-    chain = provider_standin.canonical_caip2(caip2)
+    chain = longtail.canonical_caip2(caip2)
     found = []
     for sent in q.store.sent_transactions.values():
         step = chain_standin.on_chain(sent, q.now_ms)

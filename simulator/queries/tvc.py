@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 
-from simulator.activities import tvc_quorum
 from simulator.errors import InvalidArgument
-from simulator.handling import provider_standin
-from simulator.queries.context import QueryContext
+from simulator.handling.query_context import QueryContext
+from simulator.model import tvc
+from simulator.standins import longtail
 from simulator.state import longtail_records as records
 from simulator.state.longtail_records import TvcApp, TvcDeployment, TvcOperator
 from simulator.state.records import timestamp
@@ -98,11 +98,11 @@ def get_tvc_deployment_debug_logs(q: QueryContext, body: Json) -> Json:
 
 
 def get_tvc_deployment_provisioning_details(q: QueryContext, body: Json) -> Json:
-    return tvc_quorum.provisioning(find_deployment(q, body["deploymentId"]))
+    return tvc.provisioning(find_deployment(q, body["deploymentId"]))
 
 
 def get_tvc_qos_versions(q: QueryContext, body: Json) -> Json:
-    versions = provider_standin.seeded(q.store, "qosVersions")
+    versions = longtail.seeded(q.store, "qosVersions")
     return {"availableVersions": list(versions["available"]), "latestVersion": versions["latest"]}
 
 
@@ -128,7 +128,7 @@ def validate_tvc_image(q: QueryContext, body: Json) -> Json:
 
 
 def seeded_image(q: QueryContext, url: str) -> Json:
-    return next((dict(i) for i in provider_standin.seeded(q.store, "tvcImages") if i["url"] == url), {})
+    return next((dict(i) for i in longtail.seeded(q.store, "tvcImages") if i["url"] == url), {})
 
 
 # views --------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from typing import Any
 
 from simulator import faults
 from simulator.scenario import Scenario, ScenarioError, flow_checks, parse_scenario, resolve_scenario, schema_errors
-from simulator.scenario import key_material as km
+from simulator.scenario import key_checks as km
 from simulator.scenario.problems import Checker, Known, Where
 from simulator.wire import Json
 

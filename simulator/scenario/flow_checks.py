@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from simulator.scenario.catalog import catalog
+from simulator.scenario.api_names import catalog
 
 if TYPE_CHECKING:
     from simulator.policy.nodes import Node
@@ -117,7 +117,7 @@ def rules(checker: Checker) -> None:
 
 
 def rate_limited_fields(checker: Checker, where: Where, rule: dict[str, Any], match: dict[str, Any]) -> None:
-    """``match.operation`` and ``budget`` belong to ``rateLimited`` rules (consensus/rate_limits), and an
+    """``match.operation`` and ``budget`` belong to ``rateLimited`` rules (consensus/throttle), and an
     operation must be one the public API has."""
     from simulator import catalogue
 

@@ -6,16 +6,17 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from simulator.activities import credentials, policies
+from simulator.auth_proxy_config import config as proxy_config
 from simulator.clock import Source
 from simulator.config import origin_text
-from simulator.consensus import rate_limits
+from simulator.consensus import throttle
 from simulator.crypto import keys
 from simulator.errors import ApiError
-from simulator.handling import chain_standin, credential_records, provider_standin
 from simulator.handling.context import Context
-from simulator.proxy_config import config as proxy_config
+from simulator.model import credential_records, policy_records
 from simulator.scenario import Scenario
+from simulator.standins import chain as chain_standin
+from simulator.standins import longtail
 from simulator.state.records import Tag, User
 from simulator.state.store import Organization, Store
 from simulator.wire import Json, b64url_encode
@@ -29,7 +30,7 @@ def apply(scenario: Scenario, store: Store, source: Source, now_ms: int) -> list
     store.otp_codes.update(scenario.data.get("otpCodes", {}))
     store.cors_origins.extend(o for o in cors_origins(scenario) if o not in store.cors_origins)
     store.allowed_hosts.extend(h for h in scenario.data.get("allowedHosts", []) if h not in store.allowed_hosts)
-    provider_standin.apply(scenario, store)
+    longtail.apply(scenario, store)
     chain_standin.apply(scenario, store)
     for i, spec in enumerate(scenario.data.get("organizations", [])):
         Seeder(scenario, store, source, now_ms, made).organization(("organizations", i), spec, None)
@@ -67,22 +68,22 @@ class Seeder:
             self.guard(path + ("privateKeys", j), lambda k=k: self.private_key(ctx, k))
         self.guard(
             path + ("policies",),
-            lambda: policies.add_policies(
+            lambda: policy_records.add_policies(
                 ctx,
                 [policy_params(p) for p in spec.get("policies", [])],
                 unknown_params_refused=False,  # a file that loaded before still loads: its check warns
             ),
         )
         for c in spec.get("oauth2Credentials", []):
-            credentials.create_oauth2_credential(ctx, c)
+            credential_records.new_oauth2_credential(ctx, c)
         for c in spec.get("fiatOnRampCredentials", []):
-            credentials.create_fiat_on_ramp_credential(ctx, c)
+            credential_records.new_fiat_on_ramp_credential(ctx, c)
         for b in spec.get("balances", []):
             ctx.org.balances[(b["address"], b["caip2"])] = [dict(a) for a in b.get("assets", [])]
 
     def wallet(self, ctx: Context, spec: Json) -> None:
         # imported on first use: keeps serve's start-up short (the default scenario declares no wallets)
-        from simulator.handling import key_material
+        from simulator.model import key_material
 
         key_material.new_wallet(
             ctx,
@@ -202,7 +203,7 @@ class Seeder:
 
     def private_key(self, ctx: Context, spec: Json) -> None:
         # imported on first use: keeps serve's start-up short (the default scenario declares no private keys)
-        from simulator.handling import key_material
+        from simulator.model import key_material
 
         secret = bytes.fromhex(spec["privateKey"]) if spec.get("privateKey") else None
         tag_ids = [self.tag(ctx, name, "TAG_TYPE_PRIVATE_KEY").tag_id for name in spec.get("tags", [])]
@@ -242,12 +243,12 @@ def rules(scenario: Scenario, existing: list[Json]) -> list[Json]:
 
 
 def rate_limit_rules(scenario: Scenario, names: set[str]) -> list[Json]:
-    """The scenario's ``rateLimits:`` key as the budget rules consensus/rate_limits applies."""
+    """The scenario's ``rateLimits:`` key as the budget rules consensus/throttle applies."""
     try:
-        limits = rate_limits.from_scenario(scenario.data.get("rateLimits"))
+        limits = throttle.from_scenario(scenario.data.get("rateLimits"))
     except ValueError as exc:
         raise scenario.error(("rateLimits",), str(exc)) from None
-    made = rate_limits.budget_rules(limits) if limits is not None else []
+    made = throttle.budget_rules(limits) if limits is not None else []
     for rule in made:
         if rule["name"] in names:
             raise scenario.error(("rateLimits",), f"rate limits are set twice (rule {rule['name']!r} exists)")

@@ -13,6 +13,11 @@ def timestamp(ms: int) -> Json:
     return {"seconds": str(ms // 1000), "nanos": str((ms % 1000) * 1_000_000)}
 
 
+def created_updated(created_ms: int, updated_ms: int = 0) -> Json:
+    """``createdAt`` and ``updatedAt``, in that order: a record never updated (0) shows its creation twice."""
+    return {"createdAt": timestamp(created_ms), "updatedAt": timestamp(updated_ms or created_ms)}
+
+
 @dataclass
 class ApiKey:
     api_key_id: str
@@ -36,8 +41,7 @@ class ApiKey:
             "credential": credential,
             "apiKeyId": self.api_key_id,
             "apiKeyName": self.name,
-            "createdAt": timestamp(self.created_ms),
-            "updatedAt": timestamp(self.created_ms),
+            **created_updated(self.created_ms),
         }
         if self.expiration_seconds is not None:
             out["expirationSeconds"] = str(self.expiration_seconds)
@@ -70,8 +74,7 @@ class Authenticator:
             },
             "authenticatorId": self.authenticator_id,
             "authenticatorName": self.name,
-            "createdAt": timestamp(self.created_ms),
-            "updatedAt": timestamp(self.created_ms),
+            **created_updated(self.created_ms),
         }
 
 
@@ -96,8 +99,7 @@ class MfaPolicy:
             "requiredAuthenticationMethods": [dict(step) for step in self.required_methods],
             "order": str(self.order),  # int64: a decimal string on the wire
             "notes": self.notes,
-            "createdAt": timestamp(self.created_ms),
-            "updatedAt": timestamp(self.updated_ms or self.created_ms),
+            **created_updated(self.created_ms, self.updated_ms),
         }
 
 
@@ -125,8 +127,7 @@ class User:
             "apiKeys": [k.to_api() for k in self.api_keys.values()],
             "userTags": list(self.tag_ids),
             "oauthProviders": list(self.oauth_providers),
-            "createdAt": timestamp(self.created_ms),
-            "updatedAt": timestamp(self.updated_ms or self.created_ms),
+            **created_updated(self.created_ms, self.updated_ms),
             "mfaPolicies": [p.to_api() for p in self.mfa_policies.values()],
         }
         if self.email is not None:
@@ -149,8 +150,7 @@ class Tag:
             "tagId": self.tag_id,
             "tagName": self.name,
             "tagType": self.tag_type,
-            "createdAt": timestamp(self.created_ms),
-            "updatedAt": timestamp(self.updated_ms or self.created_ms),
+            **created_updated(self.created_ms, self.updated_ms),
         }
 
 
@@ -179,8 +179,7 @@ class WalletAccount:
             "path": self.path,
             "addressFormat": self.address_format,
             "address": self.address,
-            "createdAt": timestamp(self.created_ms),
-            "updatedAt": timestamp(self.created_ms),
+            **created_updated(self.created_ms),
             "publicKey": self.public_key,
         }
         if self.name is not None:
@@ -203,8 +202,7 @@ class Wallet:
         return {
             "walletId": self.wallet_id,
             "walletName": self.name,
-            "createdAt": timestamp(self.created_ms),
-            "updatedAt": timestamp(self.created_ms),
+            **created_updated(self.created_ms),
             "exported": self.exported,
             "imported": self.imported,
         }
@@ -231,8 +229,7 @@ class PrivateKey:
             "curve": self.curve,
             "addresses": [dict(a) for a in self.addresses],
             "privateKeyTags": list(self.tag_ids),
-            "createdAt": timestamp(self.created_ms),
-            "updatedAt": timestamp(self.created_ms),
+            **created_updated(self.created_ms),
             "exported": self.exported,
             "imported": self.imported,
         }
@@ -255,8 +252,7 @@ class Policy:
             "policyId": self.policy_id,
             "policyName": self.name,
             "effect": self.effect,
-            "createdAt": timestamp(self.created_ms),
-            "updatedAt": timestamp(self.updated_ms or self.created_ms),
+            **created_updated(self.created_ms, self.updated_ms),
             "notes": self.notes,
             "consensus": self.consensus,
             "condition": self.condition,
@@ -278,8 +274,7 @@ class Record:
     def to_api(self) -> Json:
         return {
             **self.fields,
-            "createdAt": timestamp(self.created_ms),
-            "updatedAt": timestamp(self.updated_ms or self.created_ms),
+            **created_updated(self.created_ms, self.updated_ms),
         }
 
 
@@ -300,8 +295,7 @@ class SessionProfile:
             "sessionProfileName": self.name,
             "scope": self.scope,
             "notes": self.notes,
-            "createdAt": timestamp(self.created_ms),
-            "updatedAt": timestamp(self.created_ms),
+            **created_updated(self.created_ms),
         }
         if self.expiration_seconds is not None:
             out["expirationSeconds"] = str(self.expiration_seconds)

@@ -28,6 +28,7 @@ from simulator.state.records import (
 )
 from simulator.state.retention import Retention
 from simulator.state.tables import ActivityIds, ActivityTable
+from simulator.webhook_events import ACTIVITY_UPDATES
 from simulator.wire import Json
 
 T = TypeVar("T")
@@ -121,7 +122,7 @@ class Store:
         self.import_targets: dict[str, ImportTarget] = {}  # init_import_* target keys by target id
         self.mfa_statuses: dict[str, list[Json]] = {}  # get_mfa_status by activity id, written by MFA enforcement
         self.longtail_seed: Json = {}  # a scenario's `longtail` key: assets, vaults, TVC images, status scripts
-        # the broadcast stand-in (simulator.handling.chain_standin): sent transactions by status id, next
+        # the broadcast stand-in (simulator.standins.chain): sent transactions by status id, next
         # nonces by "caip2 address", and the scenario's `broadcast` key (starting nonces, gas usage, status scripts)
         self.sent_transactions: dict[str, SentTransaction] = {}
         self.chain_nonces: dict[str, int] = {}
@@ -274,7 +275,7 @@ class Store:
         org.root_user_ids = []
         self.import_targets = {k: t for k, t in self.import_targets.items() if t.organization_id != org.organization_id}
 
-    def webhook_endpoint_urls(self, organization_id: str, event_type: str = "ACTIVITY_UPDATES") -> list[str]:
+    def webhook_endpoint_urls(self, organization_id: str, event_type: str = ACTIVITY_UPDATES.name) -> list[str]:
         """URLs of the active endpoints subscribed to ``event_type`` in the organization and its
         ancestors (a parent's endpoint hears its sub-organizations' activities)."""
         urls: list[str] = []

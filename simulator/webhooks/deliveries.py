@@ -28,10 +28,10 @@ from simulator.clock import Clock, Source
 from simulator.config import Config
 from simulator.state.activity import Activity
 from simulator.state.store import Store
+from simulator.webhook_events import ACTIVITY_UPDATES, EventType
 from simulator.webhooks import signing
 from simulator.wire import Json
 
-EVENT_TYPE = "ACTIVITY_UPDATES"
 CHAOS_FLAGS = ("drop", "duplicate", "reorder")
 MAX_CHAOS_DELAY_MS = 3_600_000
 log = logging.getLogger("simulator.webhooks")
@@ -100,23 +100,33 @@ class Webhooks:
         for url in urls:
             self.enqueue(url, activity.organization_id, body, event)
 
-    def receivers(self, organization_id: str) -> list[str]:
+    def receivers(self, organization_id: str, event: EventType = ACTIVITY_UPDATES) -> list[str]:
+        """The URLs that hear ``event`` from the organization: its endpoints subscribed to it and its
+        ancestors' (and, for an event legacy receivers get, each FEATURE_NAME_WEBHOOK URL on the way)."""
         urls, org_id = [], organization_id
         while org_id:
             org = self.sim.store.orgs.get(org_id)
             if org is None:
                 break
-            if org.features.get("FEATURE_NAME_WEBHOOK"):
+            if event.legacy_receivers and org.features.get("FEATURE_NAME_WEBHOOK"):
                 urls.append(org.features["FEATURE_NAME_WEBHOOK"])
             org_id = org.parent_id or ""
-        return urls + self.sim.store.webhook_endpoint_urls(organization_id)  # Webhooks V2 endpoints
+        return urls + self.sim.store.webhook_endpoint_urls(organization_id, event.name)  # V2 endpoints
 
-    def enqueue(self, url: str, organization_id: str, body: bytes, reason: str, event_id: str | None = None) -> Json:
+    def enqueue(
+        self,
+        url: str,
+        organization_id: str,
+        body: bytes,
+        reason: str,
+        event_id: str | None = None,
+        event_type: str = ACTIVITY_UPDATES.name,
+    ) -> Json:
         delivery = {
             "eventId": event_id or self._event_ids.next(),
             "url": url,
             "organizationId": organization_id,
-            "eventType": EVENT_TYPE,
+            "eventType": event_type,
             "reason": reason,
             "body": body.decode(),
             "state": "pending",
@@ -167,7 +177,7 @@ class Webhooks:
         headers = {
             "Content-Type": "application/json",
             "X-Turnkey-Organization-Id": delivery["organizationId"],
-            "X-Turnkey-Event-Type": EVENT_TYPE,
+            "X-Turnkey-Event-Type": delivery["eventType"],
             "X-Turnkey-Timestamp": timestamp,
             "X-Turnkey-Webhook-Version": "1",
             "X-Turnkey-Event-Id": delivery["eventId"],
@@ -272,7 +282,9 @@ class Webhooks:
         if not found:
             raise KeyError(f"no logged delivery with event id {event_id}")
         first = found[0]
-        return self.enqueue(first["url"], first["organizationId"], first["body"].encode(), "resent", event_id)
+        return self.enqueue(
+            first["url"], first["organizationId"], first["body"].encode(), "resent", event_id, first["eventType"]
+        )
 
     def pending(self) -> list[Json]:
         with self._wake:

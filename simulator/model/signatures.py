@@ -11,7 +11,7 @@ from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, decode_ds
 from simulator.crypto import keys
 from simulator.errors import NotFound
 from simulator.handling.context import Context
-from simulator.handling.key_material import derive
+from simulator.model.key_material import derive
 from simulator.wire import Json
 
 

@@ -7,9 +7,9 @@ through the public interface's pipeline, stamped with the proxy's key (``forward
 
 from __future__ import annotations
 
+from simulator.auth_proxy import forward
 from simulator.errors import InvalidArgument, NotFound
 from simulator.pipeline import Host
-from simulator.proxy import forward
 from simulator.wire import Json
 
 

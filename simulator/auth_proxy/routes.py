@@ -14,8 +14,8 @@ from werkzeug.exceptions import HTTPException
 
 from simulator import cors, logs, pipeline
 from simulator.app import SyncFlask, refuse_oversized_bodies
+from simulator.auth_proxy_config import config as proxy_config
 from simulator.errors import ApiError, MethodNotAllowed, NotFound, PayloadTooLarge, PermissionDenied
-from simulator.proxy_config import config as proxy_config
 
 if TYPE_CHECKING:
     from simulator.core import Simulator

@@ -29,8 +29,8 @@ import copy
 from typing import Any
 
 from simulator.crypto.hashing import keccak256
-from simulator.handling import provider_standin
 from simulator.handling.matching import first_script
+from simulator.standins import longtail
 from simulator.state.records import SentTransaction
 from simulator.state.status_track import StatusTrack
 from simulator.state.store import Organization, Store
@@ -73,7 +73,7 @@ def apply_section(store: Store, section: Json) -> None:
 # nonces ---------------------------------------------------------------------------------------------
 def nonce_key(caip2: str, address: str, prefix: str = "") -> str:
     folded = address.lower() if address.startswith("0x") else address
-    return f"{prefix}{provider_standin.canonical_caip2(caip2)} {folded}"
+    return f"{prefix}{longtail.canonical_caip2(caip2)} {folded}"
 
 
 def next_nonce(store: Store, caip2: str, address: str, station: bool = False) -> int:
@@ -122,7 +122,7 @@ def on_chain(sent: SentTransaction, now_ms: int) -> Json | None:
 
 # what the chain shows ---------------------------------------------------------------------------------
 def native_asset(caip2: str) -> Json:
-    canonical = provider_standin.canonical_caip2(caip2)
+    canonical = longtail.canonical_caip2(caip2)
     if canonical.startswith("solana:"):
         return {"caip19": f"{canonical}/slip44:501", "symbol": "SOL", "name": "Solana", "decimals": 9}
     symbol, name = NATIVE.get(canonical.split(":", 1)[1], ("ETH", "Ether"))
@@ -133,7 +133,7 @@ def block_of(caip2: str, included_ms: int) -> Json:
     """A block (or slot) number counted from the epoch at the chain's pace, and a hash derived from it."""
     solana = caip2.startswith("solana:")
     number = included_ms // (SOL_SLOT_MS if solana else ETH_BLOCK_MS)
-    digest = keccak256(f"{provider_standin.canonical_caip2(caip2)}/{number}".encode())
+    digest = keccak256(f"{longtail.canonical_caip2(caip2)}/{number}".encode())
     if solana:
         import base58
 
@@ -150,7 +150,7 @@ def finality(caip2: str, included_ms: int, now_ms: int) -> str:
 def usd_of(store: Store, caip2: str, amount: int) -> float:
     """What ``amount`` base units of the chain's native asset are worth at the simulated market's price."""
     asset = native_asset(caip2)
-    for entry in provider_standin.seeded(store, "assets"):
+    for entry in longtail.seeded(store, "assets"):
         if entry["symbol"] == asset["symbol"] and "usd" in entry:
             return float(amount / 10 ** int(asset["decimals"]) * float(entry["usd"]))
     return 0.0

@@ -3,11 +3,11 @@ its parameters with its credentials, tags and OAuth providers, every check made,
 
 from __future__ import annotations
 
-from simulator.handling import credential_records
 from simulator.handling.context import Context
-from simulator.handling.email_address import checked_email
-from simulator.handling.oidc import oauth_provider
-from simulator.handling.tags import user_tags
+from simulator.model import credential_records
+from simulator.model.email_address import checked_email
+from simulator.model.oidc import oauth_provider
+from simulator.model.tags import user_tags
 from simulator.state.records import ApiKey, Authenticator, User
 from simulator.wire import Json
 

@@ -1,7 +1,7 @@
 """Credential records as several families make them: API keys and authenticators built from their
 parameters, checked against a user's allowance and added (users, sessions, recovery, the scenario
-seed and the proxy's configurations), and an OAuth 2.0 credential looked up (the credentials and
-OAuth activities)."""
+seed and the proxy's configurations), an OAuth 2.0 credential made (the credentials activities and the scenario seed) and looked up (the
+credentials and OAuth activities), and a fiat on-ramp credential made."""
 
 from __future__ import annotations
 
@@ -178,3 +178,27 @@ def check_authenticators(user: User, auths: list[Authenticator]) -> None:
 
 def oauth2_credential(ctx: Context, cred_id: str) -> Record:
     return ctx.org.find(ctx.org.oauth2_credentials, cred_id, "oauth2 credential", "OAUTH2_CREDENTIAL_NOT_FOUND")
+
+
+def new_oauth2_credential(ctx: Context, params: Json) -> str:
+    """An OAuth 2.0 client credential in ``ctx.org`` (create_oauth2_credential, a scenario's
+    ``oauth2Credentials``); its id."""
+    cred_id = ctx.new_id()
+    fields = {"oauth2CredentialId": cred_id, "organizationId": ctx.org.organization_id, **oauth2_fields(params)}
+    ctx.org.oauth2_credentials[cred_id] = Record(cred_id, fields, ctx.now_ms)
+    return cred_id
+
+
+def oauth2_fields(params: Json) -> Json:
+    if not params["clientId"]:
+        raise InvalidArgument("client_id must be set")  # the error catalogue's message, naming the proto field
+    return {k: params[k] for k in ("provider", "clientId", "encryptedClientSecret")}
+
+
+def new_fiat_on_ramp_credential(ctx: Context, params: Json) -> str:
+    """A fiat on-ramp provider credential in ``ctx.org`` (create_fiat_on_ramp_credential, a scenario's
+    ``fiatOnRampCredentials``); its id."""
+    cred_id = ctx.new_id()
+    fields = {"fiatOnrampCredentialId": cred_id, "organizationId": ctx.org.organization_id, **params}
+    ctx.org.fiat_credentials[cred_id] = Record(cred_id, fields, ctx.now_ms)
+    return cred_id

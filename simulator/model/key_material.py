@@ -12,8 +12,8 @@ from typing import TypeVar
 from simulator.clock import Source
 from simulator.crypto import addresses, hd, keys
 from simulator.errors import InvalidArgument
-from simulator.handling import mnemonic_pool
 from simulator.handling.context import Context
+from simulator.model import mnemonic_pool
 from simulator.state.records import PrivateKey, Wallet, WalletAccount
 from simulator.wire import Json
 

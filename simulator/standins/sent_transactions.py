@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from simulator.handling import chain_standin, provider_standin
 from simulator.handling.context import Context
+from simulator.standins import chain as chain_standin
+from simulator.standins import longtail
 from simulator.state.records import SentTransaction
 from simulator.wire import Json
 
@@ -25,7 +26,7 @@ def new_sent(ctx: Context, params: Json, sender: str, chain_hash: str, **extra: 
         status_id=ctx.new_id(),
         organization_id=ctx.org.organization_id,
         activity_type=ctx.activity_type,
-        caip2=provider_standin.canonical_caip2(params["caip2"]),
+        caip2=longtail.canonical_caip2(params["caip2"]),
         sender=sender.lower() if sender.startswith("0x") else sender,
         chain_id=chain_hash,
         submitted_ms=ctx.now_ms,

@@ -1,17 +1,16 @@
 """What scenario checks compare names against: the activity types, their parameters, the operations.
 
-Read from the endpoint schemas (schemas/submit/*.json carry ``x-activity-types`` and one
-``parameters`` schema per type), once per process.
+Read from the endpoint schemas through ``simulator.activity_types`` (schemas/submit/*.json carry
+``x-activity-types`` and one ``parameters`` schema per type), once per process.
 """
 
 from __future__ import annotations
 
 import difflib
-import json
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from simulator.activity_types import kind_of, submit_schemas
 from simulator.paths import data_dir
 
 
@@ -38,25 +37,9 @@ class Catalog:
         return frozenset().union(*found) if found else frozenset()
 
 
-def kind_of(activity_type: str) -> str:
-    """``ACTIVITY_TYPE_CREATE_USERS_V3`` -> ``CREATE_USERS`` (what a rule's ``type`` may name)."""
-    return re.sub(r"_V\d+$", "", activity_type.removeprefix("ACTIVITY_TYPE_"))
-
-
 @lru_cache(maxsize=1)
 def catalog() -> Catalog:
-    root = data_dir("schemas")
-    parameters: dict[str, frozenset[str]] = {}
-    submit_types: dict[str, tuple[str, ...]] = {}
-    for path in sorted((root / "submit").glob("*.json")):
-        schema = json.loads(path.read_text())
-        submit_types[path.stem] = tuple(schema.get("x-activity-types", {}))
-        for branch in schema.get("allOf", []):
-            activity_type = branch.get("if", {}).get("properties", {}).get("type", {}).get("const")
-            params = branch.get("then", {}).get("properties", {}).get("parameters", {}).get("properties", {})
-            if activity_type:
-                parameters[activity_type] = frozenset(params)
-        for activity_type in submit_types[path.stem]:
-            parameters.setdefault(activity_type, frozenset())
-    queries = frozenset(p.stem for p in (root / "query").glob("*.json"))
-    return Catalog(parameters, submit_types, queries)
+    declared = submit_schemas()
+    parameters = {t: frozenset((schema or {}).get("properties", {})) for t, schema in declared.parameters.items()}
+    queries = frozenset(p.stem for p in (data_dir("schemas") / "query").glob("*.json"))
+    return Catalog(parameters, dict(declared.types), queries)

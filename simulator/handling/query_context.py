@@ -1,4 +1,4 @@
-"""What a query handler gets."""
+"""What a query handler gets (``context`` beside it: what an activity handler gets)."""
 
 from __future__ import annotations
 

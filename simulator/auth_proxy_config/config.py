@@ -9,12 +9,11 @@ from __future__ import annotations
 import base58
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from simulator.activities import policies
 from simulator.crypto import hpke, keys, service_keys
 from simulator.errors import NotFound, PermissionDenied
-from simulator.handling import credential_records
 from simulator.handling.context import Context
 from simulator.local_hosts import is_loopback_origin
+from simulator.model import credential_records, policy_records
 from simulator.state.records import User
 from simulator.state.store import Store
 from simulator.wire import Json
@@ -49,7 +48,7 @@ def enable(ctx: Context, settings: Json) -> Json:
         {"apiKeyName": "Auth Proxy key", "publicKey": keys.compressed_hex(private), "curveType": "API_KEY_CURVE_P256"},
     )
     ctx.store.add_api_key(ctx.org, user, key)
-    policies.add_policies(
+    policy_records.add_policies(
         ctx,
         [
             {

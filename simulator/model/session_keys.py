@@ -13,8 +13,9 @@ from collections.abc import Callable
 
 from simulator.crypto import hpke, keys, service_keys, tokens
 from simulator.errors import InvalidArgument, NotFound
-from simulator.handling import credential_records, session_scope
+from simulator.handling import session_scope
 from simulator.handling.context import Context
+from simulator.model import credential_records
 from simulator.state.records import ApiKey, SessionProfile, User
 from simulator.wire import Json
 
