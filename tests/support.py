@@ -195,7 +195,7 @@ def chromium(
     *, console_log: bool = False, script_timeout: int = BROWSER_STEP_SECONDS, flags: tuple[str, ...] = ()
 ) -> Iterator[Any]:
     """A selenium WebDriver on a headless chromium with a profile of its own, quit on exit; ``flags`` add to
-    CHROMIUM_FLAGS (tests/test_security_browser.py maps attacker names onto loopback with them)."""
+    CHROMIUM_FLAGS (tests/browser/test_security_browser.py maps attacker names onto loopback with them)."""
     import pytest
 
     webdriver = pytest.importorskip("selenium.webdriver")

@@ -5,7 +5,7 @@
 python tools/cli_reference.py          # rewrite the part between the markers
 python tools/cli_reference.py --check  # exit 1 when the page is out of date
 
-tests/test_docs_site.py fails when the page is stale, so a new switch cannot go undocumented.
+tests/docs/test_docs_site.py fails when the page is stale, so a new switch cannot go undocumented.
 """
 
 from __future__ import annotations

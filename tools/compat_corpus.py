@@ -5,7 +5,7 @@ fragments it showed) and the ``wallet-simulator`` command lines of its shell blo
 scenario files of that commit. A YAML fragment is tried the ways a user would have used it: alone,
 after ``include: [default]``, and including the README's own full example. Each candidate is loaded
 by *that commit's* code (its ``simulator/`` and data, unpacked from git into a temporary folder);
-only what loaded then enters the corpus, with where it came from. tests/test_compat.py then requires
+only what loaded then enters the corpus, with where it came from. tests/compat/test_compat.py then requires
 that every file of the corpus still loads (a later check may warn, never refuse) and every command
 still parses.
 

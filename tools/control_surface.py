@@ -8,7 +8,7 @@ that spell it for people and other languages:
 - the table of endpoints in docs/reference/control-api.md.
 
 python tools/control_surface.py          # rewrite them
-python tools/control_surface.py --check  # exit 1 while any is stale (tests/test_control_surface.py)
+python tools/control_surface.py --check  # exit 1 while any is stale (tests/control/test_control_surface.py)
 
 The routes (simulator/control.py) and the CLI's ``control`` actions (simulator/cli_commands.py)
 read the table when they start; nothing to write for them.

@@ -6,7 +6,7 @@ python tools/error_codes.py --check  # exit 1 when the page is out of date
 
 The codes are read from the source: each error class's default (simulator/errors.py) and every
 ``error_code="..."`` given to one of those classes where it is raised, with the HTTP status and gRPC
-code of the class and the modules that raise it (codes chosen at run time are not listed). tests/test_docs_site.py fails when the page is stale.
+code of the class and the modules that raise it (codes chosen at run time are not listed). tests/docs/test_docs_site.py fails when the page is stale.
 """
 
 from __future__ import annotations

@@ -122,7 +122,7 @@ def render(entries: list[tuple[str, dict[str, Any]]]) -> str:
         "",
         "What the simulator does where Turnkey documents the service's behaviour, and where it deliberately does",
         "otherwise. Each row names its public source and the tests that show the simulator's side;",
-        "tests/test_fidelity_ledger.py keeps this page, the entries and the tests in step.",
+        "tests/docs/test_fidelity_ledger.py keeps this page, the entries and the tests in step.",
         "",
         f"## Implemented documented behaviours ({len(implemented)})",
         "",

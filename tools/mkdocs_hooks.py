@@ -1,5 +1,5 @@
 """mkdocs hooks (mkdocs.yml ``hooks:``): the docs' code blocks carry a second word in their info
-string that says how tests/test_readme.py runs them (```yaml scenario, ```js file test/x.ts,
+string that says how tests/docs/test_readme.py runs them (```yaml scenario, ```js file test/x.ts,
 ```python pytest). GitHub reads only the first word; Python-Markdown's fences take none, so the
 site sees the language alone, and a ``js file`` block shows its file name as the block's title.
 """

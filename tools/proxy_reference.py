@@ -6,8 +6,8 @@ python tools/proxy_reference.py --check  # exit 1 when the page is out of date
 
 Requests come from the proxy's schemas (schemas/proxy/*.json: every field, its type, whether it is
 required). Responses and the public activity each endpoint runs are written here, from what
-simulator/auth_proxy/endpoints.py returns; the page's runnable example and tests/test_docs_site.py check
-them against a running proxy. tests/test_docs_site.py fails when the page is stale.
+simulator/auth_proxy/endpoints.py returns; the page's runnable example and tests/docs/test_docs_site.py check
+them against a running proxy. tests/docs/test_docs_site.py fails when the page is stale.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ python tools/scenario_reference.py --check  # exit 1 when the page is out of dat
 Each row is one key path (``organizations[].users[].apiKeys[].curve``): its type, whether it is
 required, and what it means (the schema's ``description``, else the note below). A key whose items
 the schema leaves open but a loader requires (the ``longtail`` tables) is listed from ``required``.
-tests/test_docs_site.py fails when the page is stale or a key of the schema is missing from it.
+tests/docs/test_docs_site.py fails when the page is stale or a key of the schema is missing from it.
 """
 
 from __future__ import annotations

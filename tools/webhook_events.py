@@ -4,7 +4,7 @@
 python tools/webhook_events.py          # rewrite the table between its markers
 python tools/webhook_events.py --check  # exit 1 when the page is out of date
 
-Read from ``simulator.webhook_events.EVENTS``, the one list of event types; tests/test_docs_site.py
+Read from ``simulator.webhook_events.EVENTS``, the one list of event types; tests/docs/test_docs_site.py
 fails when the page is stale.
 """
 

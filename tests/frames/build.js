@@ -1,5 +1,5 @@
 // Bundles tests/frames/src/page.js (@turnkey/sdk-browser) and src/kit.jsx (@turnkey/react-wallet-kit)
-// into the directory given as argument, for tests/test_frames_browser.py. Run once per test module;
+// into the directory given as argument, for tests/frames/test_frames_browser.py. Run once per test module;
 // nothing built is kept.
 // Usage: node build.js OUTDIR
 "use strict";

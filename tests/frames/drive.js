@@ -2,7 +2,7 @@
 // through @turnkey/sdk-browser's iframeClient, unmodified (tests/frames/src/page.js), the way an
 // app does: the auth frame logs in with an e-mail auth credential bundle and stamps every request;
 // export and import frames are opened with the ready line's URLs. Reports what each flow saw;
-// tests/test_frames_browser.py asserts on the report.
+// tests/frames/test_frames_browser.py asserts on the report.
 // Usage: node drive.js '{"page": "http://localhost:PORT/page.html", "chromium": "/usr/bin/chromium",
 //   "ready": <serve's ready line>}'
 "use strict";

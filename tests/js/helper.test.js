@@ -1,7 +1,7 @@
 // The JS test helper (js/) under node's own test runner, as a TypeScript team's global setup uses it:
 // start `wallet-simulator serve` (WALLET_SIMULATOR_COMMAND says how), read the ready line, drive the
 // official @turnkey/sdk-server with its credentials, reset per test, and call the control API.
-// Run by tests/test_downstream_js.py: node --test tests/js/helper.test.js
+// Run by tests/js_helper/test_downstream_js.py: node --test tests/js/helper.test.js
 const { test, describe, before, after, beforeEach } = require("node:test");
 const assert = require("node:assert/strict");
 const path = require("node:path");

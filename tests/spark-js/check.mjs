@@ -1,5 +1,5 @@
 // The Spark SDK's own code answering for what the simulator computed: reads one JSON request on
-// stdin, writes one JSON answer on stdout. Used by tests/test_spark_js.py.
+// stdin, writes one JSON answer on stdout. Used by tests/clients/test_spark_js.py.
 import fs from "node:fs";
 import {
   decodeSparkAddress,

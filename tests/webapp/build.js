@@ -1,7 +1,7 @@
 // Bundles the test web app (src/kit.jsx with @turnkey/react-wallet-kit, src/core.js with
 // @turnkey/core 2.x) into the directory given as argument, with the JS helper's esbuild plugin
 // (wallet-simulator-testing/esbuild) so that @turnkey/crypto in the bundle trusts the simulator's
-// signing keys. Run once per test session by tests/test_webapp_browser.py; nothing built is kept.
+// signing keys. Run once per test session by tests/browser/test_webapp_browser.py; nothing built is kept.
 // Usage: node build.js OUTDIR
 "use strict";
 const fs = require("node:fs");

@@ -1,6 +1,6 @@
 // Drives the built web app (build.js) in headless Chromium with playwright-core, against a running
 // simulator whose ports the pages call directly. Each flow runs in its own browser context and
-// reports what it saw; tests/test_webapp_browser.py asserts on the report.
+// reports what it saw; tests/browser/test_webapp_browser.py asserts on the report.
 // Usage: node drive.js '{"app": "http://localhost:PORT", "chromium": "/usr/bin/chromium",
 //   "sim": {"url", "proxyUrl", "configId", "organizationId"}, "refused": {...same, for a simulator
 //   that does not allow the app's origin}, "flows": ["kitOtp", ...]}'   (default: every flow)

@@ -13,7 +13,7 @@ const COMMAND_ENV = "WALLET_SIMULATOR_COMMAND";
 const SHARED = Symbol.for("wallet-simulator.started");
 const OUTBOX_LONG_POLL_MS = 10000; // one long poll of the outbox asks for at most this (the server allows 30 s)
 // The simulator's published webhook signing keys (GET /public/v1/discovery/webhooks/jwks); a test
-// in tests/test_downstream_js.py keeps this copy equal to the served one.
+// in tests/js_helper/test_downstream_js.py keeps this copy equal to the served one.
 const WEBHOOK_JWKS = Object.freeze({
   keys: [
     {

@@ -1,5 +1,5 @@
 // The Playwright fixture set's types (js/playwright.d.ts with @playwright/test): compiled by
-// tests/test_js_types.py with tsconfig.playwright.json, which resolves @playwright/test.
+// tests/js_helper/test_js_types.py with tsconfig.playwright.json, which resolves @playwright/test.
 import { test, expect, simulatorConfig, type SimFixture } from "wallet-simulator-testing/playwright";
 
 const sim = simulatorConfig({ seed: 7, appPort: 5173, args: ["--auth-proxy"] });

@@ -1,5 +1,5 @@
 // Every part of wallet-simulator-testing's public surface as a TypeScript suite uses it; compiled with
-// `tsc --noEmit --strict` by tests/test_js_types.py, so a type that lags the helper fails CI.
+// `tsc --noEmit --strict` by tests/js_helper/test_js_types.py, so a type that lags the helper fails CI.
 import {
   COMMAND_ENV,
   ControlClient,

@@ -1,4 +1,4 @@
-// Run by tests/test_trust_plugin.py with EXPORT_INPUT (an export bundle, its embedded key, the org).
+// Run by tests/js_helper/test_trust_plugin.py with EXPORT_INPUT (an export bundle, its embedded key, the org).
 const { decryptExportBundle } = require("@turnkey/crypto");
 
 test("a simulator export bundle opens with no override", async () => {

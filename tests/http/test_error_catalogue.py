@@ -1,6 +1,6 @@
 """Turnkey's error catalogue (https://docs.turnkey.com/api-reference/overview/errors), row by row, through HTTP.
 
-tests/error_catalogue.yaml holds each documented error, its trigger and the answer expected; every row
+tests/http/error_catalogue.yaml holds each documented error, its trigger and the answer expected; every row
 with a trigger is sent here and must get its status, gRPC code and a message that starts with the
 catalogue's (or, for a row decided otherwise, the answer the table gives). The same table is the
 reference page's (docs/reference/errors.md, tools/error_catalogue.py).
@@ -614,7 +614,7 @@ def test_the_python_client_sees_template_variables_that_are_not_json_refused(tur
     assert turnkey_client.email_auth(good).activity.status == "ACTIVITY_STATUS_COMPLETED"
 
 
-JS = Path(__file__).parent / "js"
+JS = Path(__file__).resolve().parents[1] / "js"
 
 
 @pytest.mark.skipif(

@@ -20,7 +20,7 @@ from simulator.crypto import bundles, keys
 
 ORG = DEFAULTS["organizationId"]
 SUITE = "TRANSPORT_ENCRYPTION_SUITE_ENCLAVE_ENCRYPT_V1"
-JS = Path(__file__).parent / "js"
+JS = Path(__file__).resolve().parents[1] / "js"
 
 
 def init(client: Any, count: int = 1) -> list[str]:

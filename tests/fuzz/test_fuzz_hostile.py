@@ -1,6 +1,6 @@
 """Hostile values in every member of every example body get no server error (issue 34).
 
-Where tests/test_fuzz.py draws odd values at random, this puts each member of each example through
+Where tests/fuzz/test_fuzz.py draws odd values at random, this puts each member of each example through
 the values that reached a 500 before, or could: numbers that are not finite or do not fit (as JSON
 and as strings), scalars that are zero or past the curve order, points that are not on the curve,
 wrong types; and it copies one member over its sibling (equal old and new derivations, equal

@@ -87,7 +87,7 @@ def test_the_page_and_its_assets_come_from_the_package_only():
     assert "default-src 'self'" in page.headers["Content-Security-Policy"]
     assets = re.findall(r'(?:src|href)="([^"]+)"', html)
     assert assets and all(a.startswith(("/_simulator/ui/static/", "#")) or a == "data:," for a in assets)
-    static = Path(__file__).resolve().parent.parent / "simulator" / "inspector" / "static"
+    static = Path(__file__).resolve().parents[2] / "simulator" / "inspector" / "static"
     for asset in static.rglob("*.*"):
         text = asset.read_text()
         assert not re.search(r"https?://", text), f"{asset} reaches beyond the simulator"

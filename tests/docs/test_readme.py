@@ -23,10 +23,10 @@ info string        what the test does
 ``json``           parses it; the ready line must have exactly the keys ``serve`` prints
 ``js file PATH``   written, with the README's other ``js file`` blocks, into a new project outside
                    the repository where the packed helper and package are installed; its vitest
-                   and jest suites must pass (tests/test_js_install.py); in the web-app tutorial,
+                   and jest suites must pass (tests/js_helper/test_js_install.py); in the web-app tutorial,
                    with its ``ts file``, ``jsx file`` and ``html file`` blocks, the app and the
-                   Playwright suite tests/test_webapp_tutorial.py builds and runs in Chromium
-``python file``,   in the pytest tutorial: a project tests/test_pytest_tutorial.py writes into a
+                   Playwright suite tests/docs/test_webapp_tutorial.py builds and runs in Chromium
+``python file``,   in the pytest tutorial: a project tests/docs/test_pytest_tutorial.py writes into a
 ``yaml file``,     new directory and runs with pytest, serially and with ``-n 2``
 ``ini file PATH``
 ``yaml scenario``  loads it as a scenario file, with every check ``serve`` makes
@@ -71,7 +71,7 @@ RULES = {
     "text",
 }
 JS = ROOT / "tests" / "js"
-# project files other tests write and run: tests/test_js_install.py, test_webapp_tutorial.py, test_pytest_tutorial.py
+# project files other tests write and run: tests/js_helper/test_js_install.py, test_webapp_tutorial.py, test_pytest_tutorial.py
 FILE_RULES = ("js file ", "ts file ", "jsx file ", "html file ", "python file ", "yaml file ", "ini file ")
 
 
@@ -102,7 +102,7 @@ def test_every_block_has_a_rule():
         for page, info, line, _ in blocks()
         if info not in RULES and not info.startswith(FILE_RULES)
     ]
-    assert not unknown, f"blocks without a rule in tests/test_readme.py: {unknown}"
+    assert not unknown, f"blocks without a rule in tests/docs/test_readme.py: {unknown}"
 
 
 def test_the_docs_pages_are_found():

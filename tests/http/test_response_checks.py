@@ -9,7 +9,7 @@ import pytest
 from simulator import response_check as responses
 from simulator.response_check import ResponseSchemas
 
-ROOT = Path(__file__).resolve().parent.parent / "schemas" / "responses"
+ROOT = Path(__file__).resolve().parents[2] / "schemas" / "responses"
 GOOD = {"organizationId": "o", "organizationName": "n", "userId": "u", "username": "name"}
 BROKEN = {"organizationId": 7, "userId": "u", "username": "name"}
 

@@ -10,7 +10,7 @@ from types import ModuleType
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def tool() -> ModuleType:
@@ -30,7 +30,7 @@ ENTRY = {
     "simulator": "Does it too.",
     "status": "implemented",
     "reason": "",
-    "tests": ["tests/test_fidelity_ledger.py::test_every_entry_is_complete_and_its_tests_exist"],
+    "tests": ["tests/docs/test_fidelity_ledger.py::test_every_entry_is_complete_and_its_tests_exist"],
 }
 
 
@@ -87,11 +87,11 @@ def test_a_difference_needs_its_reason_and_only_a_difference_may_name_no_test(tm
 @pytest.mark.parametrize(
     "node",
     [
-        "tests/test_fidelity_ledger.py::test_no_such_test",
+        "tests/docs/test_fidelity_ledger.py::test_no_such_test",
         "tests/test_no_such_file.py::test_x",
-        "tests/test_fidelity_ledger.py",
-        "tests/test_fidelity_ledger.py::ENTRY",
-        "tests/test_fidelity_ledger.py::Nope::test_x",
+        "tests/docs/test_fidelity_ledger.py",
+        "tests/docs/test_fidelity_ledger.py::ENTRY",
+        "tests/docs/test_fidelity_ledger.py::Nope::test_x",
     ],
 )
 def test_a_test_that_does_not_exist_is_reported(tmp_path: Path, node: str) -> None:

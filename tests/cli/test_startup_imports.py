@@ -14,7 +14,7 @@ import yaml
 
 from simulator.scenario import parse_scenario, parsed_default
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # Loaded on first use only: the inspector's views, YAML (the default scenario comes parsed), wallets and
 # their chains (pycryptodome pulls in cffi and its C parser), BIP-32/39, the policy language, the OAuth provider.

@@ -199,7 +199,7 @@ def verified_with_pynacl(request: Any) -> bool:
     return True
 
 
-# why a policy errored (tests/test_policy_params.py) ---------------------------------------------
+# why a policy errored (tests/policy/test_policy_params.py) ---------------------------------------------
 POLICY_DENY_DAVE_KEY = "da4e000000000000000000000000000000000000000000000000000000000001"  # scenarios/policy_deny.yaml
 
 

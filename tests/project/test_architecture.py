@@ -70,7 +70,7 @@ def test_the_operations_table_is_the_catalogue():
     import importlib.util
     from pathlib import Path
 
-    tool = Path(__file__).resolve().parent.parent / "tools" / "readme_operations.py"
+    tool = Path(__file__).resolve().parents[2] / "tools" / "readme_operations.py"
     spec = importlib.util.spec_from_file_location("readme_operations", tool)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -39,7 +39,7 @@ OPERATIONS = [
     for op in catalogue.of_kind(kind)
     if op.status is not Status.ABSENT
 ]
-# operation -> what the strict response check finds wrong today (see tests/test_catalogue.py)
+# operation -> what the strict response check finds wrong today (see tests/http/test_catalogue.py)
 CONTRACT_GAPS: dict[str, str] = {}
 JSON_VALUES = st.recursive(
     st.none()
@@ -143,7 +143,7 @@ def test_bodies_from_the_schema_get_no_server_error(simulator_app_client: Any, s
 @pytest.mark.parametrize("key", [known_gap(k) for k in OPERATIONS])
 def test_mutated_examples_get_no_server_error(simulator_app_client: Any, simulator: Any, key: str) -> None:
     if not (EXAMPLES / f"{key}.json").exists():
-        pytest.skip("no example body yet (tests/test_catalogue.py asks for one)")
+        pytest.skip("no example body yet (tests/http/test_catalogue.py asks for one)")
     example = load(EXAMPLES / f"{key}.json")
 
     @SETTINGS

@@ -3,7 +3,7 @@
 Requests with forged ``Host``, ``Origin`` and ``Sec-Fetch-Site`` headers, as a page reached through a DNS
 rebinding name, a page on another site, a form or a beacon would send them, on every port: the main interface,
 the control API, the inspector, the frames and the auth proxy. docs/reference/security-model.md says what each
-check protects; tests/test_security_browser.py makes the same attempts from a real Chromium.
+check protects; tests/browser/test_security_browser.py makes the same attempts from a real Chromium.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from simulator.handling.query_context import QueryContext
 from simulator.pipeline import Host
 from simulator.wire import Json
 
-TOOL = Path(__file__).resolve().parent.parent / "tools" / "handler_index.py"
+TOOL = Path(__file__).resolve().parents[2] / "tools" / "handler_index.py"
 
 # (kind, field of the operation) -> the parameter types and, where fixed, the return type
 SIGNATURES: dict[tuple[Kind, str], tuple[tuple[object, ...], object]] = {

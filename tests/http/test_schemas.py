@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft7Validator
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = ROOT / "schemas"
 EXAMPLES = ROOT / "fixtures" / "requests"
 REFERENCE = ROOT.parent / "shared" / "reference"
@@ -177,7 +177,7 @@ def test_generator_reproduces_the_committed_files(tmp_path: Path) -> None:
 
 
 def test_every_in_scope_operation_has_an_example() -> None:
-    for kind, ops in IN_SCOPE.items():  # tests/test_catalogue.py asks the same of every implemented operation
+    for kind, ops in IN_SCOPE.items():  # tests/http/test_catalogue.py asks the same of every implemented operation
         assert set(ops) <= {p.stem for p in (EXAMPLES / kind).glob("*.json")}
 
 
