@@ -13,7 +13,7 @@ PARENT, CHILD, OTHER_CHILD = "org-parent", "org-child", "org-child-2"
 KEYS = {"parent": "a1" * 32, "child": "c1" * 32, "shared": "d1" * 32}
 
 # org-parent with sub-organizations org-child (keys child and shared) and org-child-2 (key shared)
-in_tree = pytest.mark.simulator_scenario("scenarios/org_tree.yaml")
+in_tree = pytest.mark.simulator_scenario("../scenarios/org_tree.yaml")
 
 
 def as_key(server, key: str, org: str) -> SimulatorClient:

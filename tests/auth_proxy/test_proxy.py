@@ -13,7 +13,7 @@ from simulator import oauth_provider
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
 CONFIG_ID = "proxy-config-1"
-pytestmark = pytest.mark.simulator_scenario("scenarios/auth_proxy.yaml")  # proxy-config-1 and an X credential
+pytestmark = pytest.mark.simulator_scenario("../scenarios/auth_proxy.yaml")  # proxy-config-1 and an X credential
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from simulator.crypto import service_keys
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
 CONFIG_ID = "proxy-config-1"
-pytestmark = pytest.mark.simulator_scenario("scenarios/auth_proxy.yaml")  # tests/scenarios: proxy-config-1
+pytestmark = pytest.mark.simulator_scenario("../scenarios/auth_proxy.yaml")  # tests/scenarios: proxy-config-1
 CAPTCHA_WIRED = "captcha" in inspect.getsource(pipeline._proxy)
 
 

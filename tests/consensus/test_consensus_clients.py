@@ -50,7 +50,7 @@ def test_failed_after_two_polls_raises_with_the_failure_message(simulator):
     assert [a.status for a in activity.values()] == ["ACTIVITY_STATUS_FAILED"]
 
 
-@pytest.mark.simulator_scenario("scenarios/stuck.yaml")  # the reject organization, its wallet pending for 1000 polls
+@pytest.mark.simulator_scenario("../scenarios/stuck.yaml")  # the reject organization, its wallet pending for 1000 polls
 def test_pending_forever_stops_after_the_poll_limit(simulator):
     with pytest.raises(TurnkeyActivityError, match="did not reach a terminal status"):
         create(simulator)

@@ -13,7 +13,7 @@ from simulator.testing import ApiKeyStamper, SimulatorClient
 
 BASE = scenario_text("two_of_three_quorum.yaml").replace("threshold: 2", "threshold: 1")
 # BASE with a `watch` policy and the scripted rules these tests exercise
-with_rules = pytest.mark.simulator_scenario("scenarios/scripted_rules.yaml")
+with_rules = pytest.mark.simulator_scenario("../scenarios/scripted_rules.yaml")
 
 
 def wallet(client, name):

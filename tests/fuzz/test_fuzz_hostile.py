@@ -123,7 +123,7 @@ def proxy_body(schema: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return {name: rng.choice(HOSTILE) for name in names if rng.random() < 0.6}
 
 
-@pytest.mark.simulator_scenario("scenarios/auth_proxy.yaml")
+@pytest.mark.simulator_scenario("../scenarios/auth_proxy.yaml")
 @pytest.mark.parametrize("schema", PROXY_SCHEMAS, ids=lambda p: p.stem)
 def test_hostile_values_get_no_server_error_from_the_auth_proxy(simulator, schema: Path):
     from simulator.testing import SimulatorClient

@@ -133,7 +133,7 @@ def proxy_init(simulator: Any, op: str, contact: str, identifier: str) -> Any:
     return proxy.post(f"/v1/{op}", json.dumps(body).encode(), headers)
 
 
-@pytest.mark.simulator_scenario("scenarios/auth_proxy.yaml")
+@pytest.mark.simulator_scenario("../scenarios/auth_proxy.yaml")
 def test_the_auth_proxy_refuses_a_fourth_otp_for_one_identifier(simulator, simulator_control, frozen_clock):
     ok(proxy_init(simulator, "otp_init", "p0@example.com", "ip-hash-9"))
     ok(proxy_init(simulator, "otp_init", "p1@example.com", "ip-hash-9"))

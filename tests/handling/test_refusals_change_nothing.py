@@ -24,7 +24,7 @@ from support import assert_error, sub_org
 
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
-pytestmark = pytest.mark.simulator_scenario("scenarios/refusals.yaml")
+pytestmark = pytest.mark.simulator_scenario("../scenarios/refusals.yaml")
 ORG = "5f1c0c5e-0000-4000-8000-00000000a001"
 FROZEN_MS = 1_760_000_000_000
 UNKNOWN_UUID = "00000000-0000-4000-8000-000000000000"

@@ -204,7 +204,7 @@ def post_example(client: Any, key: str) -> Any:
     return client.query(op, **fields)
 
 
-@pytest.mark.simulator_scenario("scenarios/catalogue.yaml")
+@pytest.mark.simulator_scenario("../scenarios/catalogue.yaml")
 @pytest.mark.parametrize("key", IMPLEMENTED)
 def test_the_example_gets_a_200_or_its_documented_refusal(simulator: Any, simulator_client: Any, key: str) -> None:
     response = post_example(simulator_client, key)

@@ -59,7 +59,7 @@ import pytest
 import simulator
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
-HERE = pathlib.Path(__file__).resolve().parents[1]
+HERE = pathlib.Path(__file__).parent
 
 
 def test_the_package_is_the_installed_wheel():

@@ -10,7 +10,7 @@ from simulator.testing import ApiKeyStamper, SimulatorClient
 
 ADDRESS = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94"  # the first Ethereum account of "abandon ... about"
 # org-rich: a known wallet, a tagged private key and balances; org-no-beta: no balance access
-with_rich = pytest.mark.simulator_scenario("scenarios/rich_organization.yaml")
+with_rich = pytest.mark.simulator_scenario("../scenarios/rich_organization.yaml")
 
 
 @pytest.fixture
