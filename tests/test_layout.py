@@ -5,10 +5,13 @@ a top-level module or behaviour that crosses the package, in one of the folders 
 (ARCHITECTURE.md, "Where the tests are", says the same). Top-level tests/ holds the shared helpers
 (conftest.py, support.py, ...) and this file only. Basenames stay unique: the folders have no
 __init__.py, so pytest imports each test file by its basename, and two of the same name collide.
+What tests of several folders share is a helper module at the top (support.py, session_helpers.py,
+...): a test file imports another test file only from its own folder, whose path pytest adds.
 """
 
 from __future__ import annotations
 
+import ast
 from collections import Counter
 from pathlib import Path
 
@@ -84,3 +87,18 @@ def test_every_folder_of_tests_is_in_use():
     # a cross-cutting folder without tests is a stale entry here
     used = {p.relative_to(TESTS).parts[0] for p in files_of_tests() if len(p.relative_to(TESTS).parts) == 2}
     assert set(CROSS_CUTTING) <= used, f"no test files in {sorted(set(CROSS_CUTTING) - used)}"
+
+
+def test_a_test_file_imports_test_files_only_from_its_own_folder():
+    crossing = []
+    for path in files_of_tests():
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            names += [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            for name in names:
+                if name.startswith("test_") and not (path.parent / f"{name}.py").is_file():
+                    crossing.append(f"{where(path)} imports {name}")
+    assert not crossing, (
+        f"{crossing}: a test module is found only when its folder is on the path; move what is shared "
+        "into a helper module at the top of tests/ (as tests/session_helpers.py)"
+    )

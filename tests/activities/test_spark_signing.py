@@ -11,22 +11,13 @@ import uuid
 
 import coincurve
 import pytest
-from bip_utils import Bip32Slip10Secp256k1, Bip39SeedGenerator  # type: ignore[import-untyped]
-from bundle_checks import independent_open, verify_envelope
 from conftest import ok
+from spark_helpers import SPARK, key_at, leaf_path, mnemonic_of
 from support import assert_error, new_wallet, submit
 
-from simulator import testing
-from simulator.crypto import keys
 from simulator.crypto import spark as spark_crypto
 
 N = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141
-SPARK = {
-    "curve": "CURVE_SECP256K1",
-    "pathFormat": "PATH_FORMAT_BIP32",
-    "path": "m/8797555'/0'/0'",
-    "addressFormat": "ADDRESS_FORMAT_SPARK_REGTEST",
-}
 COMPRESSED = {**SPARK, "addressFormat": "ADDRESS_FORMAT_COMPRESSED"}
 MAINNET = {**SPARK, "path": "m/8797555'/1'/0'", "addressFormat": "ADDRESS_FORMAT_SPARK_MAINNET"}
 CHARSET = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
@@ -49,23 +40,6 @@ def bech32m_decode(address: str) -> tuple[str, bytes]:
             bits -= 8
             out.append((accumulator >> bits) & 0xFF)
     return hrp, bytes(out)
-
-
-def mnemonic_of(client, wallet_id: str) -> str:
-    target = testing.ClientKeyPair.generate()
-    params = {"walletId": wallet_id, "targetPublicKey": target.public_key}
-    data = verify_envelope(submit(client, "export_wallet", params, "exportWalletResult")["exportBundle"])
-    receiver = keys.ec_key_from_hex("p256", target.private_key)
-    return independent_open(bytes.fromhex(data["encappedPublic"]), bytes.fromhex(data["ciphertext"]), receiver).decode()
-
-
-def key_at(mnemonic: str, path: str) -> coincurve.PrivateKey:
-    node = Bip32Slip10Secp256k1.FromSeed(Bip39SeedGenerator(mnemonic).Generate()).DerivePath(path)
-    return coincurve.PrivateKey(bytes(node.PrivateKey().Raw().ToBytes()))
-
-
-def leaf_path(leaf_id: str) -> str:
-    return f"m/8797555'/0'/1'/{int.from_bytes(hashlib.sha256(leaf_id.encode()).digest()[:4], 'big') % 2**31}'"
 
 
 def sign(client, params: dict) -> dict:

@@ -13,8 +13,8 @@ import pytest
 from conftest import DEFAULTS, ok, result_of
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
+from session_helpers import AttestedStamper
 from support import ClientKey, assert_error, seal_to_target, verify_session
-from test_sessions_recovery import AttestedStamper
 
 from simulator import oauth_provider, pipeline
 from simulator.auth_proxy_config import captcha

@@ -15,8 +15,8 @@ import uuid
 import coincurve
 import pytest
 from conftest import ROOT
+from spark_helpers import SPARK, key_at, leaf_path, mnemonic_of
 from support import assert_error, new_wallet, submit
-from test_spark_signing import SPARK, key_at, leaf_path, mnemonic_of
 
 from simulator.crypto import spark
 

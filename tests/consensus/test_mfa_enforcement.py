@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 from conftest import DEFAULTS, ok, result_of
+from session_helpers import AttestedStamper, verification_token
 from support import ClientKey, assert_error
-from test_sessions_recovery import AttestedStamper, verification_token
 
 from simulator.testing import ApiKeyStamper, PasskeyStamper, SimulatorClient
 
