@@ -7,7 +7,7 @@ python tools/fidelity_ledger.py --check  # exit 1 when it is stale or an entry i
 Each file is a YAML list of entries: ``id`` (kebab-case, unique), ``behaviour`` (one sentence), ``source``
 (a public URL or a shared reference file and section), ``service`` (what the real service does),
 ``simulator`` (what the simulator does), ``status`` (``implemented`` or ``difference``), ``reason`` (why;
-required for a difference, optional for an implemented behaviour), ``tests`` (pytest node ids ``tests/test_x.py::test_y`` that show it; only a difference
+required for a difference, optional for an implemented behaviour), ``tests`` (pytest node ids ``tests/<folder>/test_x.py::test_y`` that show it; only a difference
 that no test can show may list none). ``problems`` finds what is wrong without running pytest: a named
 test must be a function (or a method of a ``Test`` class) defined in its file.
 """
