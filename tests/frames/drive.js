@@ -14,8 +14,8 @@ const { hashMessage, verifyMessage } = require(path.join(MODULES, "viem"));
 const accounts = require(path.join(MODULES, "viem", "_cjs", "accounts", "index.js"));
 const bs58 = (({ default: d, ...named }) => d || named)(require(path.join(MODULES, "bs58"))); // v5/v6: a default export
 const { Turnkey } = require(path.join(MODULES, "@turnkey", "sdk-server"));
-const { ControlClient } = require(path.join(ROOT, "js", "index.js"));
-const { waitForOtp } = require(path.join(ROOT, "js", "playwright.js"));
+const { ControlClient } = require(path.join(ROOT, "js", "lib", "helper", "index.js"));
+const { waitForOtp } = require(path.join(ROOT, "js", "lib", "helper", "playwright.js"));
 
 const input = JSON.parse(process.argv[2]);
 const ready = input.ready;
