@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from support import EMAIL, ClientKey, assert_error, open_bundle, seal_to_target, sub_org, verify_session
 
-from simulator import oauth_provider
+from simulator.standins import oauth_provider
 from simulator.testing import ApiKeyStamper, PasskeyStamper, SimulatorClient
 
 RW = "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2"
