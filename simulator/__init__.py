@@ -62,6 +62,7 @@ def __dir__() -> list[str]:
 # serves its submodules too (``simulator.events.signing`` is ``simulator.webhooks.signing``). One table
 # here, not a stub file per old path: the old folders stay out of the tree (and of the import contracts).
 MOVED = {
+    "simulator.oauth_provider": "simulator.standins.oauth_provider",
     "simulator.handling.key_material": "simulator.model.key_material",
     "simulator.handling.credential_records": "simulator.model.credential_records",
     "simulator.handling.session_keys": "simulator.model.session_keys",

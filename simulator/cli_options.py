@@ -194,7 +194,7 @@ def control_token_option(command: argparse.ArgumentParser) -> None:
 
 
 def rate_limit_switch(serve: argparse.ArgumentParser) -> None:
-    """The service's rate limits, off unless asked (Config.rate_limits, simulator/consensus/rate_limits.py)."""
+    """The service's rate limits, off unless asked (Config.rate_limits, simulator/consensus/throttle.py)."""
     serve.add_argument(
         "--rate-limits",
         nargs="?",

@@ -224,7 +224,7 @@ def proxy_view() -> Response:
 def authorize_view() -> Response:
     data = body()
     # imported on first use: keeps serve's start-up short
-    from simulator import oauth_provider
+    from simulator.standins import oauth_provider
 
     code = oauth_provider.authorize(
         simulator(),
@@ -240,7 +240,7 @@ def authorize_view() -> Response:
 def id_token_view() -> Response:
     data = body()
     # imported on first use: keeps serve's start-up short
-    from simulator import oauth_provider
+    from simulator.standins import oauth_provider
 
     token = oauth_provider.id_token(
         simulator(), data["subject"], data["audience"], nonce=data.get("nonce"), email=data.get("email")
@@ -250,7 +250,7 @@ def id_token_view() -> Response:
 
 def jwks_view() -> Response:
     # imported on first use: keeps serve's start-up short
-    from simulator import oauth_provider
+    from simulator.standins import oauth_provider
 
     return jsonify(oauth_provider.jwks())
 

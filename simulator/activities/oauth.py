@@ -1,6 +1,6 @@
 """OAuth: exchanging a provider's code (oauth2_authenticate) and logging in with an ID token.
 
-The provider is the simulator's own (simulator.oauth_provider): tests name the user, get an
+The provider is the simulator's own (simulator.standins.oauth_provider): tests name the user, get an
 authorization code or an ID token, and the activities check them for real (PKCE, signature,
 expiry, nonce = SHA-256 of the login public key's hex).
 """

@@ -125,7 +125,7 @@ def account(sim: Host, config: Json, body: Json) -> Json:
 
 def otp_init_v2(sim: Host, config: Json, body: Json) -> Json:
     """core 2.x: the code is sent as for /v1/otp_init, and the answer adds the encryption target
-    (signed by the simulator's enclave key; core 2.x needs the js/core2-shim to accept it)."""
+    (signed by the simulator's enclave key; core 2.x needs the JS helper's trust hook, wallet-simulator-testing/register, to accept it)."""
     params = otp_params(config, body)
     started = forward.submit(sim, config, "init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", params)
     return {"otpId": started["otpId"], "otpEncryptionTargetBundle": started["otpEncryptionTargetBundle"]}

@@ -27,7 +27,7 @@ from typing import Any
 from simulator.core import Simulator, encode_capture
 from simulator.state import codec
 from simulator.state.store import Organization, Store
-from simulator.state.tables import ActivityTable, TrackedDict
+from simulator.state.tables import ActivityTable, TrackedDict, WatchedDict
 
 Path = list[str]
 Op = list[Any]  # [path, value] or [path]
@@ -80,7 +80,7 @@ class Table:
                 seen[key] = mark
                 if ops is not None:
                     ops.append([[*path, key], codec.encode(value)])
-        if len(seen) != len(table) or seen.keys() != table.keys():
+        if len(seen) != len(table) or seen.keys() != dict.keys(table):
             for key in [k for k in seen if k not in table]:
                 del seen[key]
                 if ops is not None:
@@ -255,7 +255,7 @@ class ChangeTracker:
         store = self.store = self.sim.store
         self._activities(store, out)
         self._tracked_tables(store, out)
-        for org_id, org in store.orgs.items():
+        for org_id, org in self._orgs_to_look_at(store):
             watch = self.orgs.get(org_id)
             if watch is None:
                 watch = self.orgs[org_id] = OrgWatch()
@@ -266,7 +266,7 @@ class ChangeTracker:
                 continue
             watch.ops(org, out)
             self._org_activities(org, out)
-        for org_id in [o for o in self.orgs if o not in store.orgs]:
+        for org_id in [o for o in self.orgs if not dict.__contains__(store.orgs, o)]:
             del self.orgs[org_id]
             self.org_tables.pop(org_id, None)
             ops.append([["store", "orgs", org_id]])
@@ -283,6 +283,18 @@ class ChangeTracker:
             self.source_base = None  # the first record after a whole document names the source's base
             return [], None
         return ops, source
+
+    def _orgs_to_look_at(self, store: Store) -> list[tuple[str, Organization]]:
+        """The organizations fetched from the store since the last look (every one when it cannot tell)."""
+        orgs = store.orgs
+        if not isinstance(orgs, WatchedDict):
+            orgs = store.orgs = WatchedDict(orgs)
+            touched = None
+        else:
+            touched = orgs.drain()
+        if touched is None or len(touched) >= len(orgs):
+            return list(dict.items(orgs))
+        return [(k, dict.__getitem__(orgs, k)) for k in touched if dict.__contains__(orgs, k)]
 
     def _activities(self, store: Store, ops: list[Op] | None) -> None:
         table = store.activities

@@ -17,7 +17,7 @@ from enum import Enum
 from typing import Any, TypeVar
 
 from simulator.state.activity import Activity
-from simulator.state.tables import ActivityTable, TrackedDict
+from simulator.state.tables import ActivityTable, TrackedDict, WatchedDict
 from simulator.state.votes import Evaluation, Vote
 
 T = TypeVar("T")
@@ -175,7 +175,8 @@ def _frozen_record(value: Any, memo: Memo) -> Any:
 
 _COPIERS: dict[type, Callable[[Any, Memo], Any]] = {
     dict: _dict,
-    TrackedDict: _dict,  # its copy is a plain dict
+    TrackedDict: _dict,  # their copies are plain dicts
+    WatchedDict: _dict,
     list: _list,
     tuple: _tuple,
     set: _set,

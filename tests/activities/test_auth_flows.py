@@ -16,8 +16,8 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from support import EMAIL, ClientKey, assert_error, atob_json, open_bundle, seal_to_target, sub_org, verify_session
 
-from simulator import oauth_provider
 from simulator.crypto import service_keys
+from simulator.standins import oauth_provider
 from simulator.testing import ApiKeyStamper, PasskeyStamper, SimulatorClient
 
 

@@ -9,7 +9,7 @@ import pytest
 from conftest import DEFAULTS, new_user, ok, result_of
 from support import EMAIL, assert_error, sub_org
 
-from simulator import oauth_provider
+from simulator.standins import oauth_provider
 
 ROOT = DEFAULTS["userId"]
 V2 = "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2"

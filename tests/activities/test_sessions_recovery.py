@@ -14,7 +14,7 @@ from conftest import DEFAULTS, ok, result_of
 from session_helpers import AttestedStamper, verification_token
 from support import EMAIL, ClientKey, assert_error, open_bundle, sub_org, verify_session
 
-from simulator import oauth_provider
+from simulator.standins import oauth_provider
 from simulator.testing import ApiKeyStamper, PasskeyStamper, SimulatorClient
 
 RW = "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2"

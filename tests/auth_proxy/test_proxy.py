@@ -9,7 +9,7 @@ import pytest
 from conftest import DEFAULTS, ok
 from support import ClientKey, assert_error, verify_session
 
-from simulator import oauth_provider
+from simulator.standins import oauth_provider
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
 CONFIG_ID = "proxy-config-1"

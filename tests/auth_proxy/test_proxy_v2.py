@@ -16,9 +16,10 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from session_helpers import AttestedStamper
 from support import ClientKey, assert_error, seal_to_target, verify_session
 
-from simulator import oauth_provider, pipeline
+from simulator import pipeline
 from simulator.auth_proxy_config import captcha
 from simulator.crypto import service_keys
+from simulator.standins import oauth_provider
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
 CONFIG_ID = "proxy-config-1"

@@ -31,7 +31,7 @@ LAZY = (
     "simulator.activities.wallets",
     "simulator.activities.private_keys",
     "simulator.policy.language",
-    "simulator.oauth_provider",
+    "simulator.standins.oauth_provider",
     "simulator.operation_coverage",
     "simulator.inspector.activities",
     "simulator.inspector.organizations",

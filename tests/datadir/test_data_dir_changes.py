@@ -12,7 +12,7 @@ from conftest import ETH_ACCOUNT, ROOT, ok
 from simulator import Config, Simulator, SimulatorServer
 from simulator.control_client import ControlClient
 from simulator.datadir import files
-from simulator.testing import ApiKeyStamper, SimulatorClient
+from simulator.testing import ApiKeyStamper, PasskeyStamper, SimulatorClient
 
 QUORUM = ROOT / "scenarios" / "two_of_three_quorum.yaml"
 BOB_KEY = "b0b0000000000000000000000000000000000000000000000000000000000001"
@@ -52,7 +52,7 @@ def differences(a: Any, b: Any, path: str = "") -> list[str]:
 
 def test_every_step_of_a_mixed_load_is_what_the_directory_holds(tmp_path):
     data = tmp_path / "data"
-    config = Config(seed=31, data_dir=data, max_activities=12, scenarios=(QUORUM,))
+    config = Config(seed=31, data_dir=data, max_activities=12, scenarios=(QUORUM,), auth_proxy=True)
     with SimulatorServer(config=config) as server:
         creds = server.simulator.credentials[0]
         alice = SimulatorClient(server.url, ApiKeyStamper(creds["apiPrivateKey"]), creds["organizationId"])
@@ -143,6 +143,21 @@ def test_every_step_of_a_mixed_load_is_what_the_directory_holds(tmp_path):
             )
         )
         assert sub["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
+        same(server, data)
+        passkey = PasskeyStamper("Y3JlZC1rZXB0", "7e" * 32, origin="http://localhost:3000")
+        proxy = SimulatorClient(server.proxy_url, None, "")
+        config_id = next(iter(server.simulator.store.proxy_configs))
+        headers = {"X-Auth-Proxy-Config-Id": config_id, "Origin": "http://localhost:3000"}
+        attestation = {
+            "authenticatorName": "laptop",
+            "challenge": "c2lnbnVw",
+            "attestation": passkey.attestation("c2lnbnVw"),
+        }
+        signup = {"userName": "passkey user", "apiKeys": [], "authenticators": [attestation], "oauthProviders": []}
+        made = ok(proxy.post("/v1/signup", json.dumps(signup).encode(), headers))  # a sub-organization, made elsewhere
+        same(server, data)
+        user = SimulatorClient(server.url, passkey, made["organizationId"])
+        ok(user.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "p", "accounts": [ETH_ACCOUNT]}))
         same(server, data)
         snapshot = control.snapshot()
         control.advance_clock(90)

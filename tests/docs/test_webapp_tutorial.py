@@ -89,6 +89,45 @@ def test_the_playwright_suite_from_the_docs_passes(project):
     assert re.search(r"\b5 passed\b", run.stdout), run.stdout[-3000:]
 
 
+# The tutorial's spec with the frames' scripts served late, as a loaded machine serves them: the kit's
+# export and import then take a click before their frame is set up (an export without a key, "Import
+# iframe client not initialized"); the spec waits for the frame to say it is set up, so it passes.
+LATE_FRAMES_CONFIG = """
+import base from "./playwright.config";
+
+export default { ...base, testMatch: "late-frames.check.ts" };
+"""
+LATE_FRAMES_FIXTURE = """import { test as base, expect } from "wallet-simulator-testing/playwright";
+
+const test = base.extend({
+  page: async ({ page }, use) => {
+    await page.context().route(/\\/frames\\/static\\/(export|import)\\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await route.continue();
+    });
+    await use(page);
+  },
+});"""
+TEST_IMPORT = 'import { test, expect } from "wallet-simulator-testing/playwright";'
+
+
+def test_the_tutorials_export_and_import_wait_for_frames_that_load_late(project):
+    spec = tutorial_files()["tests/wallet.spec.ts"]
+    assert spec.count(TEST_IMPORT) == 1
+    (project / "playwright.late-frames.config.ts").write_text(LATE_FRAMES_CONFIG)
+    (project / "tests" / "late-frames.check.ts").write_text(spec.replace(TEST_IMPORT, LATE_FRAMES_FIXTURE))
+    run = subprocess.run(
+        ["npx", "playwright", "test", "-c", "playwright.late-frames.config.ts", "-g", "export", "--reporter", "line"],
+        cwd=project,
+        env=runner_env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
+    assert re.search(r"\b1 passed\b", run.stdout), run.stdout[-3000:]
+
+
 # The app built for production (`vite build`: the tutorial's config leaves the trust plugin out), with
 # the tutorial's configuration and fixtures; what the page shows is what docs/how-to/trust-plugin.md quotes.
 UNTRUSTED_CONFIG = """

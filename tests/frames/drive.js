@@ -14,8 +14,8 @@ const { hashMessage, verifyMessage } = require(path.join(MODULES, "viem"));
 const accounts = require(path.join(MODULES, "viem", "_cjs", "accounts", "index.js"));
 const bs58 = (({ default: d, ...named }) => d || named)(require(path.join(MODULES, "bs58"))); // v5/v6: a default export
 const { Turnkey } = require(path.join(MODULES, "@turnkey", "sdk-server"));
-const { ControlClient } = require(path.join(ROOT, "js", "index.js"));
-const { waitForOtp } = require(path.join(ROOT, "js", "playwright.js"));
+const { ControlClient } = require(path.join(ROOT, "js", "lib", "helper", "index.js"));
+const { waitForOtp } = require(path.join(ROOT, "js", "lib", "helper", "playwright.js"));
 
 const input = JSON.parse(process.argv[2]);
 const ready = input.ready;
@@ -300,8 +300,9 @@ flows.kit = async function kit(browser) {
 
     // handleExportWallet: the kit's warning, its button, then the mnemonic inside the simulator's export frame
     await tab.evaluate((walletId) => { window.exporting = window.kit.handleExportWallet({ walletId }); }, wallet.walletId);
-    // the kit sends export_wallet with whatever key its frame has announced by the click: wait for it
-    await tab.frameLocator(KIT_FRAME).locator("body[data-public-key]").waitFor({ state: "attached" });
+    // the kit sends export_wallet with the key its frame announced only once it has set the frame up (its
+    // applySettings answered; a click before that exports to no key): wait for the frame to say so
+    await tab.frameLocator(KIT_FRAME).locator("body[data-public-key][data-settings-applied]").waitFor({ state: "attached" });
     await tab.click('[data-testid="confirm-export-warning-button"]');
     const keyDiv = tab.frameLocator(KIT_FRAME).locator("#key-div");
     await keyDiv.filter({ hasText: /\w+ \w+/ }).waitFor();
@@ -321,6 +322,8 @@ flows.kit = async function kit(browser) {
       window.importing = window.kit.handleImportWallet({ walletName: "kit import", defaultWalletAccounts: ["ADDRESS_FORMAT_ETHEREUM"] });
     });
     await tab.frameLocator(KIT_FRAME).locator("#plaintext").pressSequentially(words, { delay: 0 });
+    // likewise its import ("Import iframe client not initialized" before that)
+    await tab.frameLocator(KIT_FRAME).locator("body[data-settings-applied]").waitFor({ state: "attached" });
     await tab.click('[data-testid="import-button"]');
     const imported = await tab.evaluate(async (message) => {
       const walletId = await window.importing;

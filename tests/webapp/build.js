@@ -9,7 +9,7 @@ const path = require("node:path");
 const { ROOT, MODULES, pageBuild, outdirFromArgv, run } = require("./harness.js");
 
 const esbuild = require(path.join(MODULES, "esbuild"));
-const { walletSimulatorTrust } = require(path.join(ROOT, "js", "esbuild.js"));
+const { walletSimulatorTrust } = require(path.join(ROOT, "js", "lib", "trust", "esbuild.js"));
 
 const outdir = outdirFromArgv("build.js");
 const common = pageBuild(outdir, { plugins: [walletSimulatorTrust({ quiet: true })] });

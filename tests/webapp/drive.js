@@ -11,8 +11,8 @@ const crypto = require("node:crypto");
 const { ROOT, MODULES, runFlows, run } = require("./harness.js");
 const { verifyMessage } = require(path.join(MODULES, "viem"));
 const { mnemonicToAccount } = require(path.join(MODULES, "viem", "_cjs", "accounts", "index.js"));
-const { ControlClient } = require(path.join(ROOT, "js", "index.js"));
-const { addVirtualAuthenticator, waitForOtp } = require(path.join(ROOT, "js", "playwright.js"));
+const { ControlClient } = require(path.join(ROOT, "js", "lib", "helper", "index.js"));
+const { addVirtualAuthenticator, waitForOtp } = require(path.join(ROOT, "js", "lib", "helper", "playwright.js"));
 
 const input = JSON.parse(process.argv[2]);
 const STEP_MS = input.stepMs; // a bound on each awaited condition (tests/support.py)

@@ -544,8 +544,11 @@
     let port = null;
 
     function sendUp(type, value, requestId) {
-      // the page says which key it announced, for a person (and a browser test) to see it is ready
+      // the page says which key it announced, and that the parent's settings are applied, for a person
+      // (and a browser test) to see how far the parent has set it up: react-wallet-kit's modals use their
+      // frame only after its applySettings is answered (a click before that exports to no key, or imports with no frame)
       if (type === "PUBLIC_KEY_READY" && value) document.body.dataset.publicKey = value;
+      if (type === "SETTINGS_APPLIED") document.body.dataset.settingsApplied = "true";
       const message = { type, value };
       if (requestId) message.requestId = requestId;
       if (port) port.postMessage(message);
