@@ -30,7 +30,7 @@ An entry says:
 
 The activity types each activity accepts, with their intent and result keys, are the
 ``x-activity-types`` of its schema (generated from the public swagger and the clients' versions):
-``Schemas.activity_types(name)`` reads them, and tests/test_catalogue.py proves the catalogue,
+``Schemas.activity_types(name)`` reads them, and tests/http/test_catalogue.py proves the catalogue,
 the schemas and the swagger agree.
 """
 

@@ -9,7 +9,7 @@ Data only, on the base layer. What reads it:
 - ``python tools/control_surface.py`` writes the marked blocks of the Python client
   (``simulator/control_client.py``), of the JS helper's client (``js/lib/helper/index.js``) and its types
   (``js/lib/helper/index.d.ts``), and the table of docs/reference/control-api.md; with ``--check`` (what
-  tests/test_control_surface.py runs) it fails while any of them is stale.
+  tests/control/test_control_surface.py runs) it fails while any of them is stale.
 
 A row whose client method cannot be said with ``Arg`` (``client="hand"``) keeps its methods
 written by hand outside the generated blocks; the test still checks that they exist.

@@ -39,7 +39,7 @@ def encode(item: Encodable) -> bytes:
 
     Written out here (the Yellow Paper's appendix B, a dozen lines) rather than through pyrlp, whose
     encoder infers a serializer for every item: ≈100 µs for a signed transaction against a few µs, on
-    every sign_transaction. tests/test_eth_rlp.py checks it against pyrlp byte for byte."""
+    every sign_transaction. tests/chains/test_eth_rlp.py checks it against pyrlp byte for byte."""
     if isinstance(item, int):
         return _string(item.to_bytes((item.bit_length() + 7) // 8, "big"))
     if isinstance(item, bytes):

@@ -3,7 +3,7 @@
 Adding a chain is a row here plus its module (ARCHITECTURE.md, "Adding a chain"): sign_transaction
 dispatches through ``parse``, and the policy language (``simulator.policy.schemas``) takes its
 transaction namespaces from these rows. A chain module is imported only when its first transaction
-arrives: its wire-format library stays off the start path (tests/test_startup_imports.py).
+arrives: its wire-format library stays off the start path (tests/cli/test_startup_imports.py).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 ``parsed_default.json`` holds what PyYAML's ``safe_load`` makes of scenarios/default.yaml, with
 the SHA-256 of the text it was made from. ``data_for`` gives it only for that exact text: an
 edited default (in a checkout) is parsed as YAML, as before, only slower. Rewrite it with
-``python -m simulator.scenario.parsed_default``; tests/test_startup_imports.py fails while it is stale.
+``python -m simulator.scenario.parsed_default``; tests/cli/test_startup_imports.py fails while it is stale.
 """
 
 from __future__ import annotations
