@@ -27,6 +27,8 @@ from browser_apps import CHROMIUM, CONFIG_ID, NODE, built_and_served, missing, s
 from conftest import DEFAULTS, ROOT
 from support import BROWSER_RUN_SECONDS, BROWSER_STEP_SECONDS, PROCESS_STOP_SECONDS
 
+from simulator.control_client import ControlClient
+
 WEBAPP = ROOT / "tests" / "webapp"
 pytestmark = pytest.mark.skipif(
     missing("playwright-core", "esbuild", "@turnkey/react-wallet-kit", "react-dom"),
@@ -126,6 +128,7 @@ def day(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
             stop(sim)
             sim = start("in-memory")
             seen["withoutDataDir"] = page.do("refused")
+            seen["refusedLogins"] = ControlClient(seen["ready"][-1]["url"]).journal("stamp_login")
             seen["logs"] = {path.stem: path.read_text() for path in work.glob("*.log")}
             yield seen
         finally:
@@ -172,4 +175,9 @@ def test_without_the_data_dir_the_same_passkey_is_unknown(day):
     """The same ports, page and authenticator, serve without --data-dir: the login fails; the directory kept it."""
     refused = day["withoutDataDir"]
     assert refused["authenticated"] is False and refused["auth"] == "unauthenticated"
-    assert refused["error"]["code"], refused["error"]
+    assert refused["error"]["code"] == "PASSKEY_LOGIN_AUTH_ERROR", refused["error"]
+    # the simulator's side: the page's passkey names a credential it has never heard of
+    (login,) = day["refusedLogins"]
+    assert login["status"] == 404
+    assert "authenticator not found" in login["outcome"]["message"]
+    assert day["signup"]["auth"]["identifier"] in login["outcome"]["message"]
