@@ -125,7 +125,9 @@ def day(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
             stop(sim, signal.SIGKILL)
             sim = start("after-sigkill", "--data-dir", str(data_dir))
             seen["afterSigkill"] = page.do("login")
-            stop(sim)
+            stop(
+                sim, signal.SIGTERM
+            )  # not Ctrl-C: a runner started in the background ignores SIGINT, and so would serve
             sim = start("in-memory")
             seen["withoutDataDir"] = page.do("refused")
             seen["refusedLogins"] = ControlClient(seen["ready"][-1]["url"]).journal("stamp_login")
@@ -134,7 +136,7 @@ def day(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         finally:
             if page is not None:
                 page.close()
-            stop(sim)
+            stop(sim, signal.SIGTERM)
 
 
 def test_the_simulator_starts_again_on_the_same_ports_and_directory(day):
