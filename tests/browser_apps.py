@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import ROOT
-from support import BROWSER_STEP_SECONDS, serving
+from support import BROWSER_STEP_SECONDS, PROCESS_STOP_SECONDS, serving
 
 MODULES = ROOT / "tests" / "js" / "node_modules"
 NODE, CHROMIUM = shutil.which("node"), shutil.which("chromium")
@@ -47,9 +47,10 @@ def built_and_served(build_script: Path, into: Path, timeout: float) -> Iterator
         yield origin
 
 
-def serve(*switches: str, log: Path) -> tuple[subprocess.Popen[str], dict[str, Any]]:
-    """``wallet-simulator serve`` with the web-app switches; its ready line."""
-    command = [sys.executable, "-m", "simulator", "serve", "--port", "0", "--proxy-port", "0", "--seed", "5"]
+def serve(*switches: str, log: Path, ports: tuple[int, int] = (0, 0)) -> tuple[subprocess.Popen[str], dict[str, Any]]:
+    """``wallet-simulator serve`` with the web-app switches, on ``ports`` (API, auth proxy; 0: free ones); its ready line."""
+    port, proxy_port = (str(p) for p in ports)
+    command = [sys.executable, "-m", "simulator", "serve", "--port", port, "--proxy-port", proxy_port, "--seed", "5"]
     with log.open("w") as stderr:  # the child keeps its own copy of the descriptor
         proc = subprocess.Popen(
             [*command, "--auth-proxy", "--auth-proxy-config-id", CONFIG_ID, *switches],
@@ -68,14 +69,15 @@ def serve(*switches: str, log: Path) -> tuple[subprocess.Popen[str], dict[str, A
     return proc, json.loads(line)
 
 
-def stop(proc: subprocess.Popen[str]) -> None:
-    """Ctrl-C, as a person stops serve; killed if it has not stopped within 10 s."""
+def stop(proc: subprocess.Popen[str], how: signal.Signals = signal.SIGINT) -> None:
+    """Ctrl-C, as a person stops serve (or ``how``: SIGTERM as a service manager, SIGKILL as a crash); killed
+    if it has not stopped within PROCESS_STOP_SECONDS."""
     if proc.poll() is None:
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(how)
     try:
-        proc.wait(10)
+        proc.wait(PROCESS_STOP_SECONDS)
     except subprocess.TimeoutExpired:
         proc.kill()
-        proc.wait(10)
+        proc.wait(PROCESS_STOP_SECONDS)
     if proc.stdout is not None:
         proc.stdout.close()

@@ -13,6 +13,7 @@ const { verifyMessage } = require(path.join(MODULES, "viem"));
 const { mnemonicToAccount } = require(path.join(MODULES, "viem", "_cjs", "accounts", "index.js"));
 const { ControlClient } = require(path.join(ROOT, "js", "lib", "helper", "index.js"));
 const { addVirtualAuthenticator, waitForOtp } = require(path.join(ROOT, "js", "lib", "helper", "playwright.js"));
+const { kitReady, authCount, errorCount, authenticated, failed, logout, passkeyButton } = require("./kit_steps.js");
 
 const input = JSON.parse(process.argv[2]);
 const STEP_MS = input.stepMs; // a bound on each awaited condition (tests/support.py)
@@ -50,26 +51,6 @@ async function inPage(browser, page, sim, body) {
 }
 
 // The kit's page ----------------------------------------------------------------------------------
-async function kitReady(tab) {
-  await tab.waitForSelector('#state[data-client="ready"]');
-}
-
-async function authenticated(tab, count) {
-  // one more "auth" event than before, and the kit says so
-  await tab.waitForFunction((n) => window.events.filter((e) => e.type === "auth").length > n, count);
-  await tab.waitForSelector('#state[data-auth="authenticated"]');
-  return tab.evaluate(() => window.events.filter((e) => e.type === "auth").pop());
-}
-
-async function authCount(tab) {
-  return tab.evaluate(() => window.events.filter((e) => e.type === "auth").length);
-}
-
-async function logout(tab) {
-  await tab.click("#logout");
-  await tab.waitForSelector('#state[data-auth="unauthenticated"]');
-}
-
 async function kitOtpLogin(tab, contact) {
   const before = await authCount(tab);
   const seen = (await new ControlClient(input.sim.url).outbox(contact)).length;
@@ -120,13 +101,11 @@ const flows = {
       await load();
       await kitReady(tab);
       let before = await authCount(tab);
-      await tab.click("#login");
-      await tab.getByRole("button", { name: "Sign up with passkey" }).click();
+      await passkeyButton(tab, "Sign up with passkey");
       const signup = await authenticated(tab, before);
       await logout(tab);
       before = await authCount(tab);
-      await tab.click("#login");
-      await tab.getByRole("button", { name: "Log in with passkey" }).click();
+      await passkeyButton(tab, "Log in with passkey");
       const login = await authenticated(tab, before);
       await logout(tab);
       const held = await authenticator.credentials();
@@ -194,12 +173,10 @@ async function forgedLogin(tab, authenticator, credential) {
   await impostor.addCredential({ ...credential, signCount: credential.signCount + 1,
                                  privateKey: privateKey.export({ format: "der", type: "pkcs8" }).toString("base64") });
   const before = await authCount(tab);
-  const errors = await tab.evaluate(() => window.events.filter((e) => e.type === "error").length);
-  await tab.click("#login");
-  await tab.getByRole("button", { name: "Log in with passkey" }).click();
+  const errors = await errorCount(tab);
+  await passkeyButton(tab, "Log in with passkey");
   // the kit reports the refusal through onError (and its modal shows a failure)
-  await tab.waitForFunction((n) => window.events.filter((e) => e.type === "error").length > n, errors);
-  const error = await tab.evaluate(() => window.events.filter((e) => e.type === "error").pop());
+  const error = await failed(tab, errors);
   return { error, authenticated: (await authCount(tab)) > before,
            auth: await tab.getAttribute("#state", "data-auth") };
 }
