@@ -2,6 +2,7 @@
 
     python bench/floors.py            # in process only
     python bench/floors.py --cpu      # the same in this thread's CPU time (a loaded machine's waits left out)
+    python bench/floors.py --own      # the own work alone, CPU time, three runs, beside issue 41's targets
     (bench/run.py prints the same table with the HTTP figures of its 1-connection run beside it)
 
 Per request, in process (the WSGI application called directly, one thread, no sockets), medians:
@@ -39,6 +40,8 @@ MNEMONIC = "abandon " * 11 + "about"
 # wall time by default; ``--cpu``: the thread's CPU time, which leaves out the time the thread waited for
 # a core (on a machine other work loads, wall-time figures drift 2x from minute to minute; CPU time far less)
 clock: Callable[[], float] = time.perf_counter
+# issue 41: the simulator's own work per request (beyond Flask, the stamp and the seed), in CPU µs
+OWN_TARGETS_US = {"whoami": 65.0, "get_activity": 65.0, "sign_raw_payload": 160.0, "sign_transaction": 205.0}
 
 
 @dataclass
@@ -176,7 +179,33 @@ def report(splits: list[Split], http: dict[str, Http] | None = None) -> None:
     )
 
 
+def own_work(runs: int = 3, requests: int = 400) -> list[tuple[str, list[float]]]:
+    """Each operation's own work in this thread's CPU time, ``runs`` separate measurements."""
+    global clock
+    before, clock = clock, time.thread_time
+    try:
+        measured = [measure(requests) for _ in range(runs)]
+    finally:
+        clock = before
+    return [(op, [next(s.own_us for s in run if s.operation == op) for run in measured]) for op in OPERATIONS]
+
+
+def report_own(figures: list[tuple[str, list[float]]]) -> None:
+    """The own-work figures beside issue 41's targets (medians of the runs; each run in brackets)."""
+    print("the simulator's own work (in process, thread CPU µs per request beyond Flask, stamp and seed):")
+    print(f"{'operation':<18}{'own':>7}{'target':>8}  verdict   runs")
+    for op, values in figures:
+        own = statistics.median(values)
+        target = OWN_TARGETS_US.get(op)
+        verdict = "" if target is None else ("met" if own <= target else "MISSED")
+        runs = " ".join(f"{v:.0f}" for v in values)
+        print(f"{op:<18}{own:>7.0f}{f'{target:.0f}' if target is not None else '-':>8}  {verdict:<8}  [{runs}]")
+
+
 if __name__ == "__main__":
+    if "--own" in sys.argv[1:]:
+        report_own(own_work())
+        raise SystemExit
     if "--cpu" in sys.argv[1:]:
         clock = time.thread_time
     report(measure())

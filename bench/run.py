@@ -188,6 +188,8 @@ def main() -> None:
     if args.quick:
         args.node_requests, args.node_rounds = min(args.node_requests, 300), min(args.node_rounds, 2)
         throughput(args)
+        print()
+        floors.report_own(floors.own_work())
         return
     if args.requests * (args.rounds + 1) * len(CONNECTIONS) + 400 > 5800:
         raise SystemExit("at most 5,800 create_wallet requests per run (organization wallet limits)")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 import threading
 import time
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -107,14 +106,17 @@ class Source:
             return self._random.randrange(n)
 
     def uuid4(self) -> str:
-        return str(uuid.UUID(bytes=self.bytes(16), version=4))
+        raw = bytearray(self.bytes(16))
+        raw[6] = 0x40 | (raw[6] & 0x0F)  # version 4
+        raw[8] = 0x80 | (raw[8] & 0x3F)  # RFC 4122 variant
+        return uuid_text(raw)
 
     def uuid7(self, now_ms: int) -> str:
         """A UUIDv7 (time-ordered, as the service's activity ids are) from the clock's reading."""
         tail = bytearray(self.bytes(10))
         tail[0] = 0x70 | (tail[0] & 0x0F)
         tail[2] = 0x80 | (tail[2] & 0x3F)
-        return str(uuid.UUID(bytes=now_ms.to_bytes(6, "big") + bytes(tail)))
+        return uuid_text(now_ms.to_bytes(6, "big") + tail)
 
     def faker(self) -> Any:
         """A Faker seeded from this source (imported lazily: Faker costs ~150 ms to load)."""
@@ -164,3 +166,10 @@ class Checkpoint:
     base: tuple[Any, ...]
     draws: list[tuple[bool, int]]
     position: int
+
+
+def uuid_text(raw: bytes | bytearray) -> str:
+    """The 8-4-4-4-12 form of 16 bytes whose version and variant bits are set, as ``str(uuid.UUID(bytes=raw))``
+    writes it (without building the UUID object: a quarter of the cost, several ids per activity)."""
+    h = raw.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"

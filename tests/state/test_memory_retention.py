@@ -75,6 +75,19 @@ def test_a_settled_activity_reads_its_intent_and_vote_from_the_one_request_text(
     assert get_activity(sim, answer["id"]) == answer
 
 
+def test_a_submission_answer_owns_its_intent() -> None:
+    """The answer reuses the body compaction read back (one parse, not two): a caller that changes that
+    answer changes nothing the next answer shows."""
+    sim = Simulator(Config(seed=1))
+    address = signer(sim)
+    answer = sign(sim, address, 8)
+    shown = json.loads(json.dumps(answer))
+    answer["intent"]["signRawPayloadIntentV2"]["payload"] = "changed"
+    answer["result"]["activity"]["intent"].clear()
+    assert get_activity(sim, answer["id"]) == shown
+    assert get_activity(sim, answer["id"]) == shown
+
+
 def test_an_intent_a_handler_changed_is_kept_as_it_was_shown() -> None:
     request = json.dumps({"type": "T", "timestampMs": "1", "organizationId": "o", "parameters": {"order": 1}})
     changed = {"someIntent": {"order": "1"}}  # the handler wrote the parameter back as a string

@@ -86,3 +86,18 @@ def test_a_restored_snapshot_leaves_pending_checkpoints_where_they_were() -> Non
     source.restore(saved)  # the stream moves: the pending checkpoint keeps its position
     source.rewind(mark)
     assert draws(source, 2) == expected
+
+
+def test_ids_are_the_uuid_module_s_text_of_the_same_draws() -> None:
+    """uuid4 and uuid7 write the 8-4-4-4-12 text themselves: the same text ``uuid.UUID`` makes of the same bytes."""
+    import uuid
+
+    ours, theirs = Source(7), Source(7)
+    for n in range(2000):
+        assert ours.uuid4() == str(uuid.UUID(bytes=theirs.bytes(16), version=4))
+        now_ms = 1_700_000_000_000 + n * 977
+        tail = bytearray(theirs.bytes(10))
+        tail[0], tail[2] = 0x70 | (tail[0] & 0x0F), 0x80 | (tail[2] & 0x3F)
+        made = ours.uuid7(now_ms)
+        assert made == str(uuid.UUID(bytes=now_ms.to_bytes(6, "big") + bytes(tail)))
+        assert uuid.UUID(made).version == 7 and uuid.UUID(made).variant == uuid.RFC_4122
