@@ -237,6 +237,9 @@ def serve_command(args: argparse.Namespace) -> int:
     if args.record:
         server.simulator.record(args.record)
     signal.signal(signal.SIGTERM, _interrupt)
+    # A shell starting serve in the background (`serve &` in a script, a CI step) has it ignore SIGINT, and
+    # Python then keeps ignoring it: the JS helper's and the tests' stop (SIGINT) would wait for their kill
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:  # from the ready line on, a Ctrl-C (the JS helper's stop) stops cleanly and saves the recording
         print(json.dumps(ready_line(server)), flush=True)
         logging.getLogger("simulator").info(

@@ -6,6 +6,7 @@ import json
 import signal
 import subprocess
 import sys
+import time
 
 from conftest import DEFAULTS, ok
 from support import PROCESS_STOP_SECONDS
@@ -45,6 +46,27 @@ def test_serve_prints_the_ready_line_and_stops_on_ctrl_c():
         proc.stderr.close()
     assert code == 0, stderr
     assert "Traceback" not in stderr
+
+
+def test_serve_started_with_sigint_ignored_still_stops_on_sigint():
+    """A shell script's `serve &` starts it ignoring SIGINT (POSIX, for background jobs); SIGINT still stops it."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "simulator", "serve", "--port", "0", "--proxy-port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),  # what the shell does
+    )
+    assert proc.stdout is not None and proc.stdout.readline()
+    started = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    code = proc.wait(timeout=PROCESS_STOP_SECONDS)
+    stopped_in = time.monotonic() - started
+    proc.stdout.close()
+    assert proc.stderr is not None and "Traceback" not in proc.stderr.read()
+    proc.stderr.close()
+    assert code == 0
+    assert stopped_in < PROCESS_STOP_SECONDS / 2, "it stopped on SIGINT, not on a timeout"
 
 
 def test_ctrl_c_right_after_the_ready_line_stops_cleanly():
