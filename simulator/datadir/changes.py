@@ -21,11 +21,14 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import operator
 import random
+from collections.abc import Callable
 from typing import Any
 
 from simulator.core import Simulator, encode_capture
 from simulator.state import codec
+from simulator.state.copying import changing_fields
 from simulator.state.store import Organization, Store
 from simulator.state.tables import ActivityTable, TrackedDict, WatchedDict
 
@@ -51,18 +54,29 @@ def signature(value: Any) -> Any:
         return dict, tuple((k, signature(v)) for k, v in value.items())
     if kind is set or kind is frozenset:
         return kind, frozenset(value)
-    fields = _FIELDS.get(kind)
-    if fields is None:
-        fields = _FIELDS[kind] = codec.field_names(value) if dataclasses.is_dataclass(value) else ()
-    if fields:
-        values = tuple(getattr(value, name) for name in fields)
-        if set(map(type, values)) <= PRIMITIVES:
-            return kind, values
-        return kind, tuple(v if type(v) in PRIMITIVES else signature(v) for v in values)
-    return value
+    plan = _PLANS.get(kind)
+    if plan is None:
+        plan = _PLANS[kind] = _plan(kind) if dataclasses.is_dataclass(value) else None
+    if plan is None:
+        return value
+    getter, changing = plan
+    values = getter(value)  # every field at once, in C
+    if not changing:
+        return kind, values
+    marks = list(values)
+    for index in changing:  # only the fields whose declared type may hold a container or a record
+        marks[index] = signature(marks[index])
+    return kind, tuple(marks)
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
+def _plan(kind: type) -> tuple[Callable[[Any], tuple[Any, ...]], tuple[int, ...]]:
+    names = tuple(f.name for f in dataclasses.fields(kind))
+    changing = set(changing_fields(kind))
+    getter = operator.attrgetter(*names) if len(names) > 1 else (lambda v: (getattr(v, names[0]),))
+    return getter, tuple(i for i, name in enumerate(names) if name in changing)
+
+
+_PLANS: dict[type, Any] = {}
 
 
 class Table:

@@ -58,7 +58,7 @@ def _copier_of(kind: Any) -> Callable[[Any, Memo], Any]:
     elif dataclasses.is_dataclass(kind) and _is_frozen(kind):
         copier = _frozen_record
     elif dataclasses.is_dataclass(kind):
-        copier = _record_copier(_changing_fields(kind))
+        copier = _record_copier(changing_fields(kind))
     elif kind.__module__.startswith("simulator.state."):
         copier = _record_copier(None, getattr(kind, "TRANSIENT", ()), getattr(kind, "FLAT", ()))
     else:
@@ -135,7 +135,7 @@ def _activity_table(value: ActivityTable, memo: Memo) -> ActivityTable:
 _SCALARS = {"str", "int", "bool", "float", "bytes", "None"}
 
 
-def _changing_fields(kind: Any) -> tuple[str, ...]:
+def changing_fields(kind: Any) -> tuple[str, ...]:
     """The fields whose declared type may hold something mutable (the others are shared as they are)."""
     return tuple(
         f.name for f in dataclasses.fields(kind) if not {t.strip() for t in str(f.type).split("|")} <= _SCALARS
