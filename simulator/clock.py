@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,12 +147,17 @@ class Source:
         with self._lock:
             self._random.setstate(checkpoint.base)
             draws = checkpoint.draws[: checkpoint.position]
-            for bits, n in draws:
-                if bits:
-                    self._random.getrandbits(n)
-                else:
-                    self._random.randrange(n)
+            replay_draws(self._random, draws)
             self._base, self._draws = checkpoint.base, draws
+
+
+def replay_draws(generator: random.Random, draws: Iterable[Sequence[Any]]) -> None:
+    """Make ``draws`` (``(a getrandbits?, its argument)``, as ``Source`` notes them) on ``generator`` again."""
+    for bits, n in draws:
+        if bits:
+            generator.getrandbits(n)
+        else:
+            generator.randrange(n)
 
 
 MAX_DRAWS_SINCE_BASE = 512  # bounds a rewind's replay (≈0.1 µs a draw); a rebase costs one getstate

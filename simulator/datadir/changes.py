@@ -26,6 +26,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from simulator.clock import replay_draws
 from simulator.core import Simulator, encode_capture
 from simulator.state import codec
 from simulator.state.copying import changing_fields
@@ -162,7 +163,7 @@ class Views:
     takes on disk, and of what a start reads."""
 
     def __init__(self) -> None:
-        self.numbers: dict[int, tuple[Any, str]] = {}  # id of a shared view -> (the view, kept alive; its name)
+        self.names: dict[int, tuple[Any, str]] = {}  # id of a shared view -> (the view, kept alive; its name)
 
     def votes_of(self, encoded: dict[str, Any], ops: list[Op]) -> dict[str, Any]:
         """``encoded`` (an activity) with its voters named, the new ones written by ``ops`` (a copy: the encoding
@@ -176,18 +177,18 @@ class Views:
             if not isinstance(user, dict):
                 named.append(vote)
                 continue
-            known = self.numbers.get(id(user))
+            known = self.names.get(id(user))
             if known is None or known[0] is not user:
                 # named by content, so that names never collide with those of an earlier run or a base
                 name = hashlib.sha256(json.dumps(user, sort_keys=True).encode()).hexdigest()[:24]
-                known = self.numbers[id(user)] = (user, name)
+                known = self.names[id(user)] = (user, name)
                 ops.append([["views", name], user])
             named.append({**vote, "user": {VIEW: known[1]}})
         return {**encoded, "votes": named}
 
     def document(self, document: dict[str, Any]) -> dict[str, Any]:
         """A whole kept document with its activities' voters named, and its ``views``."""
-        self.numbers = {}
+        self.names = {}
         ops: list[Op] = []
         store = document["store"]
         activities = {k: self.votes_of(a, ops) for k, a in store["activities"].items()}
@@ -198,7 +199,7 @@ VIEW = "__view__"
 
 
 def resolve_views(document: dict[str, Any]) -> None:
-    """The voters named by number back in their votes (one shared dict each), ``views`` removed."""
+    """The voters named in the votes back in them (one shared dict each), ``views`` removed."""
     views = document.pop("views", None)
     if not views:
         return
@@ -256,10 +257,6 @@ class ChangeTracker:
         if not ops and not source:
             return None
         return {"ops": ops, **({"source": source} if source else {})}
-
-    def forget_source(self) -> None:
-        """The next record writes the source's base again (after the base file was rewritten)."""
-        self.source_base = None
 
     # the look ---------------------------------------------------------------------------------
     def _look(self, prime: bool) -> tuple[list[Op], dict[str, Any] | None]:
@@ -417,11 +414,9 @@ class ChangeTracker:
     def _source(self) -> dict[str, Any] | None:
         checkpoint = self.sim.source.checkpoint()
         position = checkpoint.position
-        if checkpoint.base is not self.source_base:
+        rewound = checkpoint.draws is not self.source_draws or position < self.source_position
+        if checkpoint.base is not self.source_base or rewound:
             out: dict[str, Any] = {"base": codec.encode(checkpoint.base), "from": 0}
-            out["draws"] = [list(d) for d in checkpoint.draws[:position]]
-        elif checkpoint.draws is not self.source_draws or position < self.source_position:  # rewound
-            out = {"base": codec.encode(checkpoint.base), "from": 0}
             out["draws"] = [list(d) for d in checkpoint.draws[:position]]
         elif position > self.source_position:
             out = {
@@ -508,8 +503,7 @@ class Replay:
             base = codec.decode(self.source_base if self.source_base is not None else document["source"])
             generator = random.Random()
             generator.setstate(base)
-            for bits, n in self.draws:
-                generator.getrandbits(n) if bits else generator.randrange(n)
+            replay_draws(generator, self.draws)
             document["source"] = codec.encode(generator.getstate())
             self.source_base, self.draws = None, []
         return document

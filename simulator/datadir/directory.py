@@ -14,7 +14,6 @@ import fcntl
 import logging
 import os
 import threading
-import time
 from pathlib import Path
 from typing import IO, Any
 
@@ -39,7 +38,6 @@ class DataDir:
         self._lock_file: IO[bytes] | None = None
         self._log: IO[bytes] | None = None
         self._log_bytes = 0
-        self._last_sync = 0.0
         self._base_bytes = 0
         self._generation = 0  # the base's compaction count, carried by every record written after it
         self._unsynced = threading.Event()
@@ -103,7 +101,6 @@ class DataDir:
         self._log_bytes += len(record)
         if self.durability == "always":
             os.fsync(self._log.fileno())
-            self._last_sync = time.monotonic()
         elif self.durability == "everysec":
             self._unsynced.set()  # the syncer's next round (within a second) takes it to the disk
 

@@ -44,7 +44,6 @@ class Loaded:
     records: int = 0
     log_bytes: int = 0
     dropped_tail_bytes: int = 0  # an incomplete last record (a crash while it was written), ignored
-    log_end: int = 0  # where the last complete record ends
     generation: int = 0  # the base's compaction count
     notes: list[str] = field(default_factory=list)
 
@@ -149,7 +148,6 @@ def read_log(path: Path, loaded: Loaded) -> None:
             f"{path}: the last record was incomplete ({loaded.dropped_tail_bytes} bytes, a stop while it was "
             f"written); recovered the state up to the {loaded.records} complete record(s) before it"
         )
-    loaded.log_end = at
     whole = [i for i, (magic, _) in enumerate(records) if magic == MAGIC]
     first = whole[-1] if whole else 0  # what comes before the last whole state does not count
     replay = Replay(loaded.document)

@@ -83,9 +83,7 @@ def encode(value: Any) -> Any:
     if isinstance(value, DOCUMENT_RECORDS):  # written as they always were: JSON objects
         return encode(value.as_document())
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        name = type(value).__name__
-        plain = PLAIN_FIELDS.get(name, ())
-        return {"__type__": name, **{k: v if k in plain else encode(v) for k, v in record_fields(value)}}
+        return record_document(value)
     if isinstance(value, store.Store):
         return {"__type__": "Store", **{k: encode(v) for k, v in store_fields(value)}}
     if isinstance(value, bytes):
@@ -150,6 +148,16 @@ def activity_state(value: activity.Activity) -> dict[str, Any]:
     return fields
 
 
+def record_document(value: Any, leave_out: str = "") -> dict[str, Any]:
+    """A record as the document has it: its class name and fields, wire-JSON fields (PLAIN_FIELDS) as they are."""
+    name = type(value).__name__
+    plain = PLAIN_FIELDS.get(name, ())
+    return {
+        "__type__": name,
+        **{k: v if k in plain else encode(v) for k, v in record_fields(value) if k != leave_out},
+    }
+
+
 class _VoteWithoutMessage:
     """A vote whose message is its activity's request: written without it."""
 
@@ -159,10 +167,7 @@ class _VoteWithoutMessage:
         self.vote = vote
 
     def encoded(self) -> dict[str, Any]:
-        return {
-            "__type__": "Vote",
-            **{k: v if k == "user" else encode(v) for k, v in record_fields(self.vote) if k != "message"},
-        }
+        return record_document(self.vote, leave_out="message")
 
 
 def decode(value: Any) -> Any:

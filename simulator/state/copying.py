@@ -175,7 +175,7 @@ def _frozen_record(value: Any, memo: Memo) -> Any:
 
 _COPIERS: dict[type, Callable[[Any, Memo], Any]] = {
     dict: _dict,
-    TrackedDict: _dict,  # their copies are plain dicts
+    TrackedDict: _dict,  # their copies are plain dicts (the lookup is by exact class)
     WatchedDict: _dict,
     list: _list,
     tuple: _tuple,

@@ -211,54 +211,35 @@ class TrackedDict(dict[Any, Any]):
         return dict, (dict(self),)
 
 
-class WatchedDict(dict[Any, Any]):
-    """A dict that notes which keys' values it handed out or took in since ``drain()`` (serve --data-dir's
-    organizations: a change to an organization's records starts by fetching it from the store, so only
-    those fetched since the last record can have changed). Handing out every value (``values()``,
-    ``items()``) notes them all. Copies are plain dicts."""
+class WatchedDict(TrackedDict):
+    """A ``TrackedDict`` that also notes the keys whose values it handed out (serve --data-dir's organizations:
+    a change to an organization's records starts by fetching it from the store, so only those fetched since
+    the last record can have changed). Handing out every value (``values()``, ``items()``) notes them all."""
 
-    __slots__ = ("touched", "every")
+    __slots__ = ("every",)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.touched: set[Any] = set()
         self.every = False
 
     def drain(self) -> set[Any] | None:
         """The keys noted since the last call (None: every key)."""
-        touched, every = self.touched, self.every
-        self.touched, self.every = set(), False
-        return None if every else touched
+        changed, every = self.changed, self.every
+        self.changed, self.every = set(), False
+        return None if every else changed
 
     def __getitem__(self, key: Any) -> Any:
         value = super().__getitem__(key)
-        self.touched.add(key)
+        self.changed.add(key)
         return value
 
     def get(self, key: Any, default: Any = None) -> Any:
         if key in self:
-            self.touched.add(key)
+            self.changed.add(key)
         return super().get(key, default)
 
-    def __setitem__(self, key: Any, value: Any) -> None:
-        super().__setitem__(key, value)
-        self.touched.add(key)
-
-    def __delitem__(self, key: Any) -> None:
-        super().__delitem__(key)
-        self.touched.add(key)
-
-    def pop(self, key: Any, *default: Any) -> Any:
-        self.touched.add(key)
-        return super().pop(key, *default)
-
-    def popitem(self) -> tuple[Any, Any]:
-        key, value = super().popitem()
-        self.touched.add(key)
-        return key, value
-
     def setdefault(self, key: Any, default: Any = None) -> Any:
-        self.touched.add(key)
+        self.changed.add(key)  # hands out the value already there too
         return super().setdefault(key, default)
 
     def values(self) -> Any:
@@ -268,18 +249,3 @@ class WatchedDict(dict[Any, Any]):
     def items(self) -> Any:
         self.every = True
         return super().items()
-
-    def update(self, *args: Any, **kwargs: Any) -> None:
-        super().update(*args, **kwargs)
-        self.every = True
-
-    def clear(self) -> None:
-        super().clear()
-        self.every = True
-
-    def __ior__(self, other: Any) -> WatchedDict:  # type: ignore[misc]
-        self.update(other)
-        return self
-
-    def __reduce__(self) -> Any:
-        return dict, (dict(self),)
