@@ -46,15 +46,16 @@ class DataDir:
         self._syncer: threading.Thread | None = None
 
     def open(self) -> Loaded:
-        """Lock the directory and read it; on any problem raise DataDirError having changed nothing.
-        Then fold the log, if any, into the base (the start's compaction)."""
+        """Read the directory and lock it; on any problem raise DataDirError having changed nothing. A last
+        record cut short is dropped by rewriting the base from what came before it."""
         if self.path.exists() and not self.path.is_dir():
             raise DataDirError(f"{self.path}: not a directory; give --data-dir a directory (it is created if absent)")
-        if self.path.is_dir():
-            files.load(self.path)  # damage stops the start before anything is written
+        read_before = self._files_as_they_are()
+        loaded = files.load(self.path) if self.path.is_dir() else Loaded()  # damage stops the start here
         self.path.mkdir(parents=True, exist_ok=True)
         self._lock()
-        loaded = files.load(self.path)  # again, now that no other simulator can write it
+        if self._files_as_they_are() != read_before:  # another simulator wrote it meanwhile: read what it left
+            loaded = files.load(self.path)
         for note in loaded.notes:
             log.warning("%s", note)
         self._generation = loaded.generation
@@ -68,6 +69,18 @@ class DataDir:
         base = self.path / files.BASE
         self._base_bytes = base.stat().st_size if base.exists() else 0
         return loaded
+
+    def _files_as_they_are(self) -> list[tuple[int, int] | None]:
+        """The base's and the log's size and modification time (None: absent)."""
+        found: list[tuple[int, int] | None] = []
+        for name in (files.BASE, files.LOG):
+            try:
+                stat = (self.path / name).stat()
+            except FileNotFoundError:
+                found.append(None)
+            else:
+                found.append((stat.st_size, stat.st_mtime_ns))
+        return found
 
     def _lock(self) -> None:
         lock_path = self.path / files.LOCK
