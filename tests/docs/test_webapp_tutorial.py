@@ -76,9 +76,10 @@ def runner_env() -> dict[str, str]:
     return env
 
 
-def test_the_playwright_suite_from_the_docs_passes(project):
+def playwright_passes(project, passed: int, *args: str) -> None:
+    """``npx playwright test ARGS`` in the project passes, with ``passed`` tests."""
     run = subprocess.run(
-        ["npx", "playwright", "test", "--reporter", "line"],
+        ["npx", "playwright", "test", *args, "--reporter", "line"],
         cwd=project,
         env=runner_env(),
         capture_output=True,
@@ -86,7 +87,11 @@ def test_the_playwright_suite_from_the_docs_passes(project):
         timeout=600,
     )
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
-    assert re.search(r"\b5 passed\b", run.stdout), run.stdout[-3000:]
+    assert re.search(rf"\b{passed} passed\b", run.stdout), run.stdout[-3000:]
+
+
+def test_the_playwright_suite_from_the_docs_passes(project):
+    playwright_passes(project, 5)
 
 
 # The tutorial's spec with the frames' scripts served late, as a loaded machine serves them: the kit's
@@ -116,16 +121,7 @@ def test_the_tutorials_export_and_import_wait_for_frames_that_load_late(project)
     assert spec.count(TEST_IMPORT) == 1
     (project / "playwright.late-frames.config.ts").write_text(LATE_FRAMES_CONFIG)
     (project / "tests" / "late-frames.check.ts").write_text(spec.replace(TEST_IMPORT, LATE_FRAMES_FIXTURE))
-    run = subprocess.run(
-        ["npx", "playwright", "test", "-c", "playwright.late-frames.config.ts", "-g", "export", "--reporter", "line"],
-        cwd=project,
-        env=runner_env(),
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
-    assert re.search(r"\b1 passed\b", run.stdout), run.stdout[-3000:]
+    playwright_passes(project, 1, "-c", "playwright.late-frames.config.ts", "-g", "export")
 
 
 # The app built for production (`vite build`: the tutorial's config leaves the trust plugin out), with
@@ -166,13 +162,4 @@ def test_without_the_trust_plugin_the_kit_shows_what_the_trust_page_quotes(proje
     assert '"An error has\noccurred"' in page and "Error completing OTP: TurnkeyError: Failed to verify OTP" in page
     (project / "playwright.untrusted.config.ts").write_text(UNTRUSTED_CONFIG)
     (project / "tests" / "untrusted.check.ts").write_text(UNTRUSTED_CHECK)
-    run = subprocess.run(
-        ["npx", "playwright", "test", "-c", "playwright.untrusted.config.ts", "--reporter", "line"],
-        cwd=project,
-        env=runner_env(),
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
-    assert re.search(r"\b1 passed\b", run.stdout), run.stdout[-3000:]
+    playwright_passes(project, 1, "-c", "playwright.untrusted.config.ts")
