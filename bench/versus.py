@@ -1,6 +1,7 @@
 """Two checkouts side by side in one run: the served-at-the-limit table for each, rounds interleaved.
 
     python bench/versus.py /path/to/other/checkout [--requests 300] [--rounds 3] [--ops whoami,create_wallet]
+                           [--server waitress|granian]
 
 Each tree's bench/server.py (which imports that tree's ``simulator``) serves the simulator and
 the echo; one node load generator per tree sends the same kind of freshly stamped requests to
@@ -28,9 +29,9 @@ from workload import scenario_file
 HERE = Path(__file__).resolve().parent.parent
 
 
-def start(tree: Path, scenario: Path) -> tuple[subprocess.Popen[str], int]:
+def start(tree: Path, scenario: Path, transport: str = "waitress") -> tuple[subprocess.Popen[str], int]:
     server = subprocess.Popen(
-        [sys.executable, str(tree / "bench" / "server.py"), str(scenario)],
+        [sys.executable, str(tree / "bench" / "server.py"), str(scenario), "--server", transport],
         stdout=subprocess.PIPE,
         text=True,
         cwd=tree,
@@ -49,11 +50,14 @@ def main() -> None:
     options.add_argument("--requests", type=int, default=300)
     options.add_argument("--rounds", type=int, default=3)
     options.add_argument("--ops", default=",".join(OPERATIONS))
+    options.add_argument(
+        "--server", choices=("waitress", "granian"), default="waitress", help="the transport both trees are served on"
+    )
     args = options.parse_args()
     operations = args.ops.split(",")
     scenario = scenario_file()
     trees = {"this": HERE, "other": args.other.resolve()}
-    servers = {name: start(tree, scenario) for name, tree in trees.items()}
+    servers = {name: start(tree, scenario, args.server) for name, tree in trees.items()}
     loads = {name: NodeLoad() for name in trees}
     try:
         for name, (_, port) in servers.items():
@@ -62,7 +66,10 @@ def main() -> None:
                 loads[name].build("warm", op, 100)
                 loads[name].run("warm", port, 2, "/echo/")
                 loads[name].run("warm", port, 2)
-        print(f"this tree ({HERE}) against {trees['other']}: {args.requests} requests x {args.rounds} rounds")
+        print(
+            f"this tree ({HERE}) against {trees['other']}, on {args.server}: "
+            f"{args.requests} requests x {args.rounds} rounds"
+        )
         print(
             f"{'req/s':<26}{'this sim':>9}{'echo':>7}{'x echo':>8}{'other sim':>10}{'echo':>7}{'x echo':>8}{'this/other':>11}"
         )

@@ -7,7 +7,7 @@ import traceback
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, request
+from flask import Blueprint, Flask, Request, Response, current_app, jsonify, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
@@ -73,15 +73,18 @@ def refuse_oversized_bodies(app: Flask) -> None:
     app.before_request(refuse_oversized)
 
 
-def refuse_oversized() -> None:
+def refuse_oversized(found: Request | None = None) -> None:
     limit = current_app.config["MAX_CONTENT_LENGTH"]
-    if limit is not None and (request.content_length or 0) > limit:
+    if limit is not None and ((found or current_request()).content_length or 0) > limit:
         raise RequestEntityTooLarge()
 
 
 def admit() -> Response | tuple[Response, int] | None:
     """The main app's one hook before a view: the body's size, then the origin (simulator/cors.py)."""
-    refuse_oversized()
+    found = current_request()
+    refuse_oversized(found)
+    if found.path.startswith("/public/") and "HTTP_ORIGIN" not in found.environ and found.method != "OPTIONS":
+        return None  # no browser sent it (no Origin), and no preflight: check_origin would allow it
     return check_origin()
 
 
@@ -142,8 +145,9 @@ def add_cors_headers(response: Response) -> Response:
             cors.allow(response, CONTROL_METHODS, cors.SDK_HEADERS + cors.CONTROL_HEADERS)
     elif path.startswith("/public/"):
         response.headers["Vary"] = "Origin"  # the answer depends on the origin, allowed or not
-        if cors.allows(cors.main_origins(get_simulator()), cors.origin()):
-            cors.allow(response, PUBLIC_METHODS)
+        found = cors.origin()
+        if found is not None and cors.allows(cors.main_origins(get_simulator()), found):
+            cors.allow(response, PUBLIC_METHODS)  # (no Origin: no browser, nothing to allow)
     return response
 
 
@@ -160,24 +164,30 @@ def how_to_allow(sim: Simulator) -> str:
     )
 
 
+def current_request() -> Request:
+    """The request itself, not Flask's proxy of it: each attribute read through the proxy is a context lookup."""
+    return request._get_current_object()  # type: ignore[attr-defined,no-any-return]
+
+
 def get_simulator() -> Simulator:
     return current_app.extensions["simulator"]  # type: ignore[no-any-return]
 
 
 @public.post("/public/v1/submit/<op>")
 def submit(op: str) -> Response:
-    record = logs.record_of_request()
-    return json_response(get_simulator().submit(op, request.get_data(), headers(), request.content_type, record))
+    sim, found, record = get_simulator(), current_request(), logs.record_of_request()
+    return json_response(sim.submit(op, found.get_data(), headers(found), found.content_type, record))
 
 
 @public.post("/public/v1/query/<op>")
 def query(op: str) -> Response:
-    record = logs.record_of_request()
-    return json_response(get_simulator().query(op, request.get_data(), headers(), request.content_type, record))
+    sim, found, record = get_simulator(), current_request(), logs.record_of_request()
+    return json_response(sim.query(op, found.get_data(), headers(found), found.content_type, record))
 
 
 def json_response(answer: Json) -> Response:
-    return Response(wire.encode(answer, DefaultJSONProvider.default), mimetype="application/json")
+    # content_type, not mimetype: the same header, without werkzeug working out a charset for it on every answer
+    return Response(wire.encode(answer, DefaultJSONProvider.default), content_type="application/json")
 
 
 class RequestHeaders(dict[str, str]):
@@ -194,18 +204,20 @@ class RequestHeaders(dict[str, str]):
         return isinstance(name, str) and super().__contains__(name.lower())
 
 
-def headers() -> Mapping[str, str]:
-    """The request's headers, looked up case-insensitively, plus the peer's address under a name
-    only the transport sets (a client's header of that name is replaced)."""
-    environ = request.environ
-    found = RequestHeaders(
+def headers(found: Request | None = None) -> Mapping[str, str]:
+    """The request's headers (``found``, or the current one), looked up case-insensitively, plus the peer's
+    address under a name only the transport sets (a client's header of that name is replaced)."""
+    if found is None:
+        found = current_request()
+    environ = found.environ
+    named = RequestHeaders(
         (key[5:].replace("_", "-").lower(), value) for key, value in environ.items() if key.startswith("HTTP_")
     )
     for key in ("CONTENT_TYPE", "CONTENT_LENGTH"):
         if environ.get(key):
-            found[key.replace("_", "-").lower()] = environ[key]
-    found[REMOTE_ADDR_HEADER.lower()] = request.remote_addr or ""
-    return found
+            named[key.replace("_", "-").lower()] = environ[key]
+    named[REMOTE_ADDR_HEADER.lower()] = found.remote_addr or ""
+    return named
 
 
 def journal_refusal(api: ApiError, raw: bytes = b"") -> None:

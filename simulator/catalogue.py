@@ -421,7 +421,8 @@ _BY_KEY = {op.key: op for op in OPERATIONS}
 
 def get(kind: Kind | str, name: str) -> Operation | None:
     """The operation ``name`` of ``kind`` (``"submit"``, ``"query"`` or ``"proxy"``), or None."""
-    return _BY_KEY.get(f"{Kind(kind).value}/{name}")
+    value = kind.value if isinstance(kind, Kind) else Kind(kind).value  # (calling the Enum costs more than the lookup)
+    return _BY_KEY.get(f"{value}/{name}")
 
 
 def of_kind(kind: Kind | str) -> Iterator[Operation]:

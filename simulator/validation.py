@@ -86,14 +86,13 @@ class Schemas:
         reports every problem with its path, has the last word on the ones it refuses.
         """
         schema = self.schema(kind, op)
+        key = f"{kind}/{op}"
         cleaned = drop_nulls(body)
         try:
-            self._compiled(f"{kind}/{op}", schema)(cleaned)
-            if not (self._bounded.get(f"{kind}/{op}") and out_of_bounds(schema, cleaned)):
+            self._compiled(key, schema)(cleaned)
+            if not (self._bounded.get(key) and out_of_bounds(schema, cleaned)):
                 # most schemas have no int64 field: their bodies are not walked a second time
-                found: dict[str, Any] = (
-                    int64_as_strings(schema, cleaned) if self._int64.get(f"{kind}/{op}", True) else cleaned
-                )
+                found: dict[str, Any] = int64_as_strings(schema, cleaned) if self._int64.get(key, True) else cleaned
                 return found
         except fastjsonschema.JsonSchemaException:
             pass

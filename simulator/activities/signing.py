@@ -17,7 +17,7 @@ from simulator.crypto import spark
 from simulator.crypto.hashing import keccak256
 from simulator.errors import InvalidArgument, Unimplemented
 from simulator.handling.context import Context
-from simulator.model.signatures import ecdsa, payload_view, signing_key
+from simulator.model.signatures import ecdsa, payload_view, signer
 from simulator.model.signer_views import signer_context
 from simulator.wire import Json
 
@@ -30,15 +30,15 @@ HASHES: dict[str, Callable[[bytes], bytes]] = {
 
 
 def sign_raw_payload(ctx: Context, params: Json) -> Json:
-    curve, secret = signing_key(ctx, params["signWith"])
-    if spark_address(ctx, params["signWith"]):
+    curve, secret, address_format = signer(ctx, params["signWith"])
+    if address_format in spark.SPARK_FORMATS:
         return sign_schnorr(secret, params["payload"], params["encoding"], params["hashFunction"])
     return sign(curve, secret, params["payload"], params["encoding"], params["hashFunction"])
 
 
 def sign_raw_payloads(ctx: Context, params: Json) -> Json:
-    curve, secret = signing_key(ctx, params["signWith"])
-    if spark_address(ctx, params["signWith"]):
+    curve, secret, address_format = signer(ctx, params["signWith"])
+    if address_format in spark.SPARK_FORMATS:
         return {
             "signatures": [
                 sign_schnorr(secret, p, params["encoding"], params["hashFunction"]) for p in params["payloads"]
@@ -47,15 +47,6 @@ def sign_raw_payloads(ctx: Context, params: Json) -> Json:
     return {
         "signatures": [sign(curve, secret, p, params["encoding"], params["hashFunction"]) for p in params["payloads"]]
     }
-
-
-def spark_address(ctx: Context, sign_with: str) -> bool:
-    """A Spark wallet account signs BIP-340 Schnorr (the address format picks the scheme, as the service does)."""
-    return any(
-        account.address == sign_with and account.address_format in spark.SPARK_FORMATS
-        for wallet in ctx.org.wallets.values()
-        for account in wallet.accounts
-    )
 
 
 def sign_schnorr(secret: bytes, payload: str, encoding: str, hash_function: str) -> Json:

@@ -80,11 +80,11 @@ def trust_without_verifying(store: Store, headers: Mapping[str, str], target_org
 
 def locate(store: Store, stamp: Stamp, target_org_id: str, whoami: bool = False) -> CredentialRef:
     target = store.org(target_org_id)
-    refs = store.credential_refs(stamp.handle)
     for org_id in (target.organization_id, target.parent_id):
-        found = next((r for r in refs if org_id and r.organization_id == org_id), None)
+        found = store.credential_ref_in(stamp.handle, org_id)
         if found is not None:
             return found
+    refs = store.credential_refs(stamp.handle)
     below = {o.organization_id for o in store.descendants(target.organization_id)}
     match = [r for r in refs if r.organization_id in below]
     if len({r.organization_id for r in match}) > 1:

@@ -150,12 +150,10 @@ def verify_api_key_stamp(stamp: Stamp, body: bytes) -> None:
             _ed25519_key(stamp.handle).verify(signature, body)
         elif stamp.scheme == SECP256K1_EIP191:
             digest = eip191_hash(body)
-            _ec_key("secp256k1", stamp.handle).verify(
-                minimal_der(signature), digest, ec.ECDSA(Prehashed(hashes.SHA256()))
-            )
+            _ec_key("secp256k1", stamp.handle).verify(minimal_der(signature), digest, ECDSA_PREHASHED_SHA256)
         else:
             curve = "p256" if stamp.scheme in (P256, *ATTESTED_SCHEMES) else "secp256k1"
-            _ec_key(curve, stamp.handle).verify(minimal_der(signature), body, ec.ECDSA(hashes.SHA256()))
+            _ec_key(curve, stamp.handle).verify(minimal_der(signature), body, ECDSA_SHA256)
     except (InvalidSignature, ValueError, TypeError):
         raise Unauthenticated(
             f"could not verify api key signature: the {stamp.scheme} signature does not match "
@@ -184,7 +182,7 @@ def verify_webauthn_stamp(stamp: Stamp, body: bytes, public_key: bytes) -> None:
         failed = "signature (it does not verify with the passkey's registered key)"
         signed = b64url_decode(stamp.webauthn["authenticatorData"]) + hashlib.sha256(client_data_raw).digest()
         key = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), public_key)
-        key.verify(b64url_decode(stamp.signature), signed, ec.ECDSA(hashes.SHA256()))
+        key.verify(b64url_decode(stamp.signature), signed, ECDSA_SHA256)
     except (InvalidSignature, ValueError, TypeError, AttributeError, binascii.Error):
         raise Unauthenticated(
             f"could not verify WebAuthN signature: {failed}; the assertion must sign authenticatorData "
@@ -204,6 +202,8 @@ def minimal_der(signature: bytes) -> bytes:
     """
     if len(signature) < 8 or signature[0] != 0x30 or signature[1] != len(signature) - 2:
         return signature
+    if not _may_be_padded(signature):  # nearly every signature: nothing to re-encode, OpenSSL checks the rest
+        return signature
     numbers: list[int] = []
     padded = False  # a needless leading zero byte: the only thing re-encoding changes
     at = 2
@@ -220,6 +220,19 @@ def minimal_der(signature: bytes) -> bytes:
     return encode_dss_signature(numbers[0], numbers[1])
 
 
+def _may_be_padded(signature: bytes) -> bool:
+    """Whether r or s, read where a well-formed signature has them, starts with a needless zero byte (the same
+    bytes the full reading in ``minimal_der`` looks at; anything malformed is left to it)."""
+    r_size = signature[3]
+    s_at = 4 + r_size
+    if s_at + 2 >= len(signature):
+        return True
+    s_size = signature[s_at + 1]
+    return (r_size > 1 and signature[4] == 0 and not signature[5] & 0x80) or (
+        s_size > 1 and signature[s_at + 2] == 0 and (s_at + 3 >= len(signature) or not signature[s_at + 3] & 0x80)
+    )
+
+
 def eip191_hash(message: bytes) -> bytes:
     from Crypto.Hash import keccak
 
@@ -228,6 +241,9 @@ def eip191_hash(message: bytes) -> bytes:
 
 
 _CURVES = {"p256": ec.SECP256R1, "secp256k1": ec.SECP256K1}
+# made once: building the algorithm objects cost a few µs on every stamp (they hold no state between checks)
+ECDSA_SHA256 = ec.ECDSA(hashes.SHA256())
+ECDSA_PREHASHED_SHA256 = ec.ECDSA(Prehashed(hashes.SHA256()))
 
 
 @lru_cache(maxsize=4096)

@@ -17,14 +17,22 @@ from simulator.wire import Json
 
 def signing_key(ctx: Context, sign_with: str) -> tuple[str, bytes]:
     """The curve and private key behind a wallet account address, a private key id or its address."""
+    curve, secret, _ = signer(ctx, sign_with)
+    return curve, secret
+
+
+def signer(ctx: Context, sign_with: str) -> tuple[str, bytes, str | None]:
+    """``signing_key``, and the address format of the wallet account ``sign_with`` names exactly (None for a
+    private key, or an address given in other letter case): one look through the organization's accounts."""
     wanted = sign_with.lower()
     for wallet in ctx.org.wallets.values():
         for account in wallet.accounts:
             if account.address.lower() == wanted:
-                return account.curve, derive(wallet.seed, account.curve, account.path).private_key
+                exact = account.address_format if account.address == sign_with else None
+                return account.curve, derive(wallet.seed, account.curve, account.path).private_key, exact
     for key in ctx.org.private_keys.values():
         if key.private_key_id == sign_with or any(a["address"].lower() == wanted for a in key.addresses):
-            return key.curve, key.secret
+            return key.curve, key.secret, None
     raise NotFound(
         f"could not find a wallet account or private key {sign_with!r} to sign with in organization "
         f"{ctx.org.organization_id}",

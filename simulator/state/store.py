@@ -32,6 +32,7 @@ from simulator.webhook_events import ACTIVITY_UPDATES
 from simulator.wire import Json
 
 T = TypeVar("T")
+NO_REFS: tuple[CredentialRef, ...] = ()
 
 
 @dataclass
@@ -104,7 +105,7 @@ class CredentialRef:
 class Store:
     """Every organization and activity, with indexes for stamps and fingerprints."""
 
-    TRANSIENT = ("retention",)  # not state: neither copied by snapshots nor exported
+    TRANSIENT = ("retention", "_refs_by_org")  # not state: neither copied by snapshots nor exported
     FLAT = ("fingerprints", "evaluations")  # values never changed in place: snapshots copy the tables only
 
     def __init__(self) -> None:
@@ -181,9 +182,29 @@ class Store:
         for auth_id in list(user.authenticators):
             self._drop_ref(user.authenticators[auth_id].credential_id, auth_id)
 
-    def credential_refs(self, handle: str) -> list[CredentialRef]:
-        """Every place a public key (hex) or WebAuthn credential id is registered."""
-        return list(self._credentials.get(handle, ()))
+    def credential_refs(self, handle: str) -> Sequence[CredentialRef]:
+        """Every place a public key (hex) or WebAuthn credential id is registered (the store's own list: read it,
+        under the lock, and do not keep it)."""
+        return self._credentials.get(handle, NO_REFS)
+
+    def credential_ref_in(self, handle: str, organization_id: str | None) -> CredentialRef | None:
+        """The first place ``handle`` is registered in ``organization_id`` (the order ``credential_refs`` lists)."""
+        refs = self._credentials.get(handle)
+        if not refs or not organization_id:
+            return None
+        # per handle, the first ref of each organization (one API key can sit in hundreds of sub-organizations),
+        # made when first asked and again once the handle's list changed (appended to, or replaced); transient:
+        # a snapshot, an import or a decoded store starts without it
+        index: dict[str, tuple[list[CredentialRef], int, dict[str, CredentialRef]]] = self.__dict__.setdefault(
+            "_refs_by_org", {}
+        )
+        kept = index.get(handle)
+        if kept is None or kept[0] is not refs or kept[1] != len(refs):
+            by_org: dict[str, CredentialRef] = {}
+            for ref in refs:
+                by_org.setdefault(ref.organization_id, ref)
+            kept = index[handle] = (refs, len(refs), by_org)
+        return kept[2].get(organization_id)
 
     def _drop_ref(self, handle: str, credential_id: str) -> None:
         refs = [r for r in self._credentials.get(handle, []) if r.credential_id != credential_id]
