@@ -19,6 +19,7 @@ from simulator.errors import InvalidArgument, Unimplemented
 from simulator.handling.context import Context
 from simulator.model.signatures import ecdsa, payload_view, signing_key
 from simulator.model.signer_views import signer_context
+from simulator.state.tables import values_to_read
 from simulator.wire import Json
 
 HASHES: dict[str, Callable[[bytes], bytes]] = {
@@ -53,7 +54,7 @@ def spark_address(ctx: Context, sign_with: str) -> bool:
     """A Spark wallet account signs BIP-340 Schnorr (the address format picks the scheme, as the service does)."""
     return any(
         account.address == sign_with and account.address_format in spark.SPARK_FORMATS
-        for wallet in ctx.org.wallets.values()
+        for wallet in values_to_read(ctx.org.wallets)
         for account in wallet.accounts
     )
 

@@ -12,17 +12,18 @@ from simulator.crypto import keys
 from simulator.errors import NotFound
 from simulator.handling.context import Context
 from simulator.model.key_material import derive
+from simulator.state.tables import values_to_read
 from simulator.wire import Json
 
 
 def signing_key(ctx: Context, sign_with: str) -> tuple[str, bytes]:
     """The curve and private key behind a wallet account address, a private key id or its address."""
     wanted = sign_with.lower()
-    for wallet in ctx.org.wallets.values():
+    for wallet in values_to_read(ctx.org.wallets):  # the key's bytes out, no record
         for account in wallet.accounts:
             if account.address.lower() == wanted:
                 return account.curve, derive(wallet.seed, account.curve, account.path).private_key
-    for key in ctx.org.private_keys.values():
+    for key in values_to_read(ctx.org.private_keys):
         if key.private_key_id == sign_with or any(a["address"].lower() == wanted for a in key.addresses):
             return key.curve, key.secret
     raise NotFound(
