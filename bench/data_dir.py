@@ -1,18 +1,23 @@
 """What ``serve --data-dir`` costs: throughput with and without it, start-up with 10,000 activities on disk,
 disk bytes per activity.
 
-    PYTHONPATH=$PWD python bench/data_dir.py [--seconds 3] [--durability everysec|always|no]
+    PYTHONPATH=$PWD python bench/data_dir.py [--seconds 3] [--rounds 3] [--durability everysec|always|no]
 
 Throughput: create_wallet and sign_raw_payload at 1 and 8 connections, each against a fresh ``serve`` (in
-memory, then ``--data-dir`` with the default durability ``everysec``), for ``--seconds`` each. Start-up: a
-directory holding 10,000 sign_raw_payload activities (made in process, kept through the same writer
-``serve`` uses), from launching ``serve`` to its ready line, against the same with no directory.
+memory, and ``--data-dir`` with the default durability ``everysec``), for ``--seconds`` each, over ``--rounds``
+rounds that alternate which of the two runs first; each row gives the median of the rounds and every round.
+CPU per request: the same requests made in process (no HTTP), the thread's CPU time of each (``time.thread_time``)
+with and without the change tracker and writer ``serve --data-dir`` runs after it, medians over the rounds.
+Start-up: a directory holding 10,000 sign_raw_payload activities (made in process, kept through the same writer
+``serve`` uses), from launching ``serve`` to its ready line, against the same with no directory, ``--rounds``
+starts of each, interleaved.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -97,8 +102,8 @@ def throughput(ready: dict[str, Any], op: str, connections: int, seconds: float)
     return sum(done) / (max(ended) - started)
 
 
-def directory_with(activities: int, path: Path) -> int:
-    """``path`` holding ``activities`` signatures, kept as serve keeps them; returns the activities held."""
+def in_process() -> tuple[Simulator, Any]:
+    """A simulator and ``submit(op, kind, parameters)`` making a stamped request to it, without HTTP."""
     sim = Simulator(Config(seed=1, timestamp_window_ms=None))
     creds = sim.default_credentials()
     stamper = ApiKeyStamper(creds["apiPrivateKey"])
@@ -109,16 +114,55 @@ def directory_with(activities: int, path: Path) -> int:
         name, value = stamper.stamp(raw)
         return sim.submit(op, raw, {"Content-Type": "application/json", name: value})
 
+    return sim, submit
+
+
+def signature_of(n: int, address: str) -> dict[str, Any]:
+    return {
+        "signWith": address,
+        "payload": n.to_bytes(32, "big").hex(),
+        "encoding": "PAYLOAD_ENCODING_HEXADECIMAL",
+        "hashFunction": "HASH_FUNCTION_NO_OP",
+    }
+
+
+def cpu_per_request(op: str, kept: bool, durability: str, requests: int = 99) -> float:
+    """The median CPU time (s) of one request made in process, with (``kept``) the tracker's record and its
+    write after it as ``serve --data-dir`` does, or without; create_wallet up to the organization's 100 wallets."""
+    sim, submit = in_process()
+    made = submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": [ETH]})
+    address = made["activity"]["result"]["createWalletResult"]["addresses"][0]
+    with tempfile.TemporaryDirectory() as tmp:
+        writer = None
+        if kept:
+            data_dir = DataDir(Path(tmp) / "data", durability)
+            data_dir.open()
+            writer = Writer(data_dir, ChangeTracker(sim))
+            writer.write_whole()
+        spent = []
+        try:
+            for n in range(requests):
+                started = time.thread_time()
+                if op == "create_wallet":
+                    submit(op, "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": f"w{n}", "accounts": [ETH]})
+                else:
+                    submit(op, "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", signature_of(n, address))
+                if writer is not None:
+                    writer.changed()
+                spent.append(time.thread_time() - started)
+        finally:
+            if writer is not None:
+                writer.close()
+    return statistics.median(spent)
+
+
+def directory_with(activities: int, path: Path) -> int:
+    """``path`` holding ``activities`` signatures, kept as serve keeps them; returns the activities held."""
+    sim, submit = in_process()
     made = submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": [ETH]})
     address = made["activity"]["result"]["createWalletResult"]["addresses"][0]
     for n in range(activities - 1):
-        parameters = {
-            "signWith": address,
-            "payload": n.to_bytes(32, "big").hex(),
-            "encoding": "PAYLOAD_ENCODING_HEXADECIMAL",
-            "hashFunction": "HASH_FUNCTION_NO_OP",
-        }
-        submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", parameters)
+        submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", signature_of(n, address))
     data_dir = DataDir(path)
     data_dir.open()
     Writer(data_dir, ChangeTracker(sim)).write_whole()
@@ -129,43 +173,63 @@ def directory_with(activities: int, path: Path) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of each figure, the two modes alternating")
     parser.add_argument("--activities", type=int, default=10_000)
     parser.add_argument("--durability", choices=("always", "everysec", "no"), default="everysec")
     args = parser.parse_args()
-    rows = []
+    rounds = max(1, args.rounds)
+    modes = ("memory", "data-dir")
     for op in ("create_wallet", "sign_raw_payload"):
         for connections in (1, 8):
-            figures = []
-            for mode in ("memory", "data-dir"):
-                with tempfile.TemporaryDirectory() as tmp:
-                    extra = (
-                        ("--data-dir", str(Path(tmp) / "data"), "--data-durability", args.durability)
-                        if mode == "data-dir"
-                        else ()
-                    )
-                    proc, ready, _ = serve(*extra)
-                    try:
-                        figures.append(throughput(ready, op, connections, args.seconds))
-                    finally:
-                        stop(proc)
-            cost = 1 - figures[1] / figures[0]
-            rows.append((op, connections, *figures, cost))
+            figures: dict[str, list[float]] = {mode: [] for mode in modes}
+            for round_ in range(rounds):
+                for mode in modes if round_ % 2 == 0 else modes[::-1]:  # alternating which runs first
+                    with tempfile.TemporaryDirectory() as tmp:
+                        extra = (
+                            ("--data-dir", str(Path(tmp) / "data"), "--data-durability", args.durability)
+                            if mode == "data-dir"
+                            else ()
+                        )
+                        proc, ready, _ = serve(*extra)
+                        try:
+                            figures[mode].append(throughput(ready, op, connections, args.seconds))
+                        finally:
+                            stop(proc)
+            memory, kept = statistics.median(figures["memory"]), statistics.median(figures["data-dir"])
+            each = ", ".join(f"{1 - d / m:.0%}" for m, d in zip(figures["memory"], figures["data-dir"]))
             print(
-                f"{op:<17} {connections} conn: memory {figures[0]:7.1f}/s  data-dir {figures[1]:7.1f}/s  "
-                f"cost {cost:6.1%} (target <= 15%)",
+                f"{op:<17} {connections} conn: memory {memory:7.1f}/s  data-dir {kept:7.1f}/s  "
+                f"cost {1 - kept / memory:6.1%} (target <= 15%; median of {rounds}; rounds: {each})",
                 flush=True,
             )
+    for op in ("create_wallet", "sign_raw_payload"):
+        cpu: dict[bool, list[float]] = {False: [], True: []}
+        for round_ in range(rounds):
+            for kept_mode in (False, True) if round_ % 2 == 0 else (True, False):
+                cpu[kept_mode].append(cpu_per_request(op, kept_mode, args.durability))
+        plain, kept_cpu = statistics.median(cpu[False]), statistics.median(cpu[True])
+        print(
+            f"{op:<17} CPU per request in process: memory {plain * 1e6:6.0f} us  data-dir {kept_cpu * 1e6:6.0f} us  "
+            f"cost {kept_cpu / plain - 1:6.1%} (median of {rounds}; rounds: "
+            + ", ".join(f"{p * 1e6:.0f}/{k * 1e6:.0f} us" for p, k in zip(cpu[False], cpu[True]))
+            + ")",
+            flush=True,
+        )
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "data"
         held = directory_with(args.activities, path)
         size = files.size_of(path)
-        proc, _ready, empty_start = serve()
-        stop(proc)
-        proc, _ready, kept_start = serve("--data-dir", str(path))
-        stop(proc)
+        starts: dict[str, list[float]] = {"plain": [], "kept": []}
+        for round_ in range(rounds):
+            for mode in ("plain", "kept") if round_ % 2 == 0 else ("kept", "plain"):
+                proc, _ready, took = serve() if mode == "plain" else serve("--data-dir", str(path))
+                stop(proc)
+                starts[mode].append(took)
+        empty_start, kept_start = statistics.median(starts["plain"]), statistics.median(starts["kept"])
         print(
             f"start-up: no data dir {empty_start:.2f} s; with {held} activities on disk {kept_start:.2f} s "
-            f"(target < 1 s over the plain start: {kept_start - empty_start:+.2f} s)"
+            f"(target < 1 s; over the plain start: {kept_start - empty_start:+.2f} s; medians of {rounds}: "
+            f"{', '.join(f'{t:.2f}' for t in starts['plain'])} / {', '.join(f'{t:.2f}' for t in starts['kept'])} s)"
         )
         print(f"disk: {size} bytes for {held} activities = {size / held:.0f} bytes per activity")
 

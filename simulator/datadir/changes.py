@@ -9,8 +9,11 @@ Finding what changed costs what changed, not what the state holds:
 - tables keyed by activity (the store's and each organization's activities, fingerprints, evaluations) note the
   keys written since the tracker last looked (``ActivityTable.changed``, ``TrackedDict``); activities still
   changing (waiting, not yet compacted) are encoded again at each look and compared;
-- every other record (users, wallets, policies, ...) is compared by a cheap signature of its fields
-  (``signature``), and encoded only when that differs;
+- an organization's dicts of records (users, wallets, policies, ...) note the keys written, removed or handed out
+  since the tracker last looked (``WatchedDict``, set by ``OrgWatch``): only those entries are compared, by a cheap
+  signature of their fields (``signature``), and encoded when that differs; every entry when the table handed
+  out all its values; every other value (the store's small tables, a table put in place of a watched one) is
+  compared by signature at each look;
 - the random source is written as the draws made since its last base (``Source.checkpoint``), not as its
   625-word state; snapshots by identity (a snapshot is never changed, only replaced).
 A store replaced as a whole (reset, ``PUT /_simulator/state``, a snapshot restored) is written whole.
@@ -23,7 +26,7 @@ import hashlib
 import json
 import operator
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from simulator.clock import replay_draws
@@ -89,17 +92,44 @@ class Table:
     def ops(self, path: Path, table: dict[Any, Any], ops: list[Op] | None) -> None:
         """Operations for the entries that changed; ``ops`` None: only note the signatures."""
         seen = self.seen
-        for key, value in table.items():
+        for key, value in dict.items(table):  # dict's own: a WatchedDict would note every value handed out
             mark = signature(value)
             if key not in seen or seen[key] != mark:
                 seen[key] = mark
                 if ops is not None:
                     ops.append([[*path, key], codec.encode(value)])
         if len(seen) != len(table) or seen.keys() != dict.keys(table):
-            for key in [k for k in seen if k not in table]:
+            for key in [k for k in seen if not dict.__contains__(table, k)]:
                 del seen[key]
                 if ops is not None:
                     ops.append([[*path, key]])
+
+    def some(self, path: Path, table: dict[Any, Any], keys: set[Any], ops: list[Op] | None) -> None:
+        """``ops`` for the entries of ``keys`` only (those the table noted: written, removed or handed out)."""
+        seen = self.seen
+        order: Iterable[Any] = keys
+        new = [k for k in keys if k not in seen]
+        if len(new) > 1:  # several added since the last look: written in the table's order (a list's order)
+            added = set(new)
+            order = [*(k for k in keys if k in seen), *(k for k in dict.keys(table) if k in added)]
+        for key in order:
+            if dict.__contains__(table, key):
+                value = dict.__getitem__(table, key)
+                mark = signature(value)
+                if key not in seen or seen[key] != mark:
+                    seen[key] = mark
+                    if ops is not None:
+                        ops.append([[*path, key], codec.encode(value)])
+            elif key in seen:
+                del seen[key]
+                if ops is not None:
+                    ops.append([[*path, key]])
+
+    def unnoticed(self, table: dict[Any, Any]) -> list[Any]:
+        """The keys whose entry differs from its last written signature (``OrgWatch.verify``)."""
+        seen = self.seen
+        changed = [k for k, v in dict.items(table) if k not in seen or seen[k] != signature(v)]
+        return changed + [k for k in seen if not dict.__contains__(table, k)]
 
 
 class Whole:
@@ -124,37 +154,59 @@ def str_keyed(value: Any) -> bool:
 
 
 class OrgWatch:
-    """One organization's fields: dicts of records compared entry by entry, the rest whole; nothing looked at
-    further when the signature of all of them together is the one last written (most changes are elsewhere)."""
+    """One organization's fields. Its dicts of records (users, wallets, policies, ...) become ``WatchedDict``s at
+    the first look, and a look then compares only the entries they noted since the last one: written, removed,
+    or handed out (a change to a record starts by fetching it, as a change to an organization starts by
+    fetching it from the store); all of a table's entries when it handed out every value (``values()``, ``items()``,
+    a copy). A dict put in place of one, a dict with keys that are not strings, and the other fields are compared
+    whole by signature at every look (the fallback)."""
+
+    verify = False  # tests: compare every entry by signature too, and raise on a change the tables did not note
 
     def __init__(self) -> None:
         self.tables: dict[str, Table] = {}
+        self.watched: dict[str, WatchedDict] = {}  # the WatchedDicts set in the organization, by field
         self.wholes: dict[str, Whole] = {}
-        self.mark: Any = _UNSEEN
 
     def ops(self, org: Organization, ops: list[Op] | None) -> None:
         """Operations for what changed in ``org``; ``ops`` None: only note the signatures."""
-        names = [n for n in codec.field_names(org) if n != "activities"]  # its ids: ChangeTracker._org_activities
-        values = [getattr(org, n) for n in names]
-        mark = tuple(map(signature, values))
-        if mark == self.mark:
-            return
-        self.mark = mark
         base = ["store", "orgs", org.organization_id]
-        for name, value in zip(names, values):
-            if str_keyed(value):
-                table = self.tables.get(name)
-                if table is None:  # new, or written whole until now (a key that was not a string)
-                    table = self.tables[name] = Table()
-                    if self.wholes.pop(name, None) is not None and ops is not None:
-                        ops.append([[*base, name], codec.encode(value)])
-                        table.ops([*base, name], value, None)
-                        continue
-                table.ops([*base, name], value, ops)
-            else:
-                if self.tables.pop(name, None) is not None:
-                    self.wholes[name] = Whole()
-                self.wholes.setdefault(name, Whole()).ops([*base, name], value, ops)
+        for name in codec.field_names(org):
+            if name == "activities":  # its ids: ChangeTracker._org_activities
+                continue
+            value = getattr(org, name)
+            table, watched = self.tables.get(name), self.watched.get(name)
+            if table is not None and watched is not None and value is watched:
+                keys = watched.drain()
+                if keys is not None and all(type(k) is str for k in keys):
+                    if keys:
+                        table.some([*base, name], watched, keys, ops)
+                    if self.verify and table.unnoticed(watched):
+                        raise AssertionError(f"{name} {table.unnoticed(watched)} of {org.organization_id}: unnoticed")
+                    continue
+            self._compared(org, name, value, [*base, name], ops)
+
+    def _compared(self, org: Organization, name: str, value: Any, path: Path, ops: list[Op] | None) -> None:
+        """``value`` compared whole (entry by entry for a dict of records), then watched if it is such a dict."""
+        if str_keyed(value):
+            table = self.tables.get(name)
+            if table is None:  # new, or written whole until now (a key that was not a string)
+                table = self.tables[name] = Table()
+                if self.wholes.pop(name, None) is not None and ops is not None:
+                    ops.append([path, codec.encode(value)])
+                    ops = None
+            table.ops(path, value, ops)
+            if type(value) is dict:
+                value = WatchedDict(dict.items(value))
+                setattr(org, name, value)
+            if type(value) is WatchedDict:
+                value.drain()
+                self.watched[name] = value
+            return
+        self.watched.pop(name, None)
+        if self.tables.pop(name, None) is not None:
+            self.wholes[name] = Whole()
+        self.wholes.setdefault(name, Whole()).ops(path, value, ops)
 
 
 class Views:
@@ -303,7 +355,7 @@ class ChangeTracker:
             touched = None
         else:
             touched = orgs.drain()
-        if touched is None or len(touched) >= len(orgs):
+        if touched is None or len(touched) >= len(orgs) or OrgWatch.verify:
             return list(dict.items(orgs))
         return [(k, dict.__getitem__(orgs, k)) for k in touched if dict.__contains__(orgs, k)]
 

@@ -12,6 +12,7 @@ from simulator.crypto import keys
 from simulator.errors import NotFound
 from simulator.handling.context import Context
 from simulator.model.key_material import derive
+from simulator.state.tables import values_to_read
 from simulator.wire import Json
 
 
@@ -25,12 +26,12 @@ def signer(ctx: Context, sign_with: str) -> tuple[str, bytes, str | None]:
     """``signing_key``, and the address format of the wallet account ``sign_with`` names exactly (None for a
     private key, or an address given in other letter case): one look through the organization's accounts."""
     wanted = sign_with.lower()
-    for wallet in ctx.org.wallets.values():
+    for wallet in values_to_read(ctx.org.wallets):  # the key's bytes out, no record
         for account in wallet.accounts:
             if account.address.lower() == wanted:
                 exact = account.address_format if account.address == sign_with else None
                 return account.curve, derive(wallet.seed, account.curve, account.path).private_key, exact
-    for key in ctx.org.private_keys.values():
+    for key in values_to_read(ctx.org.private_keys):
         if key.private_key_id == sign_with or any(a["address"].lower() == wanted for a in key.addresses):
             return key.curve, key.secret, None
     raise NotFound(

@@ -8,6 +8,7 @@ from typing import Any
 
 from simulator.chains.ethereum import EthereumTransaction
 from simulator.handling.context import Context
+from simulator.state.tables import values_to_read
 from simulator.wire import Json
 
 
@@ -23,7 +24,7 @@ def nested(namespace: str, view: Json) -> Json:
 def signer_context(ctx: Context, sign_with: str) -> Json:
     """``wallet``, ``wallet_account`` and ``private_key`` of the key a request signs with."""
     wanted = sign_with.lower()
-    for wallet in ctx.org.wallets.values():
+    for wallet in values_to_read(ctx.org.wallets):  # views built, no record handed out
         for account in wallet.accounts:
             if account.address.lower() == wanted:
                 flags = {"imported": wallet.imported, "exported": wallet.exported}
@@ -31,7 +32,7 @@ def signer_context(ctx: Context, sign_with: str) -> Json:
                     "wallet": {"id": wallet.wallet_id, "label": wallet.name, **flags},
                     "wallet_account": {"address": account.address, "curve": account.curve, "path": account.path},
                 }
-    for key in ctx.org.private_keys.values():
+    for key in values_to_read(ctx.org.private_keys):
         if key.private_key_id == sign_with or any(a["address"].lower() == wanted for a in key.addresses):
             flags = {"imported": key.imported, "exported": key.exported}
             return {"private_key": {"id": key.private_key_id, "label": key.name, "tags": list(key.tag_ids), **flags}}

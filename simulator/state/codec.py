@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextvars
 import dataclasses
 import json
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -192,6 +193,13 @@ def decode(value: Any) -> Any:
 
 def build(value: dict[str, Any]) -> Any:
     name = value["__type__"]
+    if name == "Activity" and LazyActivity.takes(value):
+        return LazyActivity.of(value)
+    return build_now(value)
+
+
+def build_now(value: dict[str, Any]) -> Any:
+    name = value["__type__"]
     plain = PLAIN_FIELDS.get(name, ())
     fields = {k: v if k in plain or type(v) in _AS_THEY_ARE else decode(v) for k, v in value.items() if k != "__type__"}
     if name == "Store":
@@ -214,6 +222,61 @@ def build(value: dict[str, Any]) -> Any:
             if isinstance(vote, votes.Vote) and not vote.message:
                 vote.message = made.request  # the one string, shared again
     return made
+
+
+class LazyActivity(activity.Activity):
+    """A settled activity as a loaded document holds it, decoded at the first read of a field not set at once:
+    a start with 10,000 activities on disk decodes none of them (most are never read again). The fields the
+    start reads are set at once: the id, organization and time (the tables' order, retention), the status,
+    pending and kept intent (``final``, ``settled``: None and final, as ``takes`` requires). A settled activity
+    is never written again; a write decodes it first all the same."""
+
+    __slots__ = ("_document",)
+    _EAGER = ("activity_id", "organization_id", "created_ms", "status")
+
+    @staticmethod
+    def takes(value: dict[str, Any]) -> bool:
+        """Whether the activity document ``value`` is settled (never changed again) and of the current form."""
+        return (
+            value.get("pending") is None
+            and value.get("kept_intent") is None
+            and value.get("status") in activity.FINAL_STATUSES
+            and "intent" not in value
+            and all(type(value.get(name)) in _AS_THEY_ARE for name in LazyActivity._EAGER)
+        )
+
+    @classmethod
+    def of(cls, value: dict[str, Any]) -> LazyActivity:
+        made = object.__new__(cls)
+        put = object.__setattr__
+        for name in cls._EAGER:
+            put(made, name, value[name])
+        put(made, "pending", None)
+        put(made, "kept_intent", None)
+        put(made, "_document", value)
+        return made
+
+    def __getattr__(self, name: str) -> Any:  # only for a slot not set yet: the activity is decoded
+        self._decode()
+        return object.__getattribute__(self, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        self._decode()
+        object.__setattr__(self, name, value)
+
+    def _decode(self) -> None:
+        with _DECODING:  # readers of other threads wait for the whole activity
+            try:
+                document = object.__getattribute__(self, "_document")
+            except AttributeError:
+                return  # decoded already (or made by the class's __init__)
+            made = build_now(document)
+            for name in activity.Activity.__slots__:
+                object.__setattr__(self, name, object.__getattribute__(made, name))
+            object.__delattr__(self, "_document")
+
+
+_DECODING = threading.RLock()
 
 
 def resolve_activities(made: store.Store) -> None:

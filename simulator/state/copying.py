@@ -53,6 +53,8 @@ def _copier_of(kind: Any) -> Callable[[Any, Memo], Any]:
     """How values of a class not met before are copied (decided once per class)."""
     if issubclass(kind, Enum):
         copier: Callable[[Any, Memo], Any] = _same
+    elif issubclass(kind, Activity):  # codec.LazyActivity: an activity as any other
+        copier = _activity
     elif "__dict__" not in dir(kind):  # a slotted record of another module: copied the general way
         copier = copy.deepcopy
     elif dataclasses.is_dataclass(kind) and _is_frozen(kind):

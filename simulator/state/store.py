@@ -27,7 +27,7 @@ from simulator.state.records import (
     WebhookEndpoint,
 )
 from simulator.state.retention import Retention
-from simulator.state.tables import ActivityIds, ActivityTable
+from simulator.state.tables import ActivityIds, ActivityTable, values_to_read
 from simulator.webhook_events import ACTIVITY_UPDATES
 from simulator.wire import Json
 
@@ -302,7 +302,7 @@ class Store:
         urls: list[str] = []
         org = self.orgs.get(organization_id)
         while org is not None:
-            urls += [e.url for e in org.webhook_endpoints.values() if e.subscribed(event_type)]
+            urls += [e.url for e in values_to_read(org.webhook_endpoints) if e.subscribed(event_type)]
             org = self.orgs.get(org.parent_id) if org.parent_id else None
         return urls
 

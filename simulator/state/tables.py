@@ -212,9 +212,10 @@ class TrackedDict(dict[Any, Any]):
 
 
 class WatchedDict(TrackedDict):
-    """A ``TrackedDict`` that also notes the keys whose values it handed out (serve --data-dir's organizations:
-    a change to an organization's records starts by fetching it from the store, so only those fetched since
-    the last record can have changed). Handing out every value (``values()``, ``items()``) notes them all."""
+    """A ``TrackedDict`` that also notes the keys whose values it handed out (serve --data-dir's organizations
+    and their tables of records: a change to a record starts by fetching it, so only those fetched since the
+    last record can have changed). Handing out every value (``values()``, ``items()``, a copy, ``dict(d)``,
+    ``{**d}``, ``d | e``) notes them all; ``values_to_read`` hands them out for reading only, unnoted."""
 
     __slots__ = ("every",)
 
@@ -249,3 +250,21 @@ class WatchedDict(TrackedDict):
     def items(self) -> Any:
         self.every = True
         return super().items()
+
+    def __iter__(self) -> Any:  # defined, so that dict(d), {**d} and e.update(d) fetch through __getitem__
+        return dict.__iter__(self)
+
+    def copy(self) -> dict[Any, Any]:
+        self.every = True
+        return dict(dict.items(self))
+
+    def __or__(self, other: Any) -> Any:
+        self.every = True
+        return dict.__or__(dict(dict.items(self)), other)
+
+
+def values_to_read(table: dict[Any, Any]) -> Any:
+    """``table``'s values for reading only: a ``WatchedDict`` does not note them as handed out, so a caller
+    must not change them (nor keep them to change later); one that changes a value fetches it by its key or
+    through ``values()``. For the lookups of every request (a signer by address, a name already taken)."""
+    return dict.values(table)

@@ -7,11 +7,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import ETH_ACCOUNT, ROOT, ok
 
 from simulator import Config, Simulator, SimulatorServer
 from simulator.control_client import ControlClient
 from simulator.datadir import files
+from simulator.datadir.changes import OrgWatch
+from simulator.state.tables import WatchedDict, values_to_read
 from simulator.testing import ApiKeyStamper, PasskeyStamper, SimulatorClient
 
 QUORUM = ROOT / "scenarios" / "two_of_three_quorum.yaml"
@@ -48,6 +51,13 @@ def differences(a: Any, b: Any, path: str = "") -> list[str]:
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         return [d for i, (x, y) in enumerate(zip(a, b)) for d in differences(x, y, f"{path}[{i}]")][:10]
     return [] if a == b else [f"{path}: {str(a)[:200]} != {str(b)[:200]}"]
+
+
+@pytest.fixture(autouse=True)
+def verified(monkeypatch):
+    """Each record also compares every organization's entries by signature, and fails on a change the tables
+    did not note (a record changed without being fetched from its table)."""
+    monkeypatch.setattr(OrgWatch, "verify", True)
 
 
 def test_every_step_of_a_mixed_load_is_what_the_directory_holds(tmp_path):
@@ -95,6 +105,32 @@ def test_every_step_of_a_mixed_load_is_what_the_directory_holds(tmp_path):
             )
         )
         same(server, data)
+        wallet_id = made["activity"]["result"]["createWalletResult"]["walletId"]
+        # records changed in place (fetched from their table, not stored again): each is written
+        ok(client.submit("update_wallet", "ACTIVITY_TYPE_UPDATE_WALLET", {"walletId": wallet_id, "walletName": "a2"}))
+        same(server, data)
+        second = {**ETH_ACCOUNT, "path": "m/44'/60'/0'/0/1"}
+        ok(
+            client.submit(
+                "create_wallet_accounts",
+                "ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS",
+                {"walletId": wallet_id, "accounts": [second]},
+            )
+        )
+        same(server, data)
+        ok(
+            client.submit(
+                "update_user_name", "ACTIVITY_TYPE_UPDATE_USER_NAME", {"userId": creds["userId"], "userName": "al"}
+            )
+        )
+        ok(
+            client.submit(
+                "create_user_tag",
+                "ACTIVITY_TYPE_CREATE_USER_TAG",
+                {"userTagName": "ops", "userIds": [creds["userId"]]},
+            )
+        )
+        same(server, data)
         records = files.load(data).records
         assert records >= 1
         size = (data / files.LOG).stat().st_size
@@ -113,7 +149,7 @@ def test_every_step_of_a_mixed_load_is_what_the_directory_holds(tmp_path):
         same(server, data)
         grown = (data / files.LOG).stat().st_size - size
         assert grown < 16 * 8000, "a signature's record holds the signature's activity, not the state"
-        refused = client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "a", "accounts": []})
+        refused = client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "a2", "accounts": []})
         assert refused.status >= 400  # a refusal rewinds the random source: written as such
         ok(
             client.submit(
@@ -264,3 +300,21 @@ def test_a_stop_between_writing_the_base_and_emptying_the_log_loads_the_base(tmp
     assert not (data / files.LOG).read_bytes()  # the clean stop folded the log into the base ...
     (data / files.LOG).write_bytes(log)  # ... and here the stop came before the log was emptied
     assert held(data) == last
+
+
+def test_a_watched_table_notes_every_value_it_hands_out():
+    """What lets a record compare only the entries noted: every way of handing values out notes them."""
+    table = WatchedDict({"a": [1], "b": [2]})
+    table.drain()
+    assert table.drain() == set()
+    table["a"]
+    table.get("b")
+    assert table.drain() == {"a", "b"}
+    assert list(values_to_read(table)) == [[1], [2]] and table.drain() == set()  # for reading only: unnoted
+    for hand_out in (dict, lambda t: {**t}, lambda t: t.copy(), lambda t: t | {}, lambda t: {}.update(t), list_values):
+        hand_out(table)
+        assert table.drain() in (None, {"a", "b"}), hand_out
+
+
+def list_values(table: Any) -> Any:
+    return [*table.values(), *table.items()]
