@@ -210,14 +210,30 @@ def headers(found: Request | None = None) -> Mapping[str, str]:
     if found is None:
         found = current_request()
     environ = found.environ
-    named = RequestHeaders(
-        (key[5:].replace("_", "-").lower(), value) for key, value in environ.items() if key.startswith("HTTP_")
-    )
-    for key in ("CONTENT_TYPE", "CONTENT_LENGTH"):
-        if environ.get(key):
-            named[key.replace("_", "-").lower()] = environ[key]
+    named = RequestHeaders()
+    for key, value in environ.items():
+        name = _HEADER_NAMES.get(key)
+        if name is None:
+            name = header_name(key)
+        if name and (value or not key.startswith("CONTENT_")):
+            named[name] = value
     named[REMOTE_ADDR_HEADER.lower()] = found.remote_addr or ""
     return named
+
+
+_HEADER_NAMES: dict[str, str] = {}  # environ key -> header name ("" for a key that is no header), for the usual keys
+_HEADER_NAMES_KEPT = 512  # clients name headers freely: beyond this many, names are worked out each time
+
+
+def header_name(key: str) -> str:
+    """``HTTP_X_STAMP`` -> ``x-stamp``; ``CONTENT_TYPE`` and ``CONTENT_LENGTH`` as their headers; "" for the rest."""
+    if key.startswith("HTTP_"):
+        name = key[5:].replace("_", "-").lower()
+    else:
+        name = key.replace("_", "-").lower() if key in ("CONTENT_TYPE", "CONTENT_LENGTH") else ""
+    if len(_HEADER_NAMES) < _HEADER_NAMES_KEPT:
+        _HEADER_NAMES[key] = name
+    return name
 
 
 def journal_refusal(api: ApiError, raw: bytes = b"") -> None:
