@@ -213,6 +213,7 @@ def config_from(args: argparse.Namespace) -> Config:
         max_activities=args.max_activities,
         header_timeout_seconds=args.header_timeout,
         read_timeout_seconds=args.read_timeout,
+        server=args.server,
         rate_limits=rate_limits_setting(args),
         data_dir=args.data_dir,
         data_durability=args.data_durability,
@@ -222,13 +223,14 @@ def config_from(args: argparse.Namespace) -> Config:
 
 def serve_command(args: argparse.Namespace) -> int:
     from simulator import logs
+    from simulator.granian_server import GranianMissing
     from simulator.server import SimulatorServer
 
     logs.configure(args.log_format, background=True)
 
     try:
         server = SimulatorServer(host=args.host, port=args.port, proxy_port=args.proxy_port, config=config_from(args))
-    except (ScenarioError, DataDirError) as exc:
+    except (ScenarioError, DataDirError, GranianMissing) as exc:
         print(f"wallet-simulator: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:

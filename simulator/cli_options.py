@@ -8,12 +8,29 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from simulator.config import PLAN_RPS, WEB_APP_AUTH_PROXY_CONFIG_ID, Config, RateLimits, host_text, origin_text
+from simulator.config import (
+    PLAN_RPS,
+    SERVERS,
+    WEB_APP_AUTH_PROXY_CONFIG_ID,
+    Config,
+    RateLimits,
+    host_text,
+    origin_text,
+)
 
 
 def transport_switches(serve: argparse.ArgumentParser) -> None:
-    """The HTTP transport's limits, on both ports (Config and simulator/wsgi.py say more)."""
+    """The HTTP transport and its limits, on both ports (Config and simulator/wsgi.py say more)."""
     default = Config()
+    serve.add_argument(
+        "--server",
+        choices=SERVERS,
+        default=default.server,
+        help="the HTTP server of both ports: waitress carries every limit below and every transport fault; "
+        "granian (pip install 'wallet-simulator[granian]') is a Rust server in the same process, which carries the "
+        "body cap, the header timeout, the header limit and the connection bound, and logs at start what it does "
+        "not (the body read timeout, the faults that act on the connection: refused)",
+    )
     serve.add_argument(
         "--threads",
         type=positive(int),

@@ -13,6 +13,7 @@ TEN_MINUTES_MS = 10 * 60 * 1000
 WEB_APP_AUTH_PROXY_CONFIG_ID = "5f1c0c5e-0000-4000-8000-00000000c001"
 # what a browser sends as Origin: scheme://host[:port], no path; "null" for file: pages and sandboxed frames
 ORIGIN = re.compile(r"^(null|\*|[a-z][a-z0-9+.-]*://[^/?#\s]+)$")
+SERVERS = ("waitress", "granian")  # Config.server: the HTTP transports serve can run both ports on
 STRICT_RESPONSES_ENV = "WALLET_SIMULATOR_STRICT_RESPONSES"  # "1": every Config defaults to strict_responses
 
 
@@ -53,6 +54,9 @@ class Config:
     max_connections: int = 256  # open connections per port; more wait in the listen backlog
     header_timeout_seconds: float = 10.0  # a request's line and headers must arrive within this of its first byte
     read_timeout_seconds: float = 30.0  # for its body after the headers, and the longest a connection may idle
+    # the HTTP server of both ports: "waitress" (simulator/wsgi.py, every limit above and every transport fault) or
+    # "granian" (simulator/granian_server.py, the optional extra: what it cannot carry is refused or logged at start)
+    server: str = "waitress"
     # every 200 answer checked against the public swagger's response schema (simulator/response_check.py): a mismatch
     # answers 500 and is kept in crashes (the pytest plugin fails the test); test suites turn it on by environment
     strict_responses: bool = field(default_factory=lambda: os.environ.get(STRICT_RESPONSES_ENV) == "1")
@@ -97,6 +101,8 @@ class Config:
         object.__setattr__(self, "cors_origins", tuple(origin_text(o) for o in self.cors_origins))
         object.__setattr__(self, "allowed_hosts", tuple(host_text(h) for h in self.allowed_hosts))
         self.check_auth_proxy()
+        if self.server not in SERVERS:
+            raise ValueError(f"server must be {' or '.join(map(repr, SERVERS))}, got {self.server!r}")
         if self.data_durability not in ("always", "everysec", "no"):
             raise ValueError(f"data_durability must be 'always', 'everysec' or 'no', got {self.data_durability!r}")
         if self.rate_limits is not None and not isinstance(self.rate_limits, RateLimits):

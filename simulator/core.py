@@ -81,7 +81,9 @@ class Simulator:
         self.saved_snapshots: dict[str, object] = {}  # snapshots taken through the control API
         self.listeners: list[Callable[[Activity, str], None]] = []  # told of "created" and "status" events
         self.webhooks = Webhooks(self, self.config.webhook_retries, self.config.webhook_backoff_seconds)
-        self.faults = faults.Faults(self.source.seed)  # transport faults on chosen requests (simulator/faults.py)
+        # transport faults on chosen requests (simulator/faults.py); granian carries the application's only
+        carried = faults.KINDS if self.config.server == "waitress" else faults.APPLICATION_KINDS
+        self.faults = faults.Faults(self.source.seed, carried, self.config.server)
         self.scenario_faults: list[Json] = []  # the loaded scenarios' `faults:`, what a reset goes back to
         self.fault_gate = FaultGate(self)
         self.listeners.append(self.webhooks.on_event)

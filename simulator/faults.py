@@ -33,6 +33,9 @@ from simulator.handling.matching import contains
 from simulator.wire import Json
 
 KINDS = ("latency", "unavailable", "lostAnswer", "reset", "timeout", "slow")
+# answered by the application (pipeline.journaled), so every transport carries them; the other kinds act on the
+# connection, which only the waitress transport does (simulator/wsgi.py; ARCHITECTURE.md, "Transports")
+APPLICATION_KINDS = ("unavailable",)
 INTERFACES = ("api", "authProxy")  # the main interface's /public/v1/..., the auth proxy's /v1/...
 MAX_DELAY_MS = 60_000  # a latency, or a slow answer's whole time, is at most a minute
 MAX_TIMEOUT_SECONDS = 600  # a held connection is closed after this long at most
@@ -180,10 +183,12 @@ def applies(match: Json, request: Request) -> bool:
 
 class Faults:
     """The active faults of one simulator, thread-safe; ``armed`` is False when there is none, so the
-    transport reads no body for them."""
+    transport reads no body for them. ``carried``: the kinds the simulator's transport (``server``) can
+    carry out; adding another is refused, naming the transport that can."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, carried: tuple[str, ...] = KINDS, server: str = "waitress") -> None:
         self.seed = seed
+        self.carried, self.server = carried, server
         self._lock = threading.Lock()
         self._faults: list[Fault] = []
         self._numbered = 0
@@ -193,6 +198,12 @@ class Faults:
         with self._lock:
             self._numbered += 1
             found = checked(spec, {f.name for f in self._faults}, self._numbered)
+            if found["kind"] not in self.carried:
+                raise FaultError(
+                    f"a {found['kind']} fault acts on the connection, which the {self.server} transport does not "
+                    f"do (it carries {', '.join(self.carried)} faults only): serve with --server waitress (the "
+                    "default) for it"
+                )
             self._faults.append(Fault(found))
             self.armed = True
             return dict(found)

@@ -2,7 +2,9 @@
 
 Both ports (the main interface with the control API under /_simulator, and the auth proxy)
 are served by waitress through :mod:`simulator.wsgi`: HTTP/1.1 keep-alive, one shared pool of
-``Config.threads`` workers, read timeouts, ``Config.max_connections`` per port and the body cap.
+``Config.threads`` workers, read timeouts, ``Config.max_connections`` per port and the body cap;
+or, with ``Config.server = "granian"``, by granian through :mod:`simulator.granian_server`, in this
+process too, so both ports still share the one Simulator.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import secrets
 import threading
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from simulator.app import create_app
 from simulator.auth_proxy.routes import create_proxy_app
@@ -30,6 +32,9 @@ from simulator.state.store import Store
 from simulator.webhooks.deliveries import Webhooks
 from simulator.wire import Json
 from simulator.wsgi import PortServer, check_transport_settings, worker_pool
+
+if TYPE_CHECKING:
+    from simulator.granian_server import GranianPort
 
 log = logging.getLogger("simulator")
 STOP_GRACE_SECONDS = 5.0  # how long stop() lets answers under way finish
@@ -96,6 +101,11 @@ class SimulatorServer:
         proxy_port: int = 0,
         config: Config | None = None,
     ) -> None:
+        if (simulator.config if simulator else config or Config()).server == "granian":
+            from simulator.granian_server import granian_module, warn_what_is_not_carried
+
+            granian_module()  # GranianMissing, naming the install, before anything is loaded or opened
+            warn_what_is_not_carried()
         self.simulator = simulator or Simulator(config)
         self.generated_control_token = guard_control_api(self.simulator, host)
         settings = self.simulator.config
@@ -114,21 +124,30 @@ class SimulatorServer:
             else:
                 writer.write_whole()  # an empty directory holds the state (and its seed) from the start
             served = (WriteGate(self.app, writer), WriteGate(proxy_app, writer))
-        self._pool = worker_pool(settings)
-        opened: list[PortServer] = []
+        self._pool = worker_pool(settings) if settings.server == "waitress" else None  # granian runs its own
+        opened: list[Any] = []
         try:
             gate = self.simulator.fault_gate
             for app, wanted, interface in ((served[0], port, "api"), (served[1], proxy_port, "authProxy")):
                 # every port, every request: a Host this simulator does not answer is refused first (DNS rebinding)
                 checked = HostCheck(app, host, self.simulator.allowed_hosts)
-                opened.append(PortServer(checked, host, wanted, settings, self._pool, gate, interface))
+                opened.append(self._port(checked, host, wanted, gate, interface))
         except OSError:
             self._shut(opened, grace=0)
             if self.data_dir is not None:
                 self.data_dir.close()
             raise
-        self._main, self._proxy = opened
+        self._main: PortServer | GranianPort = opened[0]
+        self._proxy: PortServer | GranianPort = opened[1]
         self._threads: list[threading.Thread] = []
+
+    def _port(self, app: Any, host: str, port: int, gate: Any, interface: str) -> Any:
+        """One listening port on the configured transport (both expose PortServer's serve and stop calls)."""
+        if self._pool is None:
+            from simulator.granian_server import GranianPort
+
+            return GranianPort(app, host, port, self.simulator.config, gate, interface)
+        return PortServer(app, host, port, self.simulator.config, self._pool, gate, interface)
 
     @property
     def host(self) -> str:
@@ -160,7 +179,7 @@ class SimulatorServer:
         self._serve_in_thread(self._proxy)
         self._main.serve_forever()
 
-    def _serve_in_thread(self, server: PortServer) -> None:
+    def _serve_in_thread(self, server: Any) -> None:
         thread = threading.Thread(target=server.serve_forever, name=f"simulator-{server.port}", daemon=True)
         thread.start()
         self._threads.append(thread)
@@ -178,10 +197,14 @@ class SimulatorServer:
         elif self.data_dir is not None:
             self.data_dir.close()
 
-    def _shut(self, servers: list[PortServer], grace: float) -> None:
+    def _shut(self, servers: list[Any], grace: float) -> None:
+        if self._pool is None:  # granian: both ports stop accepting at once, then their answers finish together
+            for port in servers:
+                port.stop_accepting()
         for server in servers:
             server.stop_serving(grace)
-        self._pool.shutdown(timeout=grace)  # before the connections close: workers wake the loop through them
+        if self._pool is not None:  # before the connections close: workers wake the loop through them
+            self._pool.shutdown(timeout=grace)
         for server in servers:
             server.close_connections()
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 from conftest import DEFAULTS, ok
 from support import PROCESS_STOP_SECONDS
 
@@ -124,3 +125,37 @@ def test_an_unknown_scenario_name_is_refused_with_the_shipped_names():
         timeout=60,
     )
     assert result.returncode == 2 and "two_of_three_quorum" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_serve_granian_without_granian_says_what_to_install():
+    hidden = "import sys; sys.modules['granian'] = None; from simulator.cli import main; sys.exit(main())"
+    result = subprocess.run(
+        [sys.executable, "-c", hidden, "serve", "--server", "granian", "--port", "0", "--proxy-port", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2 and result.stdout == ""
+    assert "pip install 'wallet-simulator[granian]'" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_serve_switches_choose_the_transport():
+    from simulator.cli import config_from, parser
+    from simulator.config import Config
+
+    assert config_from(parser().parse_args(["serve"])).server == "waitress"
+    assert config_from(parser().parse_args(["serve", "--server", "granian"])).server == "granian"
+    with pytest.raises(SystemExit):
+        parser().parse_args(["serve", "--server", "gunicorn"])
+    with pytest.raises(ValueError, match="server must be"):
+        Config(server="gunicorn")
+
+
+def test_serve_granian_refuses_a_scenario_fault_on_the_connection(tmp_path):
+    pytest.importorskip("granian", reason="granian is not installed: pip install 'wallet-simulator[granian]'")
+    scenario = tmp_path / "resets.yaml"
+    scenario.write_text("faults:\n  - kind: reset\n")
+    command = [sys.executable, "-m", "simulator", "serve", "--server", "granian", "--port", "0", "--proxy-port", "0"]
+    result = subprocess.run([*command, "--scenario", str(scenario)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and result.stdout == ""
+    assert f"{scenario}:" in result.stderr and "--server waitress" in result.stderr

@@ -99,6 +99,10 @@ def mutate(body: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_hostile_values_get_no_server_error(client, simulator, example: Path):
+    assert_no_server_error(client, simulator, example)
+
+
+def assert_no_server_error(client: Any, simulator: Any, example: Path) -> None:
     kind, op = example.parent.name, example.stem
     body = json.loads(example.read_text())
     body["organizationId"] = client.organization_id
@@ -126,6 +130,10 @@ def proxy_body(schema: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 @pytest.mark.simulator_scenario("../scenarios/auth_proxy.yaml")
 @pytest.mark.parametrize("schema", PROXY_SCHEMAS, ids=lambda p: p.stem)
 def test_hostile_values_get_no_server_error_from_the_auth_proxy(simulator, schema: Path):
+    assert_no_server_error_from_the_proxy(simulator, schema)
+
+
+def assert_no_server_error_from_the_proxy(simulator: Any, schema: Path) -> None:
     from simulator.testing import SimulatorClient
 
     proxy = SimulatorClient(simulator.proxy_url, None, "")
@@ -137,3 +145,28 @@ def test_hostile_values_get_no_server_error_from_the_auth_proxy(simulator, schem
         response = proxy.post(f"/v1/{schema.stem}", raw, headers)
         assert response.status < 500 or response.body["code"] == 12, (raw[:600], response.body)
     assert simulator.simulator.crashes == []
+
+
+# the same inputs through granian (serve --server granian): every eighth example and every third proxy endpoint
+@pytest.fixture(scope="module")
+def granian_server() -> Any:
+    pytest.importorskip("granian", reason="granian is not installed: pip install 'wallet-simulator[granian]'")
+    from simulator import Config, SimulatorServer
+
+    scenarios = (ROOT / "tests" / "scenarios" / "auth_proxy.yaml",)  # the default organization, and the proxy on
+    with SimulatorServer(config=Config(seed=1, server="granian", scenarios=scenarios)) as server:
+        yield server
+
+
+@pytest.mark.parametrize("example", EXAMPLES[::8], ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_hostile_values_get_no_server_error_over_granian(granian_server, example: Path):
+    from simulator.testing import ApiKeyStamper, SimulatorClient
+
+    creds = granian_server.default_credentials()
+    client = SimulatorClient(granian_server.url, ApiKeyStamper(creds["apiPrivateKey"]), creds["organizationId"])
+    assert_no_server_error(client, granian_server, example)
+
+
+@pytest.mark.parametrize("schema", PROXY_SCHEMAS[::3], ids=lambda p: p.stem)
+def test_hostile_values_get_no_server_error_from_the_auth_proxy_over_granian(granian_server, schema: Path):
+    assert_no_server_error_from_the_proxy(granian_server, schema)

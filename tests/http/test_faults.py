@@ -590,3 +590,13 @@ def test_late_answers_hold_no_worker(simulator, simulator_credentials, when):
         for t in late:
             t.join(10)
     assert took < 1.0 and len([w for i in range(4) for w in wallets_named(simulator, f"late{i}")]) == 4
+
+
+def test_a_transport_that_carries_only_the_application_faults_refuses_the_others():
+    from simulator.faults import APPLICATION_KINDS, FaultError, Faults
+
+    carried = Faults(1, APPLICATION_KINDS, "granian")
+    assert carried.add({"kind": "unavailable"})["name"] == "fault-1"
+    with pytest.raises(FaultError, match="the granian transport does not do .* --server waitress"):
+        carried.add({"kind": "slow"})
+    assert [f["kind"] for f in carried.listing()] == ["unavailable"]

@@ -6,12 +6,14 @@ seconds; raw sockets play the slow and idle clients.
 
 from __future__ import annotations
 
+import dataclasses
 import http.client
 import json
 import socket
 import threading
 import time
 from collections.abc import Iterator
+from importlib.util import find_spec
 
 import pytest
 from conftest import DEFAULTS
@@ -28,9 +30,26 @@ TIMEOUT = 0.3
 FAST = Config(seed=1, max_body_bytes=CAP, header_timeout_seconds=TIMEOUT, read_timeout_seconds=TIMEOUT)
 
 
+# the tests of what both transports carry run on each (simulator/granian_server.py says what granian does not)
+GRANIAN = pytest.param(
+    "granian",
+    marks=pytest.mark.skipif(
+        find_spec("granian") is None, reason="granian is not installed: pip install 'wallet-simulator[granian]'"
+    ),
+)
+TRANSPORTS = ["waitress", GRANIAN]
+
+
 @pytest.fixture
 def server() -> Iterator[SimulatorServer]:
     with SimulatorServer(config=FAST) as running:
+        yield running
+
+
+@pytest.fixture(params=TRANSPORTS)
+def any_server(request: pytest.FixtureRequest) -> Iterator[SimulatorServer]:
+    """FAST's server on each transport."""
+    with SimulatorServer(config=dataclasses.replace(FAST, server=request.param)) as running:
         yield running
 
 
@@ -38,12 +57,12 @@ def port_of(url: str) -> int:
     return int(url.rsplit(":", 1)[1])
 
 
-def post(conn: http.client.HTTPConnection, path: str, body: bytes) -> tuple[int, dict[str, str], dict]:
+def post(conn: http.client.HTTPConnection, path: str, body: bytes) -> tuple[int, http.client.HTTPMessage, dict]:
     conn.request(
         "POST", path, body=body, headers={"Content-Type": "application/json", "Origin": "http://localhost:3000"}
     )
     reply = conn.getresponse()
-    return reply.status, dict(reply.getheaders()), json.loads(reply.read())
+    return reply.status, reply.headers, json.loads(reply.read())  # names in any case: granian sends them lower-cased
 
 
 def whoami(conn: http.client.HTTPConnection) -> int:
@@ -65,8 +84,8 @@ def assert_too_large(status: int, body: dict) -> None:
     ("which", "path"),
     [("main", "/public/v1/query/whoami"), ("proxy", "/v1/otp_init"), ("control", "/_simulator/reset")],
 )
-def test_a_body_over_the_cap_is_refused_413_in_the_error_shape_on_every_port(server, which, path):
-    url = server.proxy_url if which == "proxy" else server.url
+def test_a_body_over_the_cap_is_refused_413_in_the_error_shape_on_every_port(any_server, which, path):
+    url = any_server.proxy_url if which == "proxy" else any_server.url
     conn = http.client.HTTPConnection("127.0.0.1", port_of(url), timeout=5)
     status, headers, body = post(conn, path, b"x" * (CAP + 1))
     assert_too_large(status, body)
@@ -78,18 +97,18 @@ def test_a_body_over_the_cap_is_refused_413_in_the_error_shape_on_every_port(ser
     conn.close()
 
 
-def test_a_body_at_the_cap_is_accepted_and_a_refusal_is_journaled(server):
-    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+def test_a_body_at_the_cap_is_accepted_and_a_refusal_is_journaled(any_server):
+    conn = http.client.HTTPConnection("127.0.0.1", any_server.port, timeout=5)
     status, _, body = post(conn, "/public/v1/query/whoami", b" " * (CAP - 2) + b"{}")
     assert status == 401, body  # read and parsed: refused only for its missing stamp
     status, _, _ = post(conn, "/public/v1/query/whoami", b"x" * (CAP + 1))
     assert status == 413
-    assert [entry["status"] for entry in server.journal.entries()][-1:] == [413]
+    assert [entry["status"] for entry in any_server.journal.entries()][-1:] == [413]
     conn.close()
 
 
-def test_a_chunked_body_over_the_cap_is_refused_too(server):
-    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+def test_a_chunked_body_over_the_cap_is_refused_too(any_server):
+    with socket.create_connection(("127.0.0.1", any_server.port), timeout=5) as sock:
         head = b"POST /public/v1/query/whoami HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n"
         chunk = b"%x\r\n%s\r\n" % (CAP, b"x" * CAP)
         sock.sendall(head + chunk + chunk + b"0\r\n\r\n")
@@ -107,8 +126,8 @@ def test_malformed_requests_are_answered_in_the_error_shape(server):
     assert body["turnkeyErrorCode"] == "REQUEST_INVALID" and "malformed HTTP request" in body["message"]
 
 
-def test_keep_alive_serves_two_requests_on_one_connection(server):
-    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+def test_keep_alive_serves_two_requests_on_one_connection(any_server):
+    conn = http.client.HTTPConnection("127.0.0.1", any_server.port, timeout=5)
     assert whoami(conn) == 200
     first = conn.sock
     assert whoami(conn) == 200
@@ -124,25 +143,35 @@ def read_until_closed(sock: socket.socket) -> bytes:
     return data
 
 
-@pytest.mark.parametrize(
-    "sent",
-    [
-        b"",  # connected, never spoke
-        b"POST /public/v1/query/whoami HTTP/1.1\r\nHost: localhost\r\n",  # half the headers
-        b"POST /public/v1/query/whoami HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{",  # half the body
-    ],
-    ids=["silent", "half-headers", "half-body"],
-)
-def test_a_slow_client_is_dropped_after_the_timeout(server, sent):
-    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+def assert_dropped(port: int, sent: bytes) -> None:
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
         sock.sendall(sent)
         opened = time.monotonic()
         assert read_until_closed(sock) == b""
         assert time.monotonic() - opened < 3  # closed by the server's timeout, not by the test's own bound
 
 
-def test_a_client_trickling_its_headers_is_dropped_at_the_header_deadline(server):
-    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+@pytest.mark.parametrize(
+    "sent",
+    [
+        b"",  # connected, never spoke
+        b"POST /public/v1/query/whoami HTTP/1.1\r\nHost: localhost\r\n",  # half the headers
+    ],
+    ids=["silent", "half-headers"],
+)
+def test_a_slow_client_is_dropped_after_the_timeout(any_server, sent):
+    assert_dropped(any_server.port, sent)
+
+
+def test_a_client_stalling_in_its_body_is_dropped_after_the_read_timeout(server):
+    # waitress only: granian has no body read timeout (granian_server.NOT_CARRIED)
+    assert_dropped(
+        server.port, b"POST /public/v1/query/whoami HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{"
+    )
+
+
+def test_a_client_trickling_its_headers_is_dropped_at_the_header_deadline(any_server):
+    with socket.create_connection(("127.0.0.1", any_server.port), timeout=5) as sock:
         sock.sendall(b"POST /public/v1/query/whoami HTTP/1.1\r\n")
         opened = time.monotonic()
         closed = False
@@ -155,8 +184,8 @@ def test_a_client_trickling_its_headers_is_dropped_at_the_header_deadline(server
         assert closed or read_until_closed(sock) == b""
 
 
-def test_an_idle_kept_alive_connection_is_closed_after_the_read_timeout(server):
-    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+def test_an_idle_kept_alive_connection_is_closed_after_the_read_timeout(any_server):
+    conn = http.client.HTTPConnection("127.0.0.1", any_server.port, timeout=5)
     assert whoami(conn) == 200
     assert conn.sock is not None
     assert read_until_closed(conn.sock) == b""
@@ -176,8 +205,11 @@ def test_slow_clients_hold_no_worker_thread():
             sock.close()
 
 
-def test_beyond_the_connection_bound_clients_wait_until_slow_ones_are_dropped():
-    config = Config(seed=1, max_connections=3, header_timeout_seconds=TIMEOUT, read_timeout_seconds=TIMEOUT)
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_beyond_the_connection_bound_clients_wait_until_slow_ones_are_dropped(transport):
+    config = Config(
+        seed=1, max_connections=3, header_timeout_seconds=TIMEOUT, read_timeout_seconds=TIMEOUT, server=transport
+    )
     with SimulatorServer(config=config) as server:
         stalled = [socket.create_connection(("127.0.0.1", server.port), timeout=5) for _ in range(3)]
         for sock in stalled:
@@ -191,8 +223,9 @@ def test_beyond_the_connection_bound_clients_wait_until_slow_ones_are_dropped():
             sock.close()
 
 
-def test_stop_finishes_answers_under_way_and_closes_open_connections():
-    server = SimulatorServer(config=FAST)
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_stop_finishes_answers_under_way_and_closes_open_connections(transport):
+    server = SimulatorServer(config=dataclasses.replace(FAST, server=transport))
     release = threading.Event()
 
     def slow() -> str:
