@@ -7,7 +7,7 @@ import traceback
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask import Blueprint, Flask, Request, Response, current_app, jsonify, request
+from flask import Blueprint, Flask, Request, Response, jsonify, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
@@ -15,6 +15,7 @@ from simulator import control, cors, frames, inspector, logs, pipeline, wire
 from simulator.config import Config
 from simulator.core import Simulator
 from simulator.errors import ApiError, InvalidArgument, MethodNotAllowed, NotFound, PayloadTooLarge
+from simulator.flask_context import current_flask, current_request
 from simulator.handling.ip_allowlist_check import REMOTE_ADDR_HEADER
 from simulator.request_record import PUBLIC_KINDS
 from simulator.scenario import ScenarioError
@@ -74,7 +75,7 @@ def refuse_oversized_bodies(app: Flask) -> None:
 
 
 def refuse_oversized(found: Request | None = None) -> None:
-    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    limit = current_flask().config["MAX_CONTENT_LENGTH"]
     if limit is not None and ((found or current_request()).content_length or 0) > limit:
         raise RequestEntityTooLarge()
 
@@ -101,7 +102,8 @@ def check_origin() -> Response | tuple[Response, int] | None:
     the same origin and needs none of it.
 
     Answer preflights; refuse (403, nothing done, journaled) a main-interface call from an origin not allowed."""
-    path = request.path  # each read of a request global is a context lookup: one per hook
+    found_request = current_request()
+    path = found_request.path
     if path.startswith("/_simulator/"):
         refused = cors.control_refusal(get_simulator())
         if refused is not None:
@@ -118,9 +120,9 @@ def check_origin() -> Response | tuple[Response, int] | None:
     if cors.allows(cors.main_origins(sim), found):
         return cors.preflight(PUBLIC_METHODS) if cors.is_preflight() else None
     error = cors.refusal(found, how_to_allow(sim))
-    if request.method == "OPTIONS":
+    if found_request.method == "OPTIONS":
         return cors.refused_preflight(error)
-    journal_refusal(error, request.get_data())
+    journal_refusal(error, found_request.get_data())
     raise error
 
 
@@ -131,15 +133,16 @@ def require_json_for_changes() -> None:
     """A state-changing control call says ``Content-Type: application/json``, its body empty or not: a page
     can send a form, text or a beacon to another origin without a preflight, never JSON (both control clients,
     the JS helper, the CLI and the inspector send it)."""
-    if request.method in STATE_CHANGING and request.mimetype != "application/json":
+    found = current_request()
+    if found.method in STATE_CHANGING and found.mimetype != "application/json":
         raise InvalidArgument(
             f"control calls that change something take Content-Type: application/json, an empty body included "
-            f"(got {request.content_type or 'none'}): a browser sends other types cross-site without asking"
+            f"(got {found.content_type or 'none'}): a browser sends other types cross-site without asking"
         )
 
 
 def add_cors_headers(response: Response) -> Response:
-    path = request.path
+    path = current_request().path
     if path.startswith("/_simulator/"):
         if control_origin_listed():
             cors.allow(response, CONTROL_METHODS, cors.SDK_HEADERS + cors.CONTROL_HEADERS)
@@ -164,13 +167,8 @@ def how_to_allow(sim: Simulator) -> str:
     )
 
 
-def current_request() -> Request:
-    """The request itself, not Flask's proxy of it: each attribute read through the proxy is a context lookup."""
-    return request._get_current_object()  # type: ignore[attr-defined,no-any-return]
-
-
 def get_simulator() -> Simulator:
-    return current_app.extensions["simulator"]  # type: ignore[no-any-return]
+    return current_flask().extensions["simulator"]  # type: ignore[no-any-return]
 
 
 @public.post("/public/v1/submit/<op>")

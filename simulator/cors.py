@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from flask import Response, jsonify, request
 
 from simulator.errors import PermissionDenied
+from simulator.flask_context import current_request
 from simulator.local_hosts import is_loopback_origin
 
 if TYPE_CHECKING:
@@ -51,12 +52,13 @@ EVERY_ORIGIN = "*"
 
 def origin() -> str | None:
     # straight from the environ: werkzeug's header view folds and scans on every lookup, and a request asks thrice
-    found: str | None = request.environ.get("HTTP_ORIGIN")
+    found: str | None = current_request().environ.get("HTTP_ORIGIN")
     return found
 
 
 def is_preflight() -> bool:
-    return request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers
+    found = current_request()
+    return found.method == "OPTIONS" and "HTTP_ACCESS_CONTROL_REQUEST_METHOD" in found.environ
 
 
 def same_origin(value: str) -> bool:
@@ -107,7 +109,7 @@ def allow(response: Response, methods: str, headers: tuple[str, ...] = SDK_HEADE
     if found is None:
         return response
     response.headers["Access-Control-Allow-Origin"] = found
-    if request.method == "OPTIONS":
+    if current_request().method == "OPTIONS":
         response.headers["Access-Control-Allow-Methods"] = methods
         response.headers["Access-Control-Allow-Headers"] = ", ".join(headers)
     return response

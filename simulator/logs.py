@@ -16,9 +16,10 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import IO, Any
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response
 
 from simulator import log_writer
+from simulator.flask_context import current_flask, current_request
 from simulator.request_record import ENVIRON_KEY, FAULT_KEY, RequestRecord
 from simulator.status_line import with_usual_reason
 
@@ -63,7 +64,7 @@ class BeginRecord:
 
 def record_of_request() -> RequestRecord:
     """The current request's record (begun now, untimed by the transport, if no app began one)."""
-    return RequestRecord.of_environ(request.environ)
+    return RequestRecord.of_environ(current_request().environ)
 
 
 def _answered(response: Response) -> Response:
@@ -72,7 +73,7 @@ def _answered(response: Response) -> Response:
     if record.answer is None and response.status_code >= 400 and response.is_json:
         parsed = response.get_json(silent=True)  # an answer no pipeline stage or error renderer recorded
         record.answer = parsed if isinstance(parsed, dict) else None
-    for reader in current_app.extensions[READERS]:
+    for reader in current_flask().extensions[READERS]:
         reader(record, response)
     level = level_of(record)
     if log.isEnabledFor(level):
