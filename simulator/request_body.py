@@ -84,7 +84,7 @@ def parse_body(raw: bytes, content_type: str | None) -> Json:
     """The body as a JSON object, whatever its Content-Type says (clients that send none are common)."""
     refuse_deep_nesting(raw)
     try:
-        body = json.loads(raw.decode("utf-8"), parse_float=JsonFloat, parse_constant=_not_json)
+        body = _BODY_DECODER.decode(raw.decode("utf-8"))
     except NotJson as exc:
         raise InvalidArgument(f"bad request body: {exc.args[0]} is not a JSON value") from None
     except UnicodeDecodeError:
@@ -114,3 +114,7 @@ class NotJson(ValueError):
 def _not_json(constant: str) -> Any:
     """Python's reader takes NaN and Infinity; JSON (and the service's reader) does not."""
     raise NotJson(constant)
+
+
+# made once: json.loads with hooks builds a decoder and its scanner on every call (3 µs a request)
+_BODY_DECODER = json.JSONDecoder(parse_float=JsonFloat, parse_constant=_not_json)
