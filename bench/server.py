@@ -4,8 +4,9 @@ on one server, in its own process.
     python bench/server.py SCENARIO [--server waitress|granian|werkzeug] [--activities N]
 
 ``waitress`` is the transport ``serve`` and SimulatorServer use (simulator/wsgi.py, default
-settings); ``granian`` (a Rust HTTP server, WSGI interface, one worker process with
-``Config.threads`` blocking threads) is measured beside it; ``werkzeug`` is the threaded
+settings); ``granian`` is ``serve --server granian``'s (simulator/granian_server.py: a Rust HTTP server
+driven in this process, ``Config.threads`` application threads; the bench once ran granian's own
+multi-process server, whose worker, forked while this process had threads, could hang on a lock); ``werkzeug`` is the threaded
 development server they used before, kept here so a run can show the difference. ``--activities N`` first fills the state with N signing
 activities (authentication off, to build them quickly) for the state-export measurement.
 Prints the URL on stdout when ready; run by bench/run.py so the load generator has its own GIL.
@@ -17,10 +18,8 @@ import argparse
 import json
 import logging
 import os
-import socket
 import statistics
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -181,45 +180,6 @@ def bench_app(scenario: Path, activities: int) -> tuple[Config, DispatcherMiddle
     return config, DispatcherMiddleware(app, {"/echo": echo, "/ceiling": ceiling_app(), **mounts})
 
 
-def granian_app() -> DispatcherMiddleware:
-    """Granian's factory target: it builds the app in its worker process, from the environment."""
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    scenario = Path(os.environ["BENCH_SCENARIO"])
-    return bench_app(scenario, int(os.environ.get("BENCH_ACTIVITIES", "0")))[1]
-
-
-def serve_granian(scenario: Path, activities: int) -> None:
-    from granian import Granian  # type: ignore[import-not-found]
-    from granian.constants import Interfaces  # type: ignore[import-not-found]
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = int(probe.getsockname()[1])
-    os.environ.update(BENCH_SCENARIO=str(scenario.resolve()), BENCH_ACTIVITIES=str(activities))
-
-    def announce() -> None:  # the URL once the worker answers, as the other transports print it when ready
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        print(f"http://127.0.0.1:{port}", flush=True)
-
-    threading.Thread(target=announce, daemon=True).start()
-    Granian(
-        "server:granian_app",
-        address="127.0.0.1",
-        port=port,
-        interface=Interfaces.WSGI,
-        factory=True,
-        workers=1,
-        blocking_threads=Config.threads,
-        log_enabled=False,
-        working_dir=Path(__file__).resolve().parent,
-    ).serve()
-
-
 def main() -> None:
     options = argparse.ArgumentParser()
     options.add_argument("scenario", type=Path)
@@ -233,10 +193,14 @@ def main() -> None:
         logs.configure("text", open(os.devnull, "w"), background=True)  # noqa: SIM115 - open for the process's life
     if interval := os.environ.get("BENCH_SWITCH_INTERVAL"):  # for experiments: the GIL's switch interval, s
         sys.setswitchinterval(float(interval))
-    if args.server == "granian":
-        serve_granian(args.scenario, args.activities)
-        return
     config, both = bench_app(args.scenario, args.activities)
+    if args.server == "granian":  # as serve --server granian runs it: in this process (simulator/granian_server.py)
+        from simulator.granian_server import GranianPort
+
+        port = GranianPort(both, "127.0.0.1", 0, config)
+        print(f"http://127.0.0.1:{port.port}", flush=True)
+        port.serve_forever()
+        return
     if args.server == "werkzeug":
         from werkzeug.serving import make_server
 

@@ -1,0 +1,138 @@
+"""The simulator's own work per request in CPU instructions, counted by valgrind: the same figure on a
+quiet machine and on a busy one.
+
+    python bench/instructions.py [--against /path/to/other/checkout] [--requests 100]
+
+On a shared machine, CPU-time figures of the same request move by 2x from one run to the next (the
+neighbours share the core's caches); an instruction count does not move at all, so a change of a few
+percent is visible and a before/after comparison needs one run of each tree. For each operation, in
+process (the WSGI application called directly, as bench/floors.py does): the instructions of the whole
+request, of the Flask echo for the same body at its own route, and of the stamp's P-256 check alone;
+own = whole - echo - stamp, the work the simulator adds. ``--against`` counts another checkout the same
+way (its ``simulator``, this bench's workload) and prints this tree's own work over it. Needs
+``valgrind`` (Debian: ``apt-get install valgrind``); each tree takes two to three minutes under it.
+
+Instructions are not microseconds: Python's interpreter runs about 3.5 instructions a nanosecond here
+and OpenSSL's P-256 check about 12, so the figures compare a row with itself, before and after, not
+one row's cost with another's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+OPERATIONS = ("whoami", "get_activity", "sign_raw_payload", "sign_transaction")
+SECTIONS = ("whole", "echo", "stamp")
+
+# Run inside valgrind in the tree measured: each section of requests lies between a call of zlib.crc32
+# (valgrind zeroes its counters there) and one of zlib.adler32 (it writes them out), so the counts are
+# the sections' alone, not the start-up's. The first section after the warm-up is thrown away: it pays
+# a full collection of the heap the imports made.
+PROBE = """
+import dataclasses, json, sys, zlib
+sys.path[:0] = [{bench!r}, {tree!r}]
+from hotspots import call
+from server import echo_app
+from workload import Workload, scenario_file
+from simulator import Config, Simulator, create_app
+from simulator.auth import stamps
+
+requests = {requests}
+app = create_app(Simulator(Config(seed=1, scenarios=(scenario_file(),))))
+echo = echo_app()
+work = Workload()
+work.learn(json.loads(call(app, work.setup_requests())[1]))
+
+
+def counted(action, items):
+    zlib.crc32(b"start")
+    for item in items:
+        action(item)
+    zlib.adler32(b"stop")
+
+
+for op in ("whoami",) + {operations!r}:
+    for request in work.batch(op, 30):
+        call(app, request)
+    batch = work.batch(op, requests)
+    at_echo = [dataclasses.replace(r, path="/") for r in batch]
+    stamp = stamps.read_stamp(batch[0].headers)
+    for request in at_echo[:10]:
+        call(echo, request)
+    counted(lambda r: call(app, r), batch)
+    counted(lambda r: call(echo, r), at_echo)
+    counted(lambda r: stamps.verify_api_key_stamp(stamp, batch[0].body), batch)
+"""
+
+
+def count(tree: Path, requests: int) -> dict[str, dict[str, int]]:
+    """Instructions per request of each operation's sections, in ``tree``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        probe = Path(tmp) / "probe.py"
+        probe.write_text(
+            PROBE.format(bench=str(HERE), tree=str(tree), requests=requests, operations=OPERATIONS), encoding="utf-8"
+        )
+        out = Path(tmp) / "counts"
+        subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}",
+                "--zero-before=crc32",
+                "--dump-before=adler32",
+                sys.executable,
+                str(probe),
+            ],
+            cwd=tree,
+            env={**os.environ, "PYTHONPATH": str(tree)},
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        totals = [summary(Path(f"{out}.{n}")) for n in range(1, 3 * (len(OPERATIONS) + 1) + 1)]
+    totals = totals[len(SECTIONS) :]  # the thrown-away first operation
+    return {
+        op: {name: totals[3 * i + j] // requests for j, name in enumerate(SECTIONS)} for i, op in enumerate(OPERATIONS)
+    }
+
+
+def summary(path: Path) -> int:
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        if line.startswith("summary:"):
+            return int(line.split()[1])
+    raise ValueError(f"{path}: no summary line")
+
+
+def own(figures: dict[str, int]) -> int:
+    return figures["whole"] - figures["echo"] - figures["stamp"]
+
+
+def main() -> None:
+    options = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    options.add_argument("--against", type=Path, help="another checkout, counted the same way (the 'before')")
+    options.add_argument("--requests", type=int, default=100)
+    args = options.parse_args()
+    if shutil.which("valgrind") is None:
+        raise SystemExit("bench/instructions.py needs valgrind (apt-get install valgrind)")
+    this = count(HERE.parent, args.requests)
+    other = count(args.against.resolve(), args.requests) if args.against else None
+    print("instructions per request (valgrind), in process: whole request, Flask echo, stamp check, own work")
+    head = f"{'operation':<18}{'whole':>10}{'echo':>9}{'stamp':>9}{'own':>10}"
+    print(head + (f"{'own before':>12}{'after/before':>14}" if other else ""))
+    for op in OPERATIONS:
+        figures = this[op]
+        line = f"{op:<18}{figures['whole']:>10,}{figures['echo']:>9,}{figures['stamp']:>9,}{own(figures):>10,}"
+        if other:
+            line += f"{own(other[op]):>12,}{own(figures) / own(other[op]):>14.2f}"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
