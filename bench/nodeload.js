@@ -110,10 +110,12 @@ function wire(request, port, path) {
 function connection(port, onAnswer) {
   const state = { socket: null, buffer: Buffer.alloc(0), pending: null, expected: -1, status: 0, headEnd: -1 };
   function open() {
+    state.closed = false;
     state.socket = net.createConnection({ port, host: "127.0.0.1", noDelay: true });
     state.socket.on("data", receive);
     state.socket.on("error", () => {});
     state.socket.on("close", () => {
+      state.closed = true; // by the server while idle (granian closes a kept-alive connection idle past its header timeout)
       if (state.pending) {
         const again = state.pending; // closed with a request under way (a server that closes after each answer)
         state.buffer = Buffer.alloc(0);
@@ -161,6 +163,7 @@ function connection(port, onAnswer) {
   return {
     send(bytes) {
       state.pending = bytes;
+      if (state.closed) open(); // the next request opens a new connection, as a client's pool does
       state.socket.write(bytes);
     },
     end() {

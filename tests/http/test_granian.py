@@ -187,3 +187,17 @@ def test_stop_closes_the_data_directory_as_on_waitress(tmp_path, how):
     kept = DataDir(tmp_path / "data", "everysec")
     assert kept.open().document is not None  # unlocked, and holding the state
     kept.close()
+
+
+def test_the_listening_socket_sends_small_answers_at_once() -> None:
+    """Accepted connections inherit TCP_NODELAY from the listener granian is handed (granian sets none on a
+    socket it did not make): without it a client on one connection waited on Nagle and the delayed ACK,
+    about 20 ms an answer (47 requests/s where waitress answers 1,100)."""
+    from simulator import Config, Simulator, create_app
+    from simulator.granian_server import GranianPort
+
+    port = GranianPort(create_app(Simulator(Config(seed=1))), "127.0.0.1", 0, Config(seed=1))
+    try:
+        assert port._socket.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+    finally:
+        port.stop_serving(0)
