@@ -37,7 +37,8 @@ SECTIONS = ("whole", "echo", "stamp")
 # a full collection of the heap the imports made.
 PROBE = """
 import dataclasses, json, sys, zlib
-sys.path[:0] = [{bench!r}, {tree!r}]
+sys.path[:0] = [{tree!r}, {bench!r}]
+import simulator  # the measured tree's, first: the bench modules put their own tree on sys.path as they load
 from hotspots import call
 from server import echo_app
 from workload import Workload, scenario_file
