@@ -194,6 +194,7 @@ class GranianPort:
         self._socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.host, self.port = str(self._socket.getsockname()[0]), int(self._socket.getsockname()[1])
         self._signal: Any = None
+        self._signalled = False
         self._stopped = threading.Event()
         self._lock = threading.Lock()
 
@@ -236,8 +237,8 @@ class GranianPort:
         scheduler = futures._new_cbscheduler(loop, wsgi_runner(self.app), impl_asyncio=False)
 
         def stopped() -> None:  # granian calls it once it has stopped: no connection, no answer under way
+            loop.close()  # first: a stop waiting on _stopped then finds this callback's Python work done
             self._stopped.set()
-            loop.close()
 
         self._signal = native.WorkerSignal()
         self._signal.add_cb(stopped)
@@ -248,7 +249,10 @@ class GranianPort:
         with self._lock:
             if self._signal is None:
                 self._stopped.set()  # never started
-            else:
+            elif not self._signalled:
+                # once only: a second set() while granian ran the stop callback on its own thread hung both (seen
+                # in CI: the callback waiting in loop.close, the second stop's set() never returning)
+                self._signalled = True
                 self._signal.set()
             self._socket.close()  # granian's copy closes once it has stopped accepting
 
