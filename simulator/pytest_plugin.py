@@ -37,7 +37,8 @@ the shipped file when no such file exists. Each set is built once per session an
 snapshot for every test that names it.
 
 Ini options: ``simulator_control_token`` (the control API's token), ``simulator_data_dir`` (a
-directory simulator_server keeps its state in: serve --data-dir), ``simulator_inspector = true``
+directory simulator_server keeps its state in: serve --data-dir), ``simulator_transport = granian``
+(the transport simulator_server runs on: serve --server; waitress by default), ``simulator_inspector = true``
 (serve the inspector page at ``simulator_server.url + "/_simulator/ui"``; off by default) and
 ``simulator_skip_without_turnkey_http = true`` (``turnkey_client`` skips, as it used to, instead of
 failing when turnkey-http is not installed).
@@ -85,6 +86,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
     )
     parser.addini(
+        "simulator_transport",
+        "the HTTP transport simulator_server runs on: waitress (the default) or granian (serve --server; "
+        "pip install 'wallet-simulator[granian]')",
+        default="waitress",
+    )
+    parser.addini(
         "simulator_data_dir",
         "keep simulator_server's state in this directory across sessions (serve --data-dir); the simulator "
         "fixture still resets it to the test's scenario (default: in memory)",
@@ -117,6 +124,7 @@ def simulator_server(pytestconfig: pytest.Config) -> Iterator[SimulatorServer]:
         control_token=control_token(pytestconfig),
         inspector=bool(pytestconfig.getini("simulator_inspector")),
         data_dir=data_dir(pytestconfig),
+        server=str(pytestconfig.getini("simulator_transport") or "waitress").strip(),
     )
     with SimulatorServer(config=config) as server:
         yield server

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from conftest import SCENARIOS
 
 DOWNSTREAM = """
@@ -120,3 +121,30 @@ def test_boom(simulator):
     result = pytester.runpytest_subprocess("-q", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1, errors=1)
     result.stdout.fnmatch_lines(["*the simulator failed internally*", "*simulated internal error*"])
+
+
+ON_GRANIAN = """
+def test_the_session_simulator_runs_on_granian(simulator_server, simulator_client):
+    assert simulator_server.simulator.config.server == "granian"
+    made = simulator_client.submit(
+        "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "on-granian", "accounts": []}
+    )
+    assert made.status == 200, made.body
+    assert simulator_client.query("list_wallets").body["wallets"][-1]["walletName"] == "on-granian"
+"""
+
+
+def test_the_ini_option_simulator_transport_runs_the_session_simulator_on_granian(pytester):
+    pytest.importorskip("granian", reason="granian is not installed: pip install 'wallet-simulator[granian]'")
+    pytester.makeini("[pytest]\nsimulator_transport = granian\n")
+    pytester.makepyfile(test_on_granian=ON_GRANIAN)
+    result = pytester.runpytest_subprocess("-q", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+
+
+def test_an_unknown_simulator_transport_names_the_choices(pytester):
+    pytester.makeini("[pytest]\nsimulator_transport = gunicorn\n")
+    pytester.makepyfile(test_on_granian=ON_GRANIAN)
+    result = pytester.runpytest_subprocess("-q", "-p", "no:cacheprovider")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*server must be 'waitress' or 'granian', got 'gunicorn'*"])
