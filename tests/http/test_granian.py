@@ -118,6 +118,40 @@ def test_a_declared_body_over_the_cap_is_answered_the_json_413_on_every_port(ser
     conn.close()
 
 
+@pytest.mark.parametrize(("which", "path"), [("url", "/public/v1/query/whoami"), ("proxyUrl", "/v1/otp_init")])
+def test_a_foreign_host_is_refused_on_every_port(served, which, path):
+    """The Host check stands above the transport: granian's ports refuse a DNS-rebinding name as waitress's do."""
+    conn = http.client.HTTPConnection("127.0.0.1", port_of(served[which]), timeout=5)
+    conn.request("POST", path, b"{}", {"Host": "evil.example", "Content-Type": "application/json"})
+    reply = conn.getresponse()
+    body = json.loads(reply.read())
+    conn.close()
+    assert reply.status == 403 and "host 'evil.example' is not allowed" in body["message"]
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "https://evil.example", "Content-Type": "text/plain"},
+        {"Sec-Fetch-Site": "cross-site", "Content-Type": "application/json"},
+    ],
+)
+def test_a_cross_site_write_to_the_control_api_is_refused(served, headers):
+    unstamped = http.client.HTTPConnection("127.0.0.1", port_of(served["url"]), timeout=5)
+    unstamped.request("POST", "/public/v1/query/whoami", b"{}", {"Content-Type": "application/json"})
+    assert unstamped.getresponse().status == 401  # journaled: a reset would empty the journal
+    unstamped.close()
+    before = control(served["url"], "GET", "/journal")
+    assert before[0] == 200 and before[1]["entries"]
+    conn = http.client.HTTPConnection("127.0.0.1", port_of(served["url"]), timeout=5)
+    conn.request("POST", "/_simulator/reset", b"", headers)
+    reply = conn.getresponse()
+    body = json.loads(reply.read())
+    conn.close()
+    assert reply.status == 403 and "may not use the control API" in body["message"]
+    assert control(served["url"], "GET", "/journal") == before  # nothing was reset
+
+
 def test_a_chunked_body_over_the_cap_is_not_read_beyond_it_and_answered_413(served):
     head = b"POST /public/v1/query/whoami HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
     chunk = b"%x\r\n%s\r\n" % (CAP, b"x" * CAP)
