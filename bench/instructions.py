@@ -36,9 +36,10 @@ SECTIONS = ("whole", "echo", "stamp")
 # the sections' alone, not the start-up's. The first section after the warm-up is thrown away: it pays
 # a full collection of the heap the imports made.
 PROBE = """
-import dataclasses, json, sys, zlib
+import json, sys, zlib
 sys.path[:0] = [{tree!r}, {bench!r}]
 import simulator  # the measured tree's, first: the bench modules put their own tree on sys.path as they load
+from floors import at_echo_route
 from hotspots import call
 from server import echo_app
 from workload import Workload, scenario_file
@@ -63,7 +64,7 @@ for op in ("whoami",) + {operations!r}:
     for request in work.batch(op, 30):
         call(app, request)
     batch = work.batch(op, requests)
-    at_echo = [dataclasses.replace(r, path="/") for r in batch]
+    at_echo = at_echo_route(batch)
     stamp = stamps.read_stamp(batch[0].headers)
     for request in at_echo[:10]:
         call(echo, request)

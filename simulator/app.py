@@ -86,14 +86,14 @@ def admit() -> Response | tuple[Response, int] | None:
     refuse_oversized(found)
     if found.path.startswith("/public/") and "HTTP_ORIGIN" not in found.environ and found.method != "OPTIONS":
         return None  # no browser sent it (no Origin), and no preflight: check_origin would allow it
-    return check_origin()
+    return check_origin(found)
 
 
 PUBLIC_METHODS = "POST, GET, OPTIONS"
 CONTROL_METHODS = "GET, POST, PUT, DELETE, OPTIONS"
 
 
-def check_origin() -> Response | tuple[Response, int] | None:
+def check_origin(found_request: Request) -> Response | tuple[Response, int] | None:
     """CORS on the main interface (simulator/cors.py): loopback origins, or those ``--cors-origin`` and the
     scenarios' ``cors.origins`` list ("*": every origin). The control API answers only its own pages and origins
     listed by name, never "*": it reads private keys, and any page open in the developer's browser could
@@ -102,7 +102,6 @@ def check_origin() -> Response | tuple[Response, int] | None:
     the same origin and needs none of it.
 
     Answer preflights; refuse (403, nothing done, journaled) a main-interface call from an origin not allowed."""
-    found_request = current_request()
     path = found_request.path
     if path.startswith("/_simulator/"):
         refused = cors.control_refusal(get_simulator())
