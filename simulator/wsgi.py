@@ -327,7 +327,22 @@ class Channel(HTTPChannel):  # type: ignore[misc]
         pace = self.pace
         if pace is not None and not self.will_close and time.time() < pace.next_at:
             return False
+        if self.requests and not self.will_close and not self.close_when_flushed and self._worker_writing():
+            return False
         return bool(super().writable())
+
+    def _worker_writing(self) -> bool:
+        """Whether the worker holds the answer's buffers (in ``write_soon``, which sends what it writes).
+
+        Polled for writing meanwhile, the socket is always ready and ``handle_write`` cannot take the buffers,
+        so the loop spun: 25-55 turns a request at one connection. Worse, each turn took the interpreter back
+        from the worker whose ``send`` had just returned, which then waited for it up to the switch interval
+        (5 ms), the buffers still held. The worker wakes the loop itself when it leaves bytes unsent
+        (``write_soon``) and when its task ends (``service``)."""
+        if self.outbuf_lock.acquire(False):
+            self.outbuf_lock.release()
+            return False
+        return True
 
     def _flush_some(self, do_close: bool = True) -> bool:
         pace = self.pace
