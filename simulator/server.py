@@ -22,6 +22,7 @@ from simulator.auth_proxy.routes import create_proxy_app
 from simulator.clock import Clock
 from simulator.config import Config
 from simulator.core import Simulator
+from simulator.datadir import files
 from simulator.datadir.changes import ChangeTracker
 from simulator.datadir.directory import DataDir, Writer
 from simulator.datadir.gate import WriteGate
@@ -71,14 +72,15 @@ def open_data_dir(sim: Simulator) -> tuple[DataDir | None, bool]:
     if sim.config.data_dir is None:
         return None, False
     data_dir = DataDir(sim.config.data_dir, sim.config.data_durability)
-    loaded = data_dir.open()
-    try:
-        if loaded.document is not None:
-            sim.import_kept_state(loaded.document)
-            log.info("data directory %s: state loaded (%d bytes)", data_dir.path, data_dir.size())
-    except BaseException:
-        data_dir.close()
-        raise
+    with files.collection_paused():
+        loaded = data_dir.open()
+        try:
+            if loaded.document is not None:
+                sim.import_kept_state(loaded.document)
+                log.info("data directory %s: state loaded (%d bytes)", data_dir.path, data_dir.size())
+        except BaseException:
+            data_dir.close()
+            raise
     return data_dir, loaded.document is not None
 
 

@@ -132,21 +132,23 @@ class Table:
         return changed + [k for k in seen if not dict.__contains__(table, k)]
 
 
+_UNSEEN = object()
+
+
 class Whole:
     """The last written signature of one value, written whole when it differs."""
 
     def __init__(self) -> None:
         self.mark: Any = _UNSEEN
 
-    def ops(self, path: Path, value: Any, ops: list[Op] | None, encoded: Any = None) -> None:
-        mark = signature(value)
+    def ops(self, path: Path, value: Any, ops: list[Op] | None, encoded: Any = None, mark: Any = _UNSEEN) -> None:
+        """``mark``: ``value``'s signature, when the caller has it already."""
+        if mark is _UNSEEN:
+            mark = signature(value)
         if self.mark is _UNSEEN or self.mark != mark:
             self.mark = mark
             if ops is not None:
                 ops.append([path, codec.encode(value) if encoded is None else encoded])
-
-
-_UNSEEN = object()
 
 
 def str_keyed(value: Any) -> bool:
@@ -167,10 +169,12 @@ class OrgWatch:
         self.tables: dict[str, Table] = {}
         self.watched: dict[str, WatchedDict] = {}  # the WatchedDicts set in the organization, by field
         self.wholes: dict[str, Whole] = {}
+        self.wholes_mark: Any = _UNSEEN
 
     def ops(self, org: Organization, ops: list[Op] | None) -> None:
         """Operations for what changed in ``org``; ``ops`` None: only note the signatures."""
         base = ["store", "orgs", org.organization_id]
+        wholes = []  # the fields written whole (not dicts): one signature each, compared together first
         for name in codec.field_names(org):
             if name == "activities":  # its ids: ChangeTracker._org_activities
                 continue
@@ -184,7 +188,15 @@ class OrgWatch:
                     if self.verify and table.unnoticed(watched):
                         raise AssertionError(f"{name} {table.unnoticed(watched)} of {org.organization_id}: unnoticed")
                     continue
+            if name in self.wholes and not isinstance(value, dict):
+                wholes.append((name, value))
+                continue
             self._compared(org, name, value, [*base, name], ops)
+        marks = tuple(signature(value) for _, value in wholes)
+        if marks != self.wholes_mark:  # one comparison when none changed (most looks: name, root users, ...)
+            self.wholes_mark = marks
+            for (name, value), mark in zip(wholes, marks):
+                self.wholes[name].ops([*base, name], value, ops, mark=mark)
 
     def _compared(self, org: Organization, name: str, value: Any, path: Path, ops: list[Op] | None) -> None:
         """``value`` compared whole (entry by entry for a dict of records), then watched if it is such a dict."""
@@ -284,6 +296,7 @@ class ChangeTracker:
         self.source_base: Any = None
         self.source_draws: Any = None
         self.source_position = 0
+        self.primed_base: Any = None  # the source's base when the whole document was taken
         self.hooks_done = 0  # the webhook deliveries before it are settled and written
         self.hooks_marks: list[Any] = []  # the signatures of those written after it
 
@@ -337,12 +350,13 @@ class ChangeTracker:
         mark = tuple(signature(value) for _, value in small)
         if mark != self.small_mark:  # one comparison when none of them changed (most changes)
             self.small_mark = mark
-            for name, value in small:
-                self.small.setdefault(name, Whole()).ops(["store", name], value, out)
+            for (name, value), value_mark in zip(small, mark):
+                self.small.setdefault(name, Whole()).ops(["store", name], value, out, mark=value_mark)
         self._tops(out)
         self._webhooks(out)
         source = self._source()
         if prime:
+            self.primed_base = self.source_base
             self.source_base = None  # the first record after a whole document names the source's base
             return [], None
         return ops, source
@@ -466,6 +480,15 @@ class ChangeTracker:
     def _source(self) -> dict[str, Any] | None:
         checkpoint = self.sim.source.checkpoint()
         position = checkpoint.position
+        if (
+            self.source_base is None
+            and checkpoint.base is self.primed_base
+            and checkpoint.draws is self.source_draws
+            and position == self.source_position
+        ):
+            return (
+                None  # nothing drawn since the whole document, which holds the source as it is: a stop rewrites nothing
+            )
         rewound = checkpoint.draws is not self.source_draws or position < self.source_position
         if checkpoint.base is not self.source_base or rewound:
             out: dict[str, Any] = {"base": codec.encode(checkpoint.base), "from": 0}

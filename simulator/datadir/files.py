@@ -11,13 +11,18 @@ loading stops.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import os
 import struct
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from simulator.datadir.changes import Replay
 
@@ -60,6 +65,33 @@ def encode_changes(changes: dict[str, Any], generation: int = 0) -> bytes:
     return json.dumps({"format": FORMAT, "generation": generation, **changes}, separators=(",", ":")).encode()
 
 
+@contextlib.contextmanager
+def collection_paused() -> Iterator[None]:
+    """Python's cycle collector held off while a state is read and built (at start, before any thread serves),
+    and what was built then frozen (``gc.freeze``): loading makes millions of objects and no garbage, every
+    collection on the way would walk all those made before it, and the first ones after it all of them again
+    (0.1 s of a start with 10,000 activities). Frozen objects are still freed by their reference counts when let
+    go; only a reference cycle among them would stay."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
+
+
+def parse(payload: bytes) -> Any:
+    """A base or record decoded: by orjson (a 24 MB base of 10,000 activities in about 0.1 s against json's
+    0.2 s), or by json where orjson refuses what json reads (NaN, integers beyond 64 bits, lone surrogates),
+    so that every file an earlier release wrote still loads; ValueError when neither reads it."""
+    try:
+        return orjson.loads(payload)
+    except orjson.JSONDecodeError:
+        return json.loads(payload)
+
+
 def generation_of(data: Any) -> int:
     """Which compaction a base or record belongs to: a record of an earlier one than the base's is already in
     the base (a stop between writing the base and emptying the log leaves such records)."""
@@ -96,7 +128,7 @@ def read_base(path: Path, loaded: Loaded | None = None) -> dict[str, Any] | None
     if not path.exists():
         return None
     try:
-        data = json.loads(path.read_bytes())
+        data = parse(path.read_bytes())
     except (ValueError, UnicodeDecodeError) as exc:
         raise DataDirError(
             f"{path}: corrupt (not JSON: {exc}); nothing was changed. Restore the directory from a copy, "
@@ -153,7 +185,7 @@ def read_log(path: Path, loaded: Loaded) -> None:
     replay = Replay(loaded.document)
     for magic, payload in records[first:]:
         try:
-            record = json.loads(payload)
+            record = parse(payload)
         except ValueError:
             raise DataDirError(f"{path}: corrupt (a record is not JSON); nothing was changed") from None
         if generation_of(record) < loaded.generation:
