@@ -11,10 +11,12 @@ phases are not the simulator's own work and are measured only to be set aside: t
 Flask beyond the echo's, is what is left of the own work: Flask's time for this request over the echo's.
 
 Wrapping rather than cProfile: only the mapped functions pay the meter (two ``perf_counter`` reads each,
-about 0.25 µs a call, subtracted), so the figures stay close to the unmetered request; a profiler pays on
-every call, and inflates the phases of many small calls over those of a few large ones. Wall time (the
-thread's CPU clock costs 0.7 µs a read here); the slowest tenth of the requests (a core lost to another
-process) is left out. Instruction counts of the whole request are bench/instructions.py's.
+about 1 µs a call, measured and subtracted from the phase it charges and from the one it is called from),
+so the figures stay close to the unmetered request; a profiler pays on every call, and inflates the phases
+of many small calls over those of a few large ones. Wall time (the thread's CPU clock costs 0.7 µs a read
+here); the slowest tenth of the requests (a core lost to another process) is left out. On a busy machine
+the figures move together by up to 2x from run to run; the shares hold. Instruction counts of the whole
+request are bench/instructions.py's.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from simulator import Config, Simulator, create_app
 
 FLASK = "flask"  # outside every phase: Flask and werkzeug, and what the echo does too
 STAMP = "stamp"  # the P-256 check: the floor, not own work
+CALIBRATION = "calibration"  # the meter measuring itself
 
 
 @dataclass(frozen=True)
@@ -197,17 +200,18 @@ class Meter:
         self.thread = threading.get_ident()
         self.stack = [FLASK]
         self.last = time.perf_counter()
-        self.spent: dict[str, float] = dict.fromkeys((*OWN_PHASES, STAMP, FLASK), 0.0)
-        self.calls: dict[str, int] = dict.fromkeys(self.spent, 0)
+        self.spent: dict[str, float] = dict.fromkeys((*OWN_PHASES, STAMP, FLASK, CALIBRATION), 0.0)
+        self.calls: dict[str, int] = dict.fromkeys(self.spent, 0)  # metered calls of each phase's functions
+        self.inner: dict[str, int] = dict.fromkeys(self.spent, 0)  # metered calls made from within each phase
 
     def start(self) -> None:
         for phase in self.spent:
-            self.spent[phase], self.calls[phase] = 0.0, 0
+            self.spent[phase], self.calls[phase], self.inner[phase] = 0.0, 0, 0
         self.stack[:] = [FLASK]  # in place: the wrappers hold this list
         self.last = time.perf_counter()
 
     def wrap(self, function: Callable[..., Any], phase: str) -> Callable[..., Any]:
-        spent, calls, stack, thread = self.spent, self.calls, self.stack, self.thread
+        spent, calls, inner, stack, thread = self.spent, self.calls, self.inner, self.stack, self.thread
 
         @functools.wraps(function)
         def metered(*args: Any, **kwargs: Any) -> Any:
@@ -215,6 +219,7 @@ class Meter:
                 return function(*args, **kwargs)
             now = time.perf_counter()
             spent[stack[-1]] += now - self.last
+            inner[stack[-1]] += 1
             stack.append(phase)
             calls[phase] += 1
             self.last = now
@@ -295,21 +300,33 @@ def metered(meter: Meter, app: Any) -> Iterator[None]:
             step()
 
 
-def meter_cost_us() -> float:
-    """What one metered call adds, from a wrapped no-op (subtracted from each phase per call)."""
+@dataclass(frozen=True)
+class MeterCost:
+    """What one metered call adds, in seconds: to the phase it charges, and to the phase it is called from."""
+
+    inside: float
+    outside: float
+
+
+def meter_cost(calls: int = 2000) -> MeterCost:
+    """The meter's own cost, from a no-op metered ``calls`` times against the same loop calling it plain
+    (medians of five rounds): subtracted per call from the phases, so that they read as unmetered."""
     meter = Meter()
-    nothing = meter.wrap(lambda: None, FLASK)
+    nothing = meter.wrap(lambda: None, CALIBRATION)
     plain: Callable[[], None] = lambda: None  # noqa: E731
-    samples = []
+    inside, outside = [], []
     for _ in range(5):
         start = time.perf_counter()
-        for _ in range(2000):
-            nothing()
-        middle = time.perf_counter()
-        for _ in range(2000):
+        for _ in range(calls):
             plain()
-        samples.append(((middle - start) - (time.perf_counter() - middle)) / 2000 * 1e6)
-    return max(statistics.median(samples), 0.0)
+        bare = time.perf_counter() - start
+        meter.start()
+        for _ in range(calls):
+            nothing()
+        meter.spent[FLASK] += time.perf_counter() - meter.last
+        inside.append(meter.spent[CALIBRATION] / calls)
+        outside.append((meter.spent[FLASK] - bare) / calls)
+    return MeterCost(max(statistics.median(inside), 0.0), max(statistics.median(outside), 0.0))
 
 
 def kept(samples: list[float]) -> list[int]:
@@ -324,10 +341,10 @@ def measure(app: Any, work: Workload, operation: str, requests: int = 300) -> Br
     see the same machine and the last row, a difference, does not drift with the load."""
     echo = echo_app()
     batch = work.batch(operation, requests)
-    cost = meter_cost_us() / 1e6
+    cost = meter_cost()
     meter = Meter()
     echoes: list[float] = []
-    rows: list[tuple[float, dict[str, float], dict[str, int]]] = []
+    rows: list[tuple[float, dict[str, float], dict[str, int], dict[str, int]]] = []
 
     def metered_call(target: Any, request: Request) -> None:
         meter.start()
@@ -340,15 +357,16 @@ def measure(app: Any, work: Workload, operation: str, requests: int = 300) -> Br
             call(echo, dataclasses.replace(request, path="/"))
         for request in batch:
             metered_call(echo, dataclasses.replace(request, path="/"))  # the echo at its own route, as floors.py
-            echoes.append(sum(meter.spent.values()) - sum(meter.calls.values()) * cost)
+            echoes.append(sum(meter.spent.values()) - sum(meter.calls.values()) * (cost.inside + cost.outside))
             metered_call(app, request)
-            rows.append((sum(meter.spent.values()), dict(meter.spent), dict(meter.calls)))
+            rows.append((sum(meter.spent.values()), dict(meter.spent), dict(meter.calls), dict(meter.inner)))
     echo_us = statistics.fmean(echoes[i] for i in kept(echoes)) * 1e6
     chosen = [rows[i] for i in kept([r[0] for r in rows])]
 
     def per_request(phase: str) -> tuple[float, float]:
         calls = statistics.fmean(r[2][phase] for r in chosen)
-        return (statistics.fmean(r[1][phase] for r in chosen) - calls * cost) * 1e6, calls
+        inner = statistics.fmean(r[3][phase] for r in chosen)
+        return (statistics.fmean(r[1][phase] for r in chosen) - calls * cost.inside - inner * cost.outside) * 1e6, calls
 
     figures = {phase: per_request(phase) for phase in (*OWN_PHASES, STAMP, FLASK)}
     phases = {name: max(figures[name][0], 0.0) for name in OWN_PHASES if figures[name][1]}
