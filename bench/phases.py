@@ -63,7 +63,7 @@ class Phase:
 PHASES = (
     Phase(
         "record and log line",
-        "one record per request read by the log line, the journal and the inspector (issue 30: log off-thread)",
+        "one record per request, read by the request log line, the journal and the inspector; the reason phrase",
         (
             "simulator.request_record:RequestRecord.begin",
             "simulator.logs:_answered",
@@ -136,7 +136,7 @@ PHASES = (
     ),
     Phase(
         "result kept, compacted",
-        "result as compact JSON, intent read back from the request once final (issue 30: 2 KiB/activity)",
+        "result kept as compact JSON, intent read back from the request once final (<= 2 KiB per activity)",
         ("simulator.state.activity:Activity.result", "simulator.state.activity:Activity.compact"),
     ),
     Phase(
@@ -168,7 +168,7 @@ HANDLERS_WHY = {  # the handler phase's reason, by operation
     "sign_transaction": "the transaction parsed, hashed (Keccak) and signed (coincurve secp256k1)",
 }
 REST = "Flask beyond the echo's"
-REST_WHY = "two hooks, a blueprint route among ~150, the error handlers: Flask serves the main interface"
+REST_WHY = "Flask matching one of the app's {routes} routes (the echo's: {echo_routes}) and calling its hooks"
 OWN_PHASES = tuple(p.name for p in PHASES if p.name not in (FLASK, STAMP))
 
 
@@ -180,6 +180,7 @@ class Breakdown:
     requests: int
     phases: dict[str, float]  # own phases, then REST
     calls: dict[str, float] = field(default_factory=dict)  # mapped calls per request, by phase
+    routes: tuple[int, int] = (0, 0)  # the URL rules Flask matches the path against: the app's, the echo's
 
     @property
     def own_us(self) -> float:
@@ -187,7 +188,7 @@ class Breakdown:
 
     def why(self, phase: str) -> str:
         if phase == REST:
-            return REST_WHY
+            return REST_WHY.format(routes=self.routes[0], echo_routes=self.routes[1])
         if phase == "handler":
             return HANDLERS_WHY.get(self.operation, "the operation itself")
         return next(p.why for p in PHASES if p.name == phase)
@@ -371,7 +372,9 @@ def measure(app: Any, work: Workload, operation: str, requests: int = 300) -> Br
     figures = {phase: per_request(phase) for phase in (*OWN_PHASES, STAMP, FLASK)}
     phases = {name: max(figures[name][0], 0.0) for name in OWN_PHASES if figures[name][1]}
     phases[REST] = figures[FLASK][0] - echo_us
-    return Breakdown(operation, len(chosen), phases, {name: figures[name][1] for name in OWN_PHASES})
+    calls = {name: figures[name][1] for name in OWN_PHASES}
+    routes = (len(list(app.url_map.iter_rules())), len(list(echo.url_map.iter_rules())))
+    return Breakdown(operation, len(chosen), phases, calls, routes)
 
 
 def report(breakdown: Breakdown, own_us: float | None = None) -> None:
