@@ -163,7 +163,7 @@ PHASES = (
 )
 HANDLERS_WHY = {  # the handler phase's reason, by operation
     "whoami": "the organization and user the stamp's key belongs to",
-    "get_activity": "the activity read back (intent from the request text, result from JSON) with its votes",
+    "get_activity": "the activity found by id and the poll counted toward a scripted wait (its answer: below)",
     "sign_raw_payload": "the signature itself (coincurve secp256k1), the signer found by address",
     "sign_transaction": "the transaction parsed, hashed (Keccak) and signed (coincurve secp256k1)",
 }
