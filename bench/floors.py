@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import phases
 from hotspots import call
 from load import Request
 from server import echo_app
@@ -199,16 +200,24 @@ def own_work(runs: int = 3, requests: int = 400) -> list[tuple[str, list[float]]
     return [(op, [next(s.own_us for s in run if s.operation == op) for run in measured]) for op in OPERATIONS]
 
 
-def report_own(figures: list[tuple[str, list[float]]]) -> None:
-    """The own-work figures beside issue 41's targets (medians of the runs; each run in brackets)."""
+def report_own(figures: list[tuple[str, list[float]]], explain: bool = True) -> None:
+    """The own-work figures beside issue 41's targets (medians of the runs; each run in brackets); then, with
+    ``explain``, where the own work of each operation that missed goes, measured now (bench/phases.py)."""
     print("the simulator's own work (in process, thread CPU µs per request beyond Flask, stamp and seed):")
     print(f"{'operation':<18}{'own':>7}{'target':>8}  verdict   runs")
+    missed = {}
     for op, values in figures:
         own = statistics.median(values)
         target = OWN_TARGETS_US.get(op)
         verdict = "" if target is None else ("met" if own <= target else "MISSED")
         runs = " ".join(f"{v:.0f}" for v in values)
         print(f"{op:<18}{own:>7.0f}{f'{target:.0f}' if target is not None else '-':>8}  {verdict:<8}  [{runs}]")
+        if verdict == "MISSED":
+            missed[op] = own
+    if explain and missed:
+        print("each phase of a missed row, with the behaviour that keeps it (bench/phases.py says how it is measured):")
+        for breakdown in phases.measure_each(list(missed)):
+            phases.report(breakdown, missed[breakdown.operation])
 
 
 if __name__ == "__main__":

@@ -193,12 +193,15 @@ def _submit(
         if existing is not None:
             return {"activity": existing.to_api(principal.user.user_id, now)}
         ctx = Context(host.store, host.source, now, org, principal, body["type"], prepared, host.notify)
-        activity = start_activity(host, ctx, spec, body, raw, keys)
+        activity = start_activity(host, ctx, spec, body, raw, keys, fingerprint)
         return {"activity": activity.to_api(principal.user.user_id, now)}
 
 
-def start_activity(host: Host, ctx: Context, spec: Operation, body: Json, raw: bytes, keys: Json) -> Activity:
-    """Decide (scripted rule, else quorum and policies), then complete, wait, or refuse."""
+def start_activity(
+    host: Host, ctx: Context, spec: Operation, body: Json, raw: bytes, keys: Json, fingerprint: str | None = None
+) -> Activity:
+    """Decide (scripted rule, else quorum and policies), then complete, wait, or refuse (``fingerprint``: the
+    request's, when the caller worked it out)."""
     assert ctx.principal is not None
     params = body["parameters"]
     user = ctx.principal.user
@@ -217,10 +220,10 @@ def start_activity(host: Host, ctx: Context, spec: Operation, body: Json, raw: b
         if decision is None:
             used = lifecycle.credentials_of(ctx.principal)
             decision = engine.decide(ctx.org, user, spec, body["type"], params, used, extra, now_ms=ctx.now_ms)
+        fingerprint = fingerprint or envelope.fingerprint_of(raw)
         if denied := decision.outcome is Outcome.DENY:  # kept as a record, with ids of its own
-            fingerprint = envelope.fingerprint_of(raw)
             ctx = replace(ctx, source=refusals.denial_source(host.source, host.store, fingerprint, ctx.now_ms))
-        activity = envelope.new_activity(ctx, body, raw, keys)
+        activity = envelope.new_activity(ctx, body, raw, keys, fingerprint)
         activity_id = activity.activity_id
         pending = Pending(spec.name, params, keys["resultKey"], ctx.prepared, policy_context=extra)
         lifecycle.begin(ctx, activity, decision, pending, bool(body.get("generateAppProofs")))

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+import orjson
+
 from simulator.state.records import timestamp
 from simulator.state.status_track import StatusTrack
 from simulator.state.votes import wire
@@ -28,6 +30,17 @@ _COMPACT_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 # compacts its activity and then answers with it, and this spares the answer a second parse. A deque of one:
 # append and pop are atomic, so one reader at most takes it; a body taken is never handed out again.
 _READ_BACK: deque[tuple[str, Json]] = deque(maxlen=1)
+
+
+def read_json(text: str) -> Any:
+    """``json.loads(text)``'s value, read by orjson where it can (a quarter of the time: every answer with an
+    activity reads its result, and its request once settled): both make the same dicts, lists, strings, ints,
+    floats (correctly rounded), booleans and None. What orjson refuses, json reads as before (NaN, integers
+    beyond 64 bits, lone surrogates), or refuses with its own ValueError."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
 
 
 class ActivityStatus(str, Enum):
@@ -150,7 +163,7 @@ class Activity:
     def result(self) -> Json:
         if self.kept_result is not None:
             return self.kept_result
-        return json.loads(self.result_json) if self.result_json else {}
+        return read_json(self.result_json) if self.result_json else {}
 
     @result.setter
     def result(self, value: Json) -> None:
@@ -187,10 +200,13 @@ class Activity:
             if request is self.request:
                 return body
         try:
-            body = json.loads(self.request)
+            body = read_json(self.request)
         except ValueError:
             return {}
-        return drop_nulls(body) if isinstance(body, dict) else {}
+        if not isinstance(body, dict):
+            return {}
+        # text without the literal null holds no None: drop_nulls would only copy what was just made
+        return drop_nulls(body) if "null" in self.request else body
 
     def compact(self) -> bool:
         """Read the intent and timestampMs back from the request from now on, if the activity is
