@@ -22,9 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from simulator.datadir.changes import Replay
+from simulator.wire import read_json
 
 FORMAT = "wallet-simulator-data/2"  # the `format` of both files; a later release reads every earlier one
 FORMAT_PREFIX = "wallet-simulator-data/"
@@ -82,16 +81,6 @@ def collection_paused() -> Iterator[None]:
             gc.enable()
 
 
-def parse(payload: bytes) -> Any:
-    """A base or record decoded: by orjson (a 24 MB base of 10,000 activities in about 0.1 s against json's
-    0.2 s), or by json where orjson refuses what json reads (NaN, integers beyond 64 bits, lone surrogates),
-    so that every file an earlier release wrote still loads; ValueError when neither reads it."""
-    try:
-        return orjson.loads(payload)
-    except orjson.JSONDecodeError:
-        return json.loads(payload)
-
-
 def generation_of(data: Any) -> int:
     """Which compaction a base or record belongs to: a record of an earlier one than the base's is already in
     the base (a stop between writing the base and emptying the log leaves such records)."""
@@ -128,7 +117,7 @@ def read_base(path: Path, loaded: Loaded | None = None) -> dict[str, Any] | None
     if not path.exists():
         return None
     try:
-        data = parse(path.read_bytes())
+        data = read_json(path.read_bytes())
     except (ValueError, UnicodeDecodeError) as exc:
         raise DataDirError(
             f"{path}: corrupt (not JSON: {exc}); nothing was changed. Restore the directory from a copy, "
@@ -185,7 +174,7 @@ def read_log(path: Path, loaded: Loaded) -> None:
     replay = Replay(loaded.document)
     for magic, payload in records[first:]:
         try:
-            record = parse(payload)
+            record = read_json(payload)
         except ValueError:
             raise DataDirError(f"{path}: corrupt (a record is not JSON); nothing was changed") from None
         if generation_of(record) < loaded.generation:

@@ -18,29 +18,16 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-import orjson
-
 from simulator.state.records import timestamp
 from simulator.state.status_track import StatusTrack
 from simulator.state.votes import wire
-from simulator.wire import Json, drop_nulls
+from simulator.wire import Json, drop_nulls, read_json
 
 _COMPACT_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 # The body compact() just read back, handed to the next _body() of the same request once: a submission
 # compacts its activity and then answers with it, and this spares the answer a second parse. A deque of one:
 # append and pop are atomic, so one reader at most takes it; a body taken is never handed out again.
 _READ_BACK: deque[tuple[str, Json]] = deque(maxlen=1)
-
-
-def read_json(text: str) -> Any:
-    """``json.loads(text)``'s value, read by orjson where it can (a quarter of the time: every answer with an
-    activity reads its result, and its request once settled): both make the same dicts, lists, strings, ints,
-    floats (correctly rounded), booleans and None. What orjson refuses, json reads as before (NaN, integers
-    beyond 64 bits, lone surrogates), or refuses with its own ValueError."""
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return json.loads(text)
 
 
 class ActivityStatus(str, Enum):

@@ -16,6 +16,7 @@ from simulator.datadir import files
 from simulator.datadir.changes import OrgWatch
 from simulator.state.tables import WatchedDict, values_to_read
 from simulator.testing import ApiKeyStamper, PasskeyStamper, SimulatorClient
+from simulator.wire import read_json
 
 QUORUM = ROOT / "scenarios" / "two_of_three_quorum.yaml"
 BOB_KEY = "b0b0000000000000000000000000000000000000000000000000000000000001"
@@ -385,10 +386,10 @@ def test_activities_loaded_and_never_read_are_written_back_as_they_were_loaded(t
 
 
 def test_a_base_json_reads_and_orjson_refuses_still_loads():
-    """Bases and records are read by orjson; what it refuses and json reads (NaN, integers beyond 64 bits),
+    """Bases and records are read by orjson (wire.read_json); what it refuses and json reads (NaN, integers beyond 64 bits),
     which an earlier release could have written, is read by json."""
-    assert files.parse(b'{"a": [1, "x"]}') == {"a": [1, "x"]}
-    read = files.parse(b'{"n": NaN, "big": 123456789012345678901234567890}')
+    assert read_json(b'{"a": [1, "x"]}') == {"a": [1, "x"]}
+    read = read_json(b'{"n": NaN, "big": 123456789012345678901234567890}')
     assert read["n"] != read["n"] and read["big"] == 123456789012345678901234567890
     with pytest.raises(ValueError):
-        files.parse(b'{"cut": ')
+        read_json(b'{"cut": ')
