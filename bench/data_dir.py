@@ -2,6 +2,7 @@
 disk bytes per activity.
 
     PYTHONPATH=$PWD python bench/data_dir.py [--seconds 3] [--rounds 3] [--durability everysec|always|no]
+                                             [--node-requests 300]
 
 Throughput: create_wallet and sign_raw_payload at 1 and 8 connections, each against a fresh ``serve`` (in
 memory, and ``--data-dir`` with the default durability ``everysec``), for ``--seconds`` each, over ``--rounds``
@@ -28,11 +29,17 @@ import time
 from pathlib import Path
 from typing import Any
 
+from nodeclient import Figure, NodeLoad
+from nodeclient import available as node_available
+from workload import scenario_file
+
 from simulator import Config, Simulator
 from simulator.datadir import files
 from simulator.datadir.changes import ChangeTracker
 from simulator.datadir.directory import DataDir, Writer
 from simulator.testing import ApiKeyStamper, SimulatorClient
+
+HERE = Path(__file__).resolve().parent  # bench/, on sys.path as the script's folder
 
 ETH = {
     "curve": "CURVE_SECP256K1",
@@ -66,6 +73,52 @@ def serve(*args: str) -> tuple[subprocess.Popen[str], dict[str, Any], float]:
 def stop(proc: subprocess.Popen[str]) -> None:
     proc.terminate()
     proc.wait(timeout=30)
+
+
+def node_rows(rounds: int, requests: int) -> None:
+    """The same cost over keep-alive connections from the node load generator (bench/nodeload.js: real P-256
+    stamps made before the clock starts, so the client is not what is measured), the server being
+    bench/server.py with and without ``--data-dir``; also each server process's CPU time per request."""
+    if node_available() is not None:
+        print(f"node rows skipped: {node_available()}")
+        return
+    for op in ("create_wallet", "sign_raw_payload"):
+        for connections in (1, 8):
+            figures: dict[str, list[Figure]] = {"memory": [], "data-dir": []}
+            for round_ in range(rounds):
+                for mode in ("memory", "data-dir") if round_ % 2 == 0 else ("data-dir", "memory"):
+                    with tempfile.TemporaryDirectory() as tmp:
+                        extra = ["--data-dir", str(Path(tmp) / "data")] if mode == "data-dir" else []
+                        server = subprocess.Popen(
+                            [sys.executable, str(HERE / "server.py"), str(scenario_file()), *extra],
+                            stdout=subprocess.PIPE,
+                            text=True,
+                            env=SERVE_ENV,
+                        )
+                        node = NodeLoad()
+                        try:
+                            assert server.stdout is not None
+                            port = int(server.stdout.readline().strip().rsplit(":", 1)[1])
+                            node.setup(port)
+                            node.build("warm", op, 30)
+                            node.run("warm", port, connections)
+                            node.build("measured", op, requests)
+                            figures[mode].append(node.run("measured", port, connections, pid=server.pid))
+                        finally:
+                            node.close()
+                            server.terminate()
+                            server.wait(timeout=30)
+            memory = statistics.median(f.rps for f in figures["memory"])
+            kept = statistics.median(f.rps for f in figures["data-dir"])
+            each = ", ".join(f"{1 - d.rps / m.rps:.0%}" for m, d in zip(figures["memory"], figures["data-dir"]))
+            cpu_memory = statistics.median(f.server_cpu_us for f in figures["memory"])
+            cpu_kept = statistics.median(f.server_cpu_us for f in figures["data-dir"])
+            print(
+                f"{op:<17} {connections} conn (node): memory {memory:7.1f}/s  data-dir {kept:7.1f}/s  "
+                f"cost {1 - kept / memory:6.1%} (target <= 15%; median of {rounds}; rounds: {each}); "
+                f"server CPU {cpu_memory:.0f} -> {cpu_kept:.0f} us a request",
+                flush=True,
+            )
 
 
 def client_for(ready: dict[str, Any]) -> SimulatorClient:
@@ -186,6 +239,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="rounds of each figure, the two modes alternating")
     parser.add_argument("--activities", type=int, default=10_000)
     parser.add_argument("--durability", choices=("always", "everysec", "no"), default="everysec")
+    parser.add_argument("--node-requests", type=int, default=300, help="requests a node row sends (0: no node rows)")
     args = parser.parse_args()
     rounds = max(1, args.rounds)
     modes = ("memory", "data-dir")
@@ -212,6 +266,8 @@ def main() -> None:
                 f"cost {1 - kept / memory:6.1%} (target <= 15%; median of {rounds}; rounds: {each})",
                 flush=True,
             )
+    if args.node_requests:
+        node_rows(rounds, args.node_requests)
     for op in ("create_wallet", "sign_raw_payload"):
         cpu: dict[bool, list[float]] = {False: [], True: []}
         for round_ in range(rounds):

@@ -1,14 +1,15 @@
 """The benchmark's server: the simulator, a bare Flask echo at /echo/ and the ceiling at /ceiling/ (bench/ceiling.py)
 on one server, in its own process.
 
-    python bench/server.py SCENARIO [--server waitress|granian|werkzeug] [--activities N]
+    python bench/server.py SCENARIO [--server waitress|granian|werkzeug] [--activities N] [--data-dir DIR]
 
 ``waitress`` is the transport ``serve`` and SimulatorServer use (simulator/wsgi.py, default
 settings); ``granian`` is ``serve --server granian``'s (simulator/granian_server.py: a Rust HTTP server
 driven in this process, ``Config.threads`` application threads; the bench once ran granian's own
 multi-process server, whose worker, forked while this process had threads, could hang on a lock); ``werkzeug`` is the threaded
 development server they used before, kept here so a run can show the difference. ``--activities N`` first fills the state with N signing
-activities (authentication off, to build them quickly) for the state-export measurement.
+activities (authentication off, to build them quickly) for the state-export measurement. ``--data-dir DIR``
+keeps the simulator's state there as ``serve --data-dir`` does (default durability), for bench/data_dir.py.
 Prints the URL on stdout when ready; run by bench/run.py so the load generator has its own GIL.
 """
 
@@ -34,6 +35,10 @@ from ceiling import ceiling_app
 from workload import Workload
 
 from simulator import Config, Simulator, create_app, logs
+from simulator.datadir.changes import ChangeTracker
+from simulator.datadir.directory import Writer
+from simulator.datadir.gate import WriteGate
+from simulator.server import open_data_dir
 from simulator.wsgi import PortServer, worker_pool
 
 
@@ -155,18 +160,25 @@ def timing_app(times: dict[str, list[tuple[float, float]]]) -> Flask:
     return report
 
 
-def bench_app(scenario: Path, activities: int) -> tuple[Config, DispatcherMiddleware]:
+def bench_app(scenario: Path, activities: int, data_dir: Path | None = None) -> tuple[Config, DispatcherMiddleware]:
     config = Config(
         seed=1,
         scenarios=(scenario,),
         auth="off" if activities else "verify",
         max_activities=max(activities + 1000, Config.max_activities or 0),
         threads=int(os.environ.get("BENCH_THREADS", Config.threads)),  # for experiments: Config.threads by default
+        data_dir=data_dir,
     )
     sim = Simulator(config)
     if activities:
         fill(sim, activities)
     app: Any = create_app(sim)  # refuses over-cap bodies itself (413 in the one error shape)
+    if data_dir is not None:  # as serve --data-dir keeps it (simulator/server.py): the directory, its writer, the gate
+        opened, _loaded = open_data_dir(sim)
+        assert opened is not None
+        writer = Writer(opened, ChangeTracker(sim))
+        writer.write_whole()
+        app = WriteGate(app, writer)
     echo: Any = echo_app()
     mounts: dict[str, Any] = {"/bench/state-stream": stream_app(sim)}
     if os.environ.get("BENCH_TIMING"):
@@ -185,6 +197,9 @@ def main() -> None:
     options.add_argument("scenario", type=Path)
     options.add_argument("--server", choices=("waitress", "granian", "werkzeug"), default="waitress")
     options.add_argument("--activities", type=int, default=0)
+    options.add_argument(
+        "--data-dir", type=Path, default=None, help="kept as serve --data-dir keeps it (bench/data_dir.py)"
+    )
     args = options.parse_args()
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one log line per request would be measured too
     if (
@@ -193,7 +208,7 @@ def main() -> None:
         logs.configure("text", open(os.devnull, "w"), background=True)  # noqa: SIM115 - open for the process's life
     if interval := os.environ.get("BENCH_SWITCH_INTERVAL"):  # for experiments: the GIL's switch interval, s
         sys.setswitchinterval(float(interval))
-    config, both = bench_app(args.scenario, args.activities)
+    config, both = bench_app(args.scenario, args.activities, args.data_dir)
     if args.server == "granian":  # as serve --server granian runs it: in this process (simulator/granian_server.py)
         from simulator.granian_server import GranianPort
 

@@ -27,7 +27,7 @@ from simulator.state.records import (
     WebhookEndpoint,
 )
 from simulator.state.retention import Retention
-from simulator.state.tables import ActivityIds, ActivityTable, values_to_read
+from simulator.state.tables import ActivityIds, ActivityTable, read_only_get, values_to_read
 from simulator.webhook_events import ACTIVITY_UPDATES
 from simulator.wire import Json
 
@@ -185,11 +185,12 @@ class Store:
     def credential_refs(self, handle: str) -> Sequence[CredentialRef]:
         """Every place a public key (hex) or WebAuthn credential id is registered (the store's own list: read it,
         under the lock, and do not keep it)."""
-        return self._credentials.get(handle, NO_REFS)
+        refs: Sequence[CredentialRef] = read_only_get(self._credentials, handle, NO_REFS)
+        return refs
 
     def credential_ref_in(self, handle: str, organization_id: str | None) -> CredentialRef | None:
         """The first place ``handle`` is registered in ``organization_id`` (the order ``credential_refs`` lists)."""
-        refs = self._credentials.get(handle)
+        refs = read_only_get(self._credentials, handle)
         if not refs or not organization_id:
             return None
         # per handle, the first ref of each organization (one API key can sit in hundreds of sub-organizations),

@@ -13,7 +13,7 @@ from conftest import ETH_ACCOUNT, ROOT, ok
 from simulator import Config, Simulator, SimulatorServer
 from simulator.control_client import ControlClient
 from simulator.datadir import files
-from simulator.datadir.changes import OrgWatch
+from simulator.datadir.changes import FieldWatch
 from simulator.state.tables import WatchedDict, values_to_read
 from simulator.testing import ApiKeyStamper, PasskeyStamper, SimulatorClient
 from simulator.wire import read_json
@@ -56,9 +56,9 @@ def differences(a: Any, b: Any, path: str = "") -> list[str]:
 
 @pytest.fixture(autouse=True)
 def verified(monkeypatch):
-    """Each record also compares every organization's entries by signature, and fails on a change the tables
-    did not note (a record changed without being fetched from its table)."""
-    monkeypatch.setattr(OrgWatch, "verify", True)
+    """Each record also compares every watched table's entries (an organization's, the store's) by signature, and
+    fails on a change the tables did not note (a record changed without being fetched from its table)."""
+    monkeypatch.setattr(FieldWatch, "verify", True)
 
 
 def test_every_step_of_a_mixed_load_is_what_the_directory_holds(tmp_path):
