@@ -73,6 +73,7 @@ def open_data_dir(sim: Simulator) -> tuple[DataDir | None, bool]:
         return None, False
     data_dir = DataDir(sim.config.data_dir, sim.config.data_durability)
     with files.collection_paused():
+        data_dir.unfreeze_at_close = True
         loaded = data_dir.open()
         try:
             if loaded.document is not None:

@@ -11,6 +11,7 @@ the state's size.
 from __future__ import annotations
 
 import fcntl
+import gc
 import logging
 import os
 import threading
@@ -44,6 +45,7 @@ class DataDir:
         self._closing = threading.Event()
         self._sync_lock = threading.Lock()  # the syncer never syncs a log being closed
         self._syncer: threading.Thread | None = None
+        self.unfreeze_at_close = False  # the objects loaded with it were frozen (files.collection_paused)
 
     def open(self) -> Loaded:
         """Read the directory and lock it; on any problem raise DataDirError having changed nothing. A last
@@ -170,6 +172,9 @@ class DataDir:
         if self._lock_file is not None:
             self._lock_file.close()  # releases the lock
             self._lock_file = None
+        if self.unfreeze_at_close:
+            self.unfreeze_at_close = False
+            gc.unfreeze()
 
 
 class Writer:

@@ -70,13 +70,14 @@ def collection_paused() -> Iterator[None]:
     and what was built then frozen (``gc.freeze``): loading makes millions of objects and no garbage, every
     collection on the way would walk all those made before it, and the first ones after it all of them again
     (0.1 s of a start with 10,000 activities). Frozen objects are still freed by their reference counts when let
-    go; only a reference cycle among them would stay."""
+    go; only a reference cycle among them would stay, so the directory's close unfreezes them
+    (``DataDir.unfreeze_at_close``): a test process that opens many directories keeps collecting its garbage."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
+        gc.freeze()  # not when loading failed: nothing is kept, and nothing would unfreeze it
     finally:
-        gc.freeze()
         if enabled:
             gc.enable()
 

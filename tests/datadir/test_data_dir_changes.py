@@ -393,3 +393,14 @@ def test_a_base_json_reads_and_orjson_refuses_still_loads():
     assert read["n"] != read["n"] and read["big"] == 123456789012345678901234567890
     with pytest.raises(ValueError):
         read_json(b'{"cut": ')
+
+
+def test_what_a_start_froze_for_the_collector_is_unfrozen_at_the_stop(tmp_path):
+    """A start freezes what it loaded (the collector's walks over a large state cost 0.1 s after it); the stop
+    unfreezes, so that a process opening many directories (a test suite) still collects its garbage."""
+    import gc
+
+    before = gc.get_freeze_count()
+    with SimulatorServer(config=Config(seed=37, data_dir=tmp_path / "data")):
+        assert gc.get_freeze_count() > before
+    assert gc.get_freeze_count() == 0
