@@ -17,6 +17,7 @@ starts of each, interleaved; every ``serve`` starts from compiled bytecode, as a
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import shutil
@@ -29,6 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import versus
 from nodeclient import Figure, NodeLoad
 from nodeclient import available as node_available
 from workload import scenario_file
@@ -49,11 +51,14 @@ ETH = {
 }
 
 
-# An installed simulator starts from compiled bytecode (pip compiles it at install). Run from a checkout where
-# PYTHONDONTWRITEBYTECODE is set, every start would compile the sources again (0.2-0.3 s of each start here):
-# the starts measured use a bytecode cache of their own, outside the checkout, warmed by a first start.
-BYTECODE = tempfile.mkdtemp(prefix="bench-bytecode-")
-SERVE_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"PYTHONPYCACHEPREFIX": BYTECODE}
+@functools.cache
+def serve_env() -> dict[str, str]:
+    """An installed simulator starts from compiled bytecode (pip compiles it at install). Run from a checkout
+    where PYTHONDONTWRITEBYTECODE is set, every start would compile the sources again (0.2-0.3 s of each start
+    here): the starts measured use a bytecode cache of their own, outside the checkout, made on first use and
+    removed at the end of ``main``."""
+    kept = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return kept | {"PYTHONPYCACHEPREFIX": tempfile.mkdtemp(prefix="bench-bytecode-")}
 
 
 def serve(*args: str) -> tuple[subprocess.Popen[str], dict[str, Any], float]:
@@ -63,7 +68,7 @@ def serve(*args: str) -> tuple[subprocess.Popen[str], dict[str, Any], float]:
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
-        env=SERVE_ENV,
+        env=serve_env(),
     )
     assert proc.stdout is not None
     line = proc.stdout.readline()
@@ -78,7 +83,8 @@ def stop(proc: subprocess.Popen[str]) -> None:
 def node_rows(rounds: int, requests: int) -> None:
     """The same cost over keep-alive connections from the node load generator (bench/nodeload.js: real P-256
     stamps made before the clock starts, so the client is not what is measured), the server being
-    bench/server.py with and without ``--data-dir``; also each server process's CPU time per request."""
+    bench/server.py with and without ``--data-dir`` (started by versus.start: no request log in either); also each
+    server process's CPU time per request."""
     if node_available() is not None:
         print(f"node rows skipped: {node_available()}")
         return
@@ -88,17 +94,10 @@ def node_rows(rounds: int, requests: int) -> None:
             for round_ in range(rounds):
                 for mode in ("memory", "data-dir") if round_ % 2 == 0 else ("data-dir", "memory"):
                     with tempfile.TemporaryDirectory() as tmp:
-                        extra = ["--data-dir", str(Path(tmp) / "data")] if mode == "data-dir" else []
-                        server = subprocess.Popen(
-                            [sys.executable, str(HERE / "server.py"), str(scenario_file()), *extra],
-                            stdout=subprocess.PIPE,
-                            text=True,
-                            env=SERVE_ENV,
-                        )
+                        extra = ("--data-dir", str(Path(tmp) / "data")) if mode == "data-dir" else ()
+                        server, port = versus.start(HERE.parent, scenario_file(), "waitress", *extra)
                         node = NodeLoad()
                         try:
-                            assert server.stdout is not None
-                            port = int(server.stdout.readline().strip().rsplit(":", 1)[1])
                             node.setup(port)
                             node.build("warm", op, 30)
                             node.run("warm", port, connections)
@@ -286,7 +285,7 @@ def main() -> None:
         held = directory_with(args.activities, path)
         size = files.size_of(path)
         starts: dict[str, list[float]] = {"plain": [], "kept": []}
-        stop(serve()[0])  # the bytecode cache warmed (SERVE_ENV)
+        stop(serve()[0])  # the bytecode cache warmed (serve_env)
         for round_ in range(rounds):
             for mode in ("plain", "kept") if round_ % 2 == 0 else ("kept", "plain"):
                 proc, _ready, took = serve() if mode == "plain" else serve("--data-dir", str(path))
@@ -299,7 +298,7 @@ def main() -> None:
             f"{', '.join(f'{t:.2f}' for t in starts['plain'])} / {', '.join(f'{t:.2f}' for t in starts['kept'])} s)"
         )
         print(f"disk: {size} bytes for {held} activities = {size / held:.0f} bytes per activity")
-    shutil.rmtree(BYTECODE, ignore_errors=True)
+    shutil.rmtree(serve_env()["PYTHONPYCACHEPREFIX"], ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -29,9 +29,10 @@ from workload import scenario_file
 HERE = Path(__file__).resolve().parent.parent
 
 
-def start(tree: Path, scenario: Path, transport: str = "waitress") -> tuple[subprocess.Popen[str], int]:
+def start(tree: Path, scenario: Path, transport: str = "waitress", *extra: str) -> tuple[subprocess.Popen[str], int]:
+    """``tree``'s bench/server.py (``extra``: more of its options, as ``--data-dir DIR``) and its port."""
     server = subprocess.Popen(
-        [sys.executable, str(tree / "bench" / "server.py"), str(scenario), "--server", transport],
+        [sys.executable, str(tree / "bench" / "server.py"), str(scenario), "--server", transport, *extra],
         stdout=subprocess.PIPE,
         text=True,
         cwd=tree,

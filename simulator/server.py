@@ -73,7 +73,6 @@ def open_data_dir(sim: Simulator) -> tuple[DataDir | None, bool]:
         return None, False
     data_dir = DataDir(sim.config.data_dir, sim.config.data_durability)
     with files.collection_paused():
-        data_dir.unfreeze_at_close = True
         loaded = data_dir.open()
         try:
             if loaded.document is not None:
@@ -82,6 +81,7 @@ def open_data_dir(sim: Simulator) -> tuple[DataDir | None, bool]:
         except BaseException:
             data_dir.close()
             raise
+    data_dir.unfreeze_at_close = True  # loaded: collection_paused froze it
     return data_dir, loaded.document is not None
 
 

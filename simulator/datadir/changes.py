@@ -161,7 +161,7 @@ class Entries:
 
     def __init__(self) -> None:
         self.held: list[Any] | None = None
-        self.mark: Any = _UNSEEN  # OrgWatch.verify: the content's signature too
+        self.mark: Any = _UNSEEN  # FieldWatch.verify: the content's signature too
 
     def ops(self, path: Path, entries: list[Any], ops: list[Op] | None) -> None:
         held = self.held
@@ -510,9 +510,8 @@ class ChangeTracker:
             and checkpoint.draws is self.source_draws
             and position == self.source_position
         ):
-            return (
-                None  # nothing drawn since the whole document, which holds the source as it is: a stop rewrites nothing
-            )
+            # nothing drawn since the whole document, which holds the source as it is: a stop rewrites nothing
+            return None
         rewound = checkpoint.draws is not self.source_draws or position < self.source_position
         if checkpoint.base is not self.source_base or rewound:
             out: dict[str, Any] = {"base": codec.encode(checkpoint.base), "from": 0}
