@@ -43,6 +43,7 @@ Op = list[Any]  # [path, value] or [path]
 PRIMITIVES = frozenset({str, int, float, bool, type(None), bytes})
 TRACKED_STORE_TABLES = ("fingerprints", "evaluations")  # keyed by activity: too large to compare at every change
 KEYED_STORE_FIELDS = ("orgs", "activities", *TRACKED_STORE_TABLES)
+_NOT_SMALL = frozenset((*KEYED_STORE_FIELDS, *Store.TRANSIENT))  # the store's fields FieldWatch does not look at
 
 
 def signature(value: Any) -> Any:
@@ -83,6 +84,11 @@ def _plan(kind: type) -> tuple[Callable[[Any], tuple[Any, ...]], tuple[int, ...]
 
 
 _PLANS: dict[type, Any] = {}
+_GETTERS: dict[tuple[str, ...], Callable[[Any], tuple[Any, ...]]] = {}  # FieldWatch.fields: by the names it reads
+
+
+def _one_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    return lambda owner: tuple(getattr(owner, name) for name in names)
 
 
 class Table:
@@ -196,26 +202,32 @@ class FieldWatch:
         self.wholes: dict[str, Whole] = {}
         self.wholes_mark: Any = _UNSEEN
 
-    def fields(self, owner: Any, names: Iterable[str], base: Path, ops: list[Op] | None) -> None:
+    def fields(self, owner: Any, names: tuple[str, ...], base: Path, ops: list[Op] | None) -> None:
         """Operations for what changed in the fields ``names`` of ``owner`` (under ``base``); ``ops`` None: only
         note the signatures."""
+        getter = _GETTERS.get(names)
+        if getter is None:
+            getter = _GETTERS[names] = operator.attrgetter(*names) if len(names) > 1 else _one_getter(names)
         wholes = []  # the fields written whole (not dicts): one signature each, compared together first
-        for name in names:
-            value = getattr(owner, name)
-            table, watched = self.tables.get(name), self.watched.get(name)
-            if table is not None and watched is not None and value is watched:
+        tables, watched_tables, verify = self.tables, self.watched, self.verify
+        for name, value in zip(names, getter(owner)):  # every field at once, in C
+            watched = watched_tables.get(name, _UNSEEN)
+            if watched is value:
+                if not (watched.changed or watched.every or verify):
+                    continue  # nothing noted since the last look (most tables at most looks): no set made, no walk
+                table = tables.get(name)
                 keys = watched.drain()
-                if keys is not None and all(type(k) is str for k in keys):
+                if table is not None and keys is not None and all(type(k) is str for k in keys):
                     if keys:
                         table.some([*base, name], watched, keys, ops)
-                    if self.verify and table.unnoticed(watched):
+                    if verify and table.unnoticed(watched):
                         raise AssertionError(f"{[*base, name]}: {table.unnoticed(watched)} unnoticed")
                     continue
             if name in self.wholes and not isinstance(value, dict):
                 wholes.append((name, value))
                 continue
             self._compared(owner, name, value, [*base, name], ops)
-        marks = tuple(signature(value) for _, value in wholes)
+        marks = tuple([value if type(value) in PRIMITIVES else signature(value) for _, value in wholes])
         if marks != self.wholes_mark:  # one comparison when none changed (most looks: name, root users, ...)
             self.wholes_mark = marks
             for (name, value), mark in zip(wholes, marks):
@@ -248,8 +260,13 @@ class OrgWatch(FieldWatch):
     """One organization's fields (its activity ids apart: ``ChangeTracker._org_activities``)."""
 
     def ops(self, org: Organization, ops: list[Op] | None) -> None:
-        names = (name for name in codec.field_names(org) if name != "activities")
+        names = _ORG_FIELDS.get(type(org))
+        if names is None:
+            names = _ORG_FIELDS[type(org)] = tuple(name for name in codec.field_names(org) if name != "activities")
         self.fields(org, names, ["store", "orgs", org.organization_id], ops)
+
+
+_ORG_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 class Views:
@@ -377,7 +394,7 @@ class ChangeTracker:
             del self.orgs[org_id]
             self.org_tables.pop(org_id, None)
             ops.append([["store", "orgs", org_id]])
-        small = [name for name, _ in codec.store_fields(store) if name not in KEYED_STORE_FIELDS]
+        small = tuple([name for name in vars(store) if name not in _NOT_SMALL])
         self.small.fields(store, small, ["store"], out)
         self._tops(out)
         self._webhooks(out)

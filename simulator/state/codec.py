@@ -16,7 +16,7 @@ import dataclasses
 import json
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from simulator.state import activity, longtail_records, records, store, votes
@@ -69,40 +69,116 @@ def encode(value: Any) -> Any:
     kind = type(value)
     if kind in _AS_THEY_ARE:
         return value
+    encoder = _ENCODERS.get(kind)
+    if encoder is None:
+        encoder = _encoder_for(kind)
+    return encoder(value)
+
+
+# How each type is written, chosen once per type (the isinstance chain below cost more than the writing: a
+# data directory encodes an activity and its evaluation after every request)
+_ENCODERS: dict[type, Callable[[Any], Any]] = {}
+
+
+def _encoder_for(kind: type) -> Callable[[Any], Any]:
+    chosen: Callable[[Any], Any]
     if kind is _VoteWithoutMessage:
-        return value.encoded()
-    if isinstance(value, activity.Activity):
-        if isinstance(value, LazyActivity):
-            document = value.undecoded()
-            if document is not None:  # what it was loaded from is what it encodes to (a stop writes 10,000 in 0.1 s)
-                return document
-        memo = _MEMO.get()
-        if memo is not None and value.settled:
-            kept, fresh = memo
-            hit = kept.get(value.activity_id)
-            if hit is None or hit[0] is not value:
-                hit = (value, encode_activity(value))
-            fresh[value.activity_id] = hit
-            return hit[1]
-        return encode_activity(value)
-    if isinstance(value, DOCUMENT_RECORDS):  # written as they always were: JSON objects
-        return encode(value.as_document())
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return record_document(value)
-    if isinstance(value, store.Store):
-        return {"__type__": "Store", **{k: encode(v) for k, v in store_fields(value)}}
-    if isinstance(value, bytes):
-        return {"__bytes__": value.hex()}
-    if isinstance(value, (set, frozenset)):
-        return {"__set__": sorted(encode(v) for v in value)}
-    if isinstance(value, tuple):
-        return {"__tuple__": [encode(v) for v in value]}
-    if isinstance(value, dict):
-        if all(isinstance(k, str) for k in value):
-            return {k: encode(v) for k, v in value.items()}
-        return {"__items__": [[encode(k), encode(v)] for k, v in value.items()]}
-    if isinstance(value, list):
-        return [encode(v) for v in value]
+        chosen = _VoteWithoutMessage.encoded
+    elif issubclass(kind, activity.Activity):
+        chosen = _lazy_or_memo if issubclass(kind, LazyActivity) else _memo_or_encode
+    elif issubclass(kind, DOCUMENT_RECORDS):  # written as they always were: JSON objects
+        chosen = _as_document
+    elif dataclasses.is_dataclass(kind) and not issubclass(kind, type):
+        chosen = _record_encoder(kind)
+    elif issubclass(kind, store.Store):
+        chosen = _encode_store
+    elif issubclass(kind, bytes):
+        chosen = _encode_bytes
+    elif issubclass(kind, (set, frozenset)):
+        chosen = _encode_set
+    elif issubclass(kind, tuple):
+        chosen = _encode_tuple
+    elif issubclass(kind, dict):
+        chosen = _encode_dict
+    elif issubclass(kind, list):
+        chosen = _encode_list
+    else:
+        chosen = _as_it_is
+    if not issubclass(kind, type):  # a class (a dataclass's own, say) is written as it is, whatever its kind
+        _ENCODERS[kind] = chosen
+    return chosen
+
+
+def _lazy_or_memo(value: Any) -> Any:
+    document = value.undecoded()
+    if document is not None:  # what it was loaded from is what it encodes to (a stop writes 10,000 in 0.1 s)
+        return document
+    return _memo_or_encode(value)
+
+
+def _memo_or_encode(value: activity.Activity) -> Any:
+    memo = _MEMO.get()
+    if memo is not None and value.settled:
+        kept, fresh = memo
+        hit = kept.get(value.activity_id)
+        if hit is None or hit[0] is not value:
+            hit = (value, encode_activity(value))
+        fresh[value.activity_id] = hit
+        return hit[1]
+    return encode_activity(value)
+
+
+def _as_document(value: Any) -> Any:
+    return encode(value.as_document())
+
+
+def _record_encoder(kind: type) -> Callable[[Any], Any]:
+    """``record_document`` for one record type, its field names and which of them are written as they are
+    looked up once (an organization's and a pending activity's fields are written by ``record_fields``)."""
+    if issubclass(kind, (activity.Pending, store.Organization)):
+        return record_document
+    name = kind.__name__
+    plain = PLAIN_FIELDS.get(name, frozenset())
+    names = tuple(f.name for f in dataclasses.fields(kind))  # type: ignore[arg-type]
+    walked = tuple(n not in plain for n in names)
+
+    def encoded(value: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {"__type__": name}
+        for field_name, walk in zip(names, walked):
+            item = getattr(value, field_name)
+            out[field_name] = encode(item) if walk and type(item) not in _AS_THEY_ARE else item
+        return out
+
+    return encoded
+
+
+def _encode_store(value: store.Store) -> Any:
+    return {"__type__": "Store", **{k: encode(v) for k, v in store_fields(value)}}
+
+
+def _encode_bytes(value: bytes) -> Any:
+    return {"__bytes__": value.hex()}
+
+
+def _encode_set(value: Any) -> Any:
+    return {"__set__": sorted(encode(v) for v in value)}
+
+
+def _encode_tuple(value: tuple[Any, ...]) -> Any:
+    return {"__tuple__": [encode(v) for v in value]}
+
+
+def _encode_dict(value: dict[Any, Any]) -> Any:
+    if all(type(k) is str or isinstance(k, str) for k in value):
+        return {k: v if type(v) in _AS_THEY_ARE else encode(v) for k, v in value.items()}
+    return {"__items__": [[encode(k), encode(v)] for k, v in value.items()]}
+
+
+def _encode_list(value: list[Any]) -> Any:
+    return [v if type(v) in _AS_THEY_ARE else encode(v) for v in value]
+
+
+def _as_it_is(value: Any) -> Any:
     return value
 
 
@@ -172,7 +248,9 @@ class _VoteWithoutMessage:
         self.vote = vote
 
     def encoded(self) -> dict[str, Any]:
-        return record_document(self.vote, leave_out="message")
+        written: dict[str, Any] = encode(self.vote)  # a fresh dict (the message a string, taken as it is)
+        del written["message"]
+        return written
 
 
 def decode(value: Any) -> Any:

@@ -385,14 +385,50 @@ def test_activities_loaded_and_never_read_are_written_back_as_they_were_loaded(t
     assert restarted(decoded.export_kept_state()) == last
 
 
-def test_a_base_json_reads_and_orjson_refuses_still_loads():
-    """Bases and records are read by orjson (wire.read_json); what it refuses and json reads (NaN, integers beyond 64 bits),
-    which an earlier release could have written, is read by json."""
+def test_text_orjson_refuses_or_would_read_otherwise_is_read_by_json():
+    """An activity's request and result are read back by orjson (wire.read_json); what it refuses (NaN), and
+    integers beyond its 64-bit range (it reads them as floats), json reads."""
     assert read_json(b'{"a": [1, "x"]}') == {"a": [1, "x"]}
     read = read_json(b'{"n": NaN, "big": 123456789012345678901234567890}')
     assert read["n"] != read["n"] and read["big"] == 123456789012345678901234567890
+    for text in ("18446744073709551616", "[-9223372036854775809]", '{"a":\n 18446744073709551616}'):
+        assert repr(read_json(text)) == repr(json.loads(text)) == repr(read_json(text.encode()))  # ints, not floats
+    assert read_json('{"p": "0x18446744073709551616", "q": [18446744073709551615]}')["q"] == [2**64 - 1]
     with pytest.raises(ValueError):
         read_json(b'{"cut": ')
+
+
+def test_a_file_an_earlier_release_wrote_is_read_by_json():
+    """Every earlier release wrote bases and records with json: they are read by json (exact for integers beyond
+    64 bits, which orjson would read as floats); what orjson wrote carries its mark and is read by orjson."""
+    earlier = json.dumps({"format": files.FORMAT, "big": 2**70, "n": float("nan")}).encode()
+    read = files.loads(earlier)
+    assert read["big"] == 2**70 and isinstance(read["big"], int) and read["n"] != read["n"]
+    assert files.loads(files.dumps({"format": files.FORMAT, "big": 2**64 - 1})) == {
+        "format": files.FORMAT,
+        "big": 2**64 - 1,
+    }
+    assert files.dumps({"format": files.FORMAT}).startswith(files.ORJSON_MARK)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [float("nan"), float("inf"), float("-inf"), (1, "x"), {1: "a"}, 2**70, "\ud800"],
+    ids=["nan", "inf", "-inf", "tuple", "int-key", "big-int", "lone-surrogate"],
+)
+def test_what_orjson_would_write_otherwise_is_written_by_json(value):
+    """Records are written by orjson where reading them back gives them again; NaN and the infinities (orjson:
+    null), tuples (a list), keys that are not strings, integers beyond 64 bits and lone surrogates (refused) are
+    written by json, byte for byte as every earlier release wrote them, and read back as json reads them."""
+    record = {"ops": [[["store", "x"], value]]}
+    written = files.dumps(record)
+    assert written == json.dumps(record, separators=(",", ":")).encode()
+    assert repr(files.loads(written)) == repr(json.loads(json.dumps(record)))
+
+
+def test_a_record_of_json_values_reads_back_as_it_was():
+    record = {"ops": [[["store", "activities", "a"], {"n": 1.5e-07, "t": "é\u2028\x7f", "l": [None, True, 2**63 - 1]}]]}
+    assert files.dumps(record).startswith(files.ORJSON_MARK) and files.loads(files.dumps(record)) == record
 
 
 def test_what_a_start_froze_for_the_collector_is_unfrozen_at_the_stop(tmp_path):

@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from conftest import DEFAULTS, ETH_ACCOUNT
 from flask.json.provider import DefaultJSONProvider
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from simulator import Config, Simulator, create_app, wire
@@ -41,6 +41,17 @@ values = st.recursive(scalars, lambda inner: st.lists(inner) | st.dictionaries(s
 @given(values)
 def test_every_json_value_is_written_byte_for_byte_as_json_writes_it(value: object) -> None:
     assert wire.encode(value, DefaultJSONProvider.default) == stdlib(value)
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(values)
+@example([2**64, -(2**63) - 1, {"a": 10**20}])  # orjson reads these integers as floats: json reads them
+@example({"hex": "0x" + "0" * 40, "n": 2**64 - 1})
+def test_every_json_text_is_read_back_as_json_reads_it(value: object) -> None:
+    """An activity's request and result are read back by wire.read_json: the same values, of the same types."""
+    for text in (json.dumps(value), json.dumps(value, separators=(",", ":")), json.dumps(value, indent=1)):
+        assert repr(wire.read_json(text)) == repr(json.loads(text))
+        assert repr(wire.read_json(text.encode("utf-8", "surrogatepass"))) == repr(json.loads(text))
 
 
 @dataclass
