@@ -1,7 +1,7 @@
 """The simulator's own work per request in CPU instructions, counted by valgrind: the same figure on a
 quiet machine and on a busy one.
 
-    python bench/instructions.py [--against /path/to/other/checkout] [--requests 100]
+    python bench/instructions.py [--against /path/to/other/checkout] [--requests 100] [--data-dir]
 
 On a shared machine, CPU-time figures of the same request move by 2x from one run to the next (the
 neighbours share the core's caches); an instruction count does not move at all, so a change of a few
@@ -11,6 +11,11 @@ request, of the Flask echo for the same body at its own route, and of the stamp'
 own = whole - echo - stamp, the work the simulator adds. ``--against`` counts another checkout the same
 way (its ``simulator``, this bench's workload) and prints this tree's own work over it. Needs
 ``valgrind`` (Debian: ``apt-get install valgrind``); each tree takes two to three minutes under it.
+
+``--data-dir`` counts instead what ``serve --data-dir``'s change tracker and writer add to a request
+(sign_raw_payload and create_wallet, in process, the default scenario): the same requests in a process that
+keeps a data directory (durability ``no``: the fsync is the disk's, not the simulator's work) and in one that
+does not, the difference per request (create_wallet: at most 79 requests, the organization's wallets left).
 
 Instructions are not microseconds: Python's interpreter runs about 3.5 instructions a nanosecond here
 and OpenSSL's P-256 check about 12, so the figures compare a row with itself, before and after, not
@@ -105,6 +110,90 @@ def count(tree: Path, requests: int) -> dict[str, dict[str, int]]:
     }
 
 
+# Run inside valgrind: ``requests`` of one operation, each followed by the writer's look and record when kept,
+# between an adler32 (counters zeroed) and a deflateInit2_ (written out): the writer calls crc32, not these.
+DATA_DIR_PROBE = """
+import gc, sys, tempfile, zlib
+sys.path[:0] = [{tree!r}, {bench!r}]
+import simulator  # the measured tree's, first: the bench modules put their own tree on sys.path as they load
+from pathlib import Path
+import data_dir as bench
+from simulator.datadir.changes import ChangeTracker
+from simulator.datadir.directory import DataDir, Writer
+
+kept = {kept!r}
+sim, submit = bench.in_process()
+sim.mnemonics.ahead = 0  # no seeds made ahead by the pool's thread, whose timing would move the counts
+made = submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {{"walletName": "w", "accounts": [bench.ETH]}})
+address = made["activity"]["result"]["createWalletResult"]["addresses"][0]
+writer = None
+if kept:
+    data_dir = DataDir(Path(tempfile.mkdtemp()) / "data", "no")
+    data_dir.open()
+    writer = Writer(data_dir, ChangeTracker(sim))
+    writer.write_whole()
+
+
+def one(n):
+    if {op!r} == "create_wallet":
+        submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {{"walletName": f"w{{n}}", "accounts": [bench.ETH]}})
+    else:
+        submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", bench.signature_of(n, address))
+    if writer is not None:
+        writer.changed()
+
+
+for n in range(20):
+    one(n)
+gc.collect()
+gc.disable()  # a collection's cost depends on what else the process holds, not on the request
+zlib.adler32(b"start")
+for n in range(20, 20 + {requests}):
+    one(n)
+zlib.compressobj()
+gc.enable()
+if writer is not None:
+    writer.close()
+"""
+DATA_DIR_OPERATIONS = ("sign_raw_payload", "create_wallet")
+WALLETS_LEFT = 79  # an organization holds 100 wallets: one made first, 20 in the warm-up
+
+
+def count_data_dir(tree: Path, requests: int) -> dict[str, int]:
+    """The writer's instructions per request of each operation, in ``tree``: kept minus not kept."""
+    figures: dict[str, int] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for op in DATA_DIR_OPERATIONS:
+            made = min(requests, WALLETS_LEFT) if op == "create_wallet" else requests
+            totals = []
+            for kept in (True, False):
+                probe = Path(tmp) / "probe.py"
+                probe.write_text(
+                    DATA_DIR_PROBE.format(bench=str(HERE), tree=str(tree), requests=made, op=op, kept=kept),
+                    encoding="utf-8",
+                )
+                out = Path(tmp) / f"counts-{op}-{kept}"
+                subprocess.run(
+                    [
+                        "valgrind",
+                        "--tool=callgrind",
+                        f"--callgrind-out-file={out}",
+                        "--zero-before=adler32",
+                        "--dump-before=deflateInit2_",
+                        sys.executable,
+                        str(probe),
+                    ],
+                    cwd=tree,
+                    env={**os.environ, "PYTHONPATH": str(tree)},
+                    check=True,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+                totals.append(summary(Path(f"{out}.1")))
+            figures[op] = (totals[0] - totals[1]) // made
+    return figures
+
+
 def summary(path: Path) -> int:
     for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         if line.startswith("summary:"):
@@ -120,9 +209,21 @@ def main() -> None:
     options = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     options.add_argument("--against", type=Path, help="another checkout, counted the same way (the 'before')")
     options.add_argument("--requests", type=int, default=100)
+    options.add_argument("--data-dir", action="store_true", help="count what serve --data-dir's writer adds instead")
     args = options.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("bench/instructions.py needs valgrind (apt-get install valgrind)")
+    if args.data_dir:
+        mine = count_data_dir(HERE.parent, args.requests)
+        before = count_data_dir(args.against.resolve(), args.requests) if args.against else None
+        print("instructions per request (valgrind), in process: what serve --data-dir's tracker and writer add")
+        print(f"{'operation':<18}{'writer':>10}" + (f"{'before':>12}{'after/before':>14}" if before else ""))
+        for op, figure in mine.items():
+            line = f"{op:<18}{figure:>10,}"
+            if before:
+                line += f"{before[op]:>12,}{figure / before[op]:>14.2f}"
+            print(line)
+        return
     this = count(HERE.parent, args.requests)
     other = count(args.against.resolve(), args.requests) if args.against else None
     print("instructions per request (valgrind), in process: whole request, Flask echo, stamp check, own work")

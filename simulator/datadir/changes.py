@@ -390,10 +390,13 @@ class ChangeTracker:
                 continue
             watch.ops(org, out)
             self._org_activities(org, out)
-        for org_id in [o for o in self.orgs if not dict.__contains__(store.orgs, o)]:
-            del self.orgs[org_id]
-            self.org_tables.pop(org_id, None)
-            ops.append([["store", "orgs", org_id]])
+        # Every organization of the store is watched by now (a new one was noted when added): the same count
+        # means none was removed, and the walk over them all (100 on the bench's scenario: 10 µs) is skipped
+        if len(self.orgs) != len(store.orgs) or FieldWatch.verify:
+            for org_id in [o for o in self.orgs if not dict.__contains__(store.orgs, o)]:
+                del self.orgs[org_id]
+                self.org_tables.pop(org_id, None)
+                ops.append([["store", "orgs", org_id]])
         small = tuple([name for name in vars(store) if name not in _NOT_SMALL])
         self.small.fields(store, small, ["store"], out)
         self._tops(out)
