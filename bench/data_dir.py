@@ -38,7 +38,7 @@ from workload import scenario_file
 from simulator import Config, Simulator
 from simulator.datadir import files
 from simulator.datadir.changes import ChangeTracker
-from simulator.datadir.directory import DataDir, Writer
+from simulator.datadir.directory import DEFAULT_DURABILITY, DataDir, Writer
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
 HERE = Path(__file__).resolve().parent  # bench/, on sys.path as the script's folder
@@ -80,7 +80,7 @@ def stop(proc: subprocess.Popen[str]) -> None:
     proc.wait(timeout=30)
 
 
-def node_rows(rounds: int, requests: int) -> None:
+def node_rows(rounds: int, requests: int, durability: str = DEFAULT_DURABILITY) -> None:
     """The same cost over keep-alive connections from the node load generator (bench/nodeload.js: real P-256
     stamps made before the clock starts, so the client is not what is measured), the server being
     bench/server.py with and without ``--data-dir`` (started by versus.start: no request log in either); also each
@@ -94,7 +94,11 @@ def node_rows(rounds: int, requests: int) -> None:
             for round_ in range(rounds):
                 for mode in ("memory", "data-dir") if round_ % 2 == 0 else ("data-dir", "memory"):
                     with tempfile.TemporaryDirectory() as tmp:
-                        extra = ("--data-dir", str(Path(tmp) / "data")) if mode == "data-dir" else ()
+                        extra = (
+                            ("--data-dir", str(Path(tmp) / "data"), "--data-durability", durability)
+                            if mode == "data-dir"
+                            else ()
+                        )
                         server, port = versus.start(HERE.parent, scenario_file(), "waitress", *extra)
                         node = NodeLoad()
                         try:
@@ -266,7 +270,7 @@ def main() -> None:
                 flush=True,
             )
     if args.node_requests:
-        node_rows(rounds, args.node_requests)
+        node_rows(rounds, args.node_requests, args.durability)
     for op in ("create_wallet", "sign_raw_payload"):
         cpu: dict[bool, list[float]] = {False: [], True: []}
         for round_ in range(rounds):

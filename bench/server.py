@@ -2,6 +2,7 @@
 on one server, in its own process.
 
     python bench/server.py SCENARIO [--server waitress|granian|werkzeug] [--activities N] [--data-dir DIR]
+                                    [--data-durability always|everysec|no]
 
 ``waitress`` is the transport ``serve`` and SimulatorServer use (simulator/wsgi.py, default
 settings); ``granian`` is ``serve --server granian``'s (simulator/granian_server.py: a Rust HTTP server
@@ -160,7 +161,9 @@ def timing_app(times: dict[str, list[tuple[float, float]]]) -> Flask:
     return report
 
 
-def bench_app(scenario: Path, activities: int, data_dir: Path | None = None) -> tuple[Config, DispatcherMiddleware]:
+def bench_app(
+    scenario: Path, activities: int, data_dir: Path | None = None, durability: str = Config.data_durability
+) -> tuple[Config, DispatcherMiddleware]:
     config = Config(
         seed=1,
         scenarios=(scenario,),
@@ -168,6 +171,7 @@ def bench_app(scenario: Path, activities: int, data_dir: Path | None = None) -> 
         max_activities=max(activities + 1000, Config.max_activities or 0),
         threads=int(os.environ.get("BENCH_THREADS", Config.threads)),  # for experiments: Config.threads by default
         data_dir=data_dir,
+        data_durability=durability,
     )
     sim = Simulator(config)
     if activities:
@@ -200,6 +204,7 @@ def main() -> None:
     options.add_argument(
         "--data-dir", type=Path, default=None, help="kept as serve --data-dir keeps it (bench/data_dir.py)"
     )
+    options.add_argument("--data-durability", choices=("always", "everysec", "no"), default=Config.data_durability)
     args = options.parse_args()
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one log line per request would be measured too
     if (
@@ -208,7 +213,7 @@ def main() -> None:
         logs.configure("text", open(os.devnull, "w"), background=True)  # noqa: SIM115 - open for the process's life
     if interval := os.environ.get("BENCH_SWITCH_INTERVAL"):  # for experiments: the GIL's switch interval, s
         sys.setswitchinterval(float(interval))
-    config, both = bench_app(args.scenario, args.activities, args.data_dir)
+    config, both = bench_app(args.scenario, args.activities, args.data_dir, args.data_durability)
     if args.server == "granian":  # as serve --server granian runs it: in this process (simulator/granian_server.py)
         from simulator.granian_server import GranianPort
 
