@@ -181,6 +181,63 @@ class Entries:
             ops.append([path, entries])
 
 
+class AppendOnly:
+    """A list only appended to (the store's outbox, an organization's sub-organization ids, which may also lose
+    one) or a set only added to (the store's spent token ids), which grow with every OTP sent, sign-up or token
+    spent over a data directory's days: written as the entries added since the last look,
+    found by the count, where a signature of the whole (the fallback for other fields) cost O(all) at every look
+    (2.7 ms a request with 1,000 messages sent, 51 ms with 10,000). A list replaced, shortened or whose last
+    written entry is no longer in its place, and a set replaced or smaller, are written whole. Nothing takes an
+    entry back or changes one in place; ``FieldWatch.verify`` checks so at every look."""
+
+    def __init__(self) -> None:
+        self.held: Any = None
+        self.count = 0  # entries (a set: members) written
+        self.last: Any = None  # a list's last written entry
+        self.members: frozenset[Any] = frozenset()  # a set's written members
+        self.mark: Any = None  # FieldWatch.verify: the signature of what was written
+
+    def ops(self, path: Path, value: Any, ops: list[Op] | None) -> None:
+        kind, count = type(value), self.count
+        if value is not self.held or kind not in (list, set) or len(value) < count:
+            self._whole(path, value, ops)
+            return
+        if kind is list:
+            if count and value[count - 1] is not self.last:
+                self._whole(path, value, ops)
+                return
+            if FieldWatch.verify and signature(value[:count]) != self.mark:
+                raise AssertionError(f"{path}: an entry changed in place")
+            if ops is not None:
+                ops.extend([[*path, index], codec.encode(value[index])] for index in range(count, len(value)))
+            self.count, self.last = len(value), value[-1] if value else None
+        else:
+            if FieldWatch.verify and not self.members <= value:
+                raise AssertionError(f"{path}: a member was taken out")
+            if len(value) > count:  # the new members, in order (a set's encoding is sorted): O(all), in C, once
+                added = sorted(value - self.members)
+                if ops is not None:
+                    ops.extend([[*path, "__set__", count + i], codec.encode(m)] for i, m in enumerate(added))
+                self.members, self.count = frozenset(value), len(value)
+        if FieldWatch.verify:
+            self.mark = signature(value[: self.count] if kind is list else self.members)
+
+    def _whole(self, path: Path, value: Any, ops: list[Op] | None) -> None:
+        if ops is not None:
+            ops.append([path, codec.encode(value)])
+        kind = type(value)
+        self.held = value
+        self.count = len(value) if kind in (list, set) else 0
+        self.last = value[-1] if kind is list and value else None
+        self.members = frozenset(value) if kind is set else frozenset()
+        if FieldWatch.verify:
+            self.mark = signature(value[: self.count] if kind is list else self.members)
+
+
+APPEND_ONLY_STORE_FIELDS = ("outbox", "used_tokens")
+APPEND_ONLY_ORG_FIELDS = ("children",)
+
+
 def str_keyed(value: Any) -> bool:
     return isinstance(value, dict) and all(isinstance(k, str) for k in value)
 
@@ -196,11 +253,12 @@ class FieldWatch:
 
     verify = False  # tests: compare every entry by signature too, and raise on a change the tables did not note
 
-    def __init__(self) -> None:
+    def __init__(self, append_only: Iterable[str] = ()) -> None:
         self.tables: dict[str, Table] = {}
         self.watched: dict[str, WatchedDict] = {}  # the WatchedDicts set in the owner, by field
         self.wholes: dict[str, Whole] = {}
         self.wholes_mark: Any = _UNSEEN
+        self.appended = {name: AppendOnly() for name in append_only}  # fields only appended or added to
 
     def fields(self, owner: Any, names: tuple[str, ...], base: Path, ops: list[Op] | None) -> None:
         """Operations for what changed in the fields ``names`` of ``owner`` (under ``base``); ``ops`` None: only
@@ -225,6 +283,10 @@ class FieldWatch:
                     continue
             if name in self.wholes and not isinstance(value, dict):
                 wholes.append((name, value))
+                continue
+            appended = self.appended.get(name)
+            if appended is not None:
+                appended.ops([*base, name], value, ops)
                 continue
             self._compared(owner, name, value, [*base, name], ops)
         marks = tuple([value if type(value) in PRIMITIVES else signature(value) for _, value in wholes])
@@ -257,7 +319,11 @@ class FieldWatch:
 
 
 class OrgWatch(FieldWatch):
-    """One organization's fields (its activity ids apart: ``ChangeTracker._org_activities``)."""
+    """One organization's fields (its activity ids apart: ``ChangeTracker._org_activities``); its sub-organizations'
+    ids only added to or taken from (a web app's parent gains one at every sign-up), as ``AppendOnly``."""
+
+    def __init__(self) -> None:
+        super().__init__(APPEND_ONLY_ORG_FIELDS)
 
     def ops(self, org: Organization, ops: list[Op] | None) -> None:
         names = _ORG_FIELDS.get(type(org))
@@ -336,7 +402,9 @@ class ChangeTracker:
         self.store: Store | None = None
         self.orgs: dict[str, OrgWatch] = {}
         self.org_tables: dict[str, ActivityTable] = {}
-        self.small = FieldWatch()  # the store's fields beyond its keyed tables (its credential index, ...)
+        self.small = FieldWatch(
+            APPEND_ONLY_STORE_FIELDS
+        )  # the store's fields beyond its keyed tables (its credential index, ...)
         self.tops: dict[str, Whole] = {}
         self.entries: dict[str, Entries] = {}
         self.live: dict[str, str] = {}  # activities still changing: id -> the JSON text last written
