@@ -104,6 +104,18 @@ class ClientKey:
         return (r.to_bytes(32, "big") + s.to_bytes(32, "big")).hex()
 
 
+def client_signature(token: str, key: ClientKey, usage: dict[str, Any], kind: str) -> dict[str, str]:
+    """clientSignature as @turnkey/core 1.x builds it: raw r‖s over the usage message naming the token."""
+    claims = json.loads(base64.b64decode(token.split(".")[1] + "=="))
+    message = json.dumps({**usage, "tokenId": claims["id"], "type": kind})
+    return {
+        "publicKey": key.public,
+        "scheme": "CLIENT_SIGNATURE_SCHEME_API_P256",
+        "message": message,
+        "signature": key.raw_signature(message),
+    }
+
+
 def atob_json(segment: str) -> Any:
     assert "-" not in segment and "_" not in segment  # atob in the JS clients rejects them
     return json.loads(base64.b64decode(segment + "=" * (-len(segment) % 4)))

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import base64
 import json
 
 import pytest
 from conftest import DEFAULTS, ok
-from support import ClientKey, assert_error, verify_session
+from support import ClientKey, assert_error, client_signature, verify_session
 
 from simulator.standins import oauth_provider
 from simulator.testing import ApiKeyStamper, SimulatorClient
@@ -30,18 +29,6 @@ def call(proxy, op: str, body: dict, origin: str | None = "http://localhost:3000
 
 def login_message(token: str, key: ClientKey) -> dict:
     return client_signature(token, key, {"login": {"publicKey": key.public}}, "USAGE_TYPE_LOGIN")
-
-
-def client_signature(token: str, key: ClientKey, usage: dict, kind: str) -> dict:
-    """clientSignature as @turnkey/core 1.x builds it: raw r‖s over the usage message."""
-    claims = json.loads(base64.b64decode(token.split(".")[1] + "=="))
-    message = json.dumps({**usage, "tokenId": claims["id"], "type": kind})
-    return {
-        "publicKey": key.public,
-        "scheme": "CLIENT_SIGNATURE_SCHEME_API_P256",
-        "message": message,
-        "signature": key.raw_signature(message),
-    }
 
 
 def test_otp_sign_up_then_login_as_core_1x_does(proxy, simulator):

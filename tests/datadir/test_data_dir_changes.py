@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from conftest import ETH_ACCOUNT, ROOT, ok
-from support import ClientKey
+from support import ClientKey, client_signature
 
 from simulator import Config, Simulator, SimulatorServer
 from simulator.control_client import ControlClient
@@ -311,21 +311,10 @@ def test_the_outbox_and_the_spent_tokens_are_written_as_they_grow(tmp_path):
         key = ClientKey()
         token = call("otp_verify", {"otpId": otp_id, "otpCode": code, "publicKey": key.public})["verificationToken"]
         claims = json.loads(base64.b64decode(token.split(".")[1] + "=="))
-
-        def signed(usage: dict[str, Any], kind: str) -> dict[str, str]:
-            """clientSignature as @turnkey/core 1.x builds it (tests/auth_proxy/test_proxy.py)."""
-            message = json.dumps({**usage, "tokenId": claims["id"], "type": kind})
-            return {
-                "publicKey": key.public,
-                "scheme": "CLIENT_SIGNATURE_SCHEME_API_P256",
-                "message": message,
-                "signature": key.raw_signature(message),
-            }
-
-        signup = signed({"signup": {"email": email}}, "USAGE_TYPE_SIGNUP")
+        signup = client_signature(token, key, {"signup": {"email": email}}, "USAGE_TYPE_SIGNUP")
         body = {"userName": email, "userEmail": email, "verificationToken": token, "clientSignature": signup}
         call("signup", {**body, "apiKeys": [], "authenticators": [], "oauthProviders": []})
-        login = signed({"login": {"publicKey": key.public}}, "USAGE_TYPE_LOGIN")
+        login = client_signature(token, key, {"login": {"publicKey": key.public}}, "USAGE_TYPE_LOGIN")
         call("otp_login", {"verificationToken": token, "publicKey": key.public, "clientSignature": login})
         assert server.simulator.store.used_tokens == {claims["id"]}  # the login spent it
         same(server, data)
