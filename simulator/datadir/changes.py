@@ -201,13 +201,14 @@ class AppendOnly:
 
     def ops(self, path: Path, value: Any, ops: list[Op] | None) -> None:
         kind, count = type(value), self.count
-        if value is not self.held or kind not in (list, set) or len(value) < count:
+        if (
+            value is not self.held
+            or kind not in (list, set)
+            or len(value) < count
+            or (kind is list and count and value[count - 1] is not self.last)
+        ):
             self._whole(path, value, ops)
-            return
-        if kind is list:
-            if count and value[count - 1] is not self.last:
-                self._whole(path, value, ops)
-                return
+        elif kind is list:
             if FieldWatch.verify and signature(value[:count]) != self.mark:
                 raise AssertionError(f"{path}: an entry changed in place")
             if ops is not None:
@@ -232,8 +233,6 @@ class AppendOnly:
         self.count = len(value) if kind in (list, set) else 0
         self.last = value[-1] if kind is list and value else None
         self.members = frozenset(value) if kind is set else frozenset()
-        if FieldWatch.verify:
-            self.mark = signature(value[: self.count] if kind is list else self.members)
 
 
 APPEND_ONLY_STORE_FIELDS = ("outbox", "used_tokens")
@@ -404,9 +403,8 @@ class ChangeTracker:
         self.store: Store | None = None
         self.orgs: dict[str, OrgWatch] = {}
         self.org_tables: dict[str, ActivityTable] = {}
-        self.small = FieldWatch(
-            APPEND_ONLY_STORE_FIELDS
-        )  # the store's fields beyond its keyed tables (its credential index, ...)
+        # the store's fields beyond its keyed tables (its credential index, OTP codes, outbox, ...)
+        self.small = FieldWatch(APPEND_ONLY_STORE_FIELDS)
         self.tops: dict[str, Whole] = {}
         self.entries: dict[str, Entries] = {}
         self.live: dict[str, Any] = {}  # activities still changing: id -> the signature last written

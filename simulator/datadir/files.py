@@ -4,8 +4,8 @@
 A record is either the whole state (magic ``WSR1``: the kept document, as ``GET /_simulator/state`` has it
 plus the seed and snapshots; every record of format 1 is one) or the changes since the record before it
 (``WSR2``: operations on that document, ``simulator.datadir.changes``). Payloads orjson wrote open with
-``{"orjson":true,`` and are read by orjson; any other (json's, every earlier release's) is read by json. Loading reads the base, then the log:
-from the last whole state on, each change record is applied in order. A crash can only cut the last record
+``{"orjson":true,`` and are read by orjson; any other (json's, every earlier release's) is read by json.
+Loading reads the base, then the log: from the last whole state on, each change record is applied in order. A crash can only cut the last record
 short (appends go at the end): that tail is ignored, and said so. A bad record anywhere else is damage:
 loading stops.
 """
@@ -89,15 +89,9 @@ def dumps(value: dict[str, Any]) -> bytes:
 def _read_back(written: bytes) -> Any:
     """``written`` read by orjson with the cycle collector held off: the read makes objects and no garbage, and
     for a whole state (a compaction, a stop) collections on the way doubled its time (0.15 s -> 0.33 s for
-    10,000 activities). Left off if something else (a start's load) turned it off."""
-    enabled = gc.isenabled()
-    if enabled:
-        gc.disable()
-    try:
+    10,000 activities)."""
+    with collector_off():
         return orjson.loads(written)
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def loads(payload: bytes) -> Any:
@@ -111,6 +105,19 @@ def loads(payload: bytes) -> Any:
 
 
 @contextlib.contextmanager
+def collector_off() -> Iterator[None]:
+    """Python's cycle collector off inside, on again after if it was on (left off if something else turned it off:
+    a start's load)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+@contextlib.contextmanager
 def collection_paused() -> Iterator[None]:
     """Python's cycle collector held off while a state is read and built (at start, before any thread serves),
     and what was built then frozen (``gc.freeze``): loading makes millions of objects and no garbage, every
@@ -118,14 +125,9 @@ def collection_paused() -> Iterator[None]:
     (0.1 s of a start with 10,000 activities). Frozen objects are still freed by their reference counts when let
     go; only a reference cycle among them would stay, so the directory's close unfreezes them
     (``DataDir.unfreeze_at_close``): a test process that opens many directories keeps collecting its garbage."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_off():
         yield
         gc.freeze()  # not when loading failed: nothing is kept, and nothing would unfreeze it
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def generation_of(data: Any) -> int:

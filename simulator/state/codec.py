@@ -229,14 +229,12 @@ def activity_state(value: activity.Activity) -> dict[str, Any]:
     return fields
 
 
-def record_document(value: Any, leave_out: str = "") -> dict[str, Any]:
-    """A record as the document has it: its class name and fields, wire-JSON fields (PLAIN_FIELDS) as they are."""
+def record_document(value: Any) -> dict[str, Any]:
+    """A record as the document has it: its class name and fields, wire-JSON fields (PLAIN_FIELDS) as they are
+    (an organization and a pending activity; other records through ``_record_encoder``)."""
     name = type(value).__name__
     plain = PLAIN_FIELDS.get(name, ())
-    return {
-        "__type__": name,
-        **{k: v if k in plain else encode(v) for k, v in record_fields(value) if k != leave_out},
-    }
+    return {"__type__": name, **{k: v if k in plain else encode(v) for k, v in record_fields(value)}}
 
 
 class _VoteWithoutMessage:
