@@ -10,7 +10,8 @@ driven in this process, ``Config.threads`` application threads; the bench once r
 multi-process server, whose worker, forked while this process had threads, could hang on a lock); ``werkzeug`` is the threaded
 development server they used before, kept here so a run can show the difference. ``--activities N`` first fills the state with N signing
 activities (authentication off, to build them quickly) for the state-export measurement. ``--data-dir DIR``
-keeps the simulator's state there as ``serve --data-dir`` does (default durability), for bench/data_dir.py.
+keeps the simulator's state there as ``serve --data-dir`` does (``--data-durability``, everysec by default), for
+bench/data_dir.py.
 Prints the URL on stdout when ready; run by bench/run.py so the load generator has its own GIL.
 """
 
@@ -36,10 +37,8 @@ from ceiling import ceiling_app
 from workload import Workload
 
 from simulator import Config, Simulator, create_app, logs
-from simulator.datadir.changes import ChangeTracker
-from simulator.datadir.directory import Writer
 from simulator.datadir.gate import WriteGate
-from simulator.server import open_data_dir
+from simulator.server import data_dir_writer, open_data_dir
 from simulator.wsgi import PortServer, worker_pool
 
 
@@ -178,11 +177,9 @@ def bench_app(
         fill(sim, activities)
     app: Any = create_app(sim)  # refuses over-cap bodies itself (413 in the one error shape)
     if data_dir is not None:  # as serve --data-dir keeps it (simulator/server.py): the directory, its writer, the gate
-        opened, _loaded = open_data_dir(sim)
+        opened, loaded = open_data_dir(sim)
         assert opened is not None
-        writer = Writer(opened, ChangeTracker(sim))
-        writer.write_whole()
-        app = WriteGate(app, writer)
+        app = WriteGate(app, data_dir_writer(sim, opened, loaded))
     echo: Any = echo_app()
     mounts: dict[str, Any] = {"/bench/state-stream": stream_app(sim)}
     if os.environ.get("BENCH_TIMING"):

@@ -85,6 +85,17 @@ def open_data_dir(sim: Simulator) -> tuple[DataDir | None, bool]:
     return data_dir, loaded.document is not None
 
 
+def data_dir_writer(sim: Simulator, data_dir: DataDir, loaded: bool) -> Writer:
+    """The writer of ``data_dir`` (opened by ``open_data_dir``, which says whether it ``loaded`` a state)."""
+    tracker = ChangeTracker(sim)  # each record holds what changed since the one before
+    writer = Writer(data_dir, tracker)
+    if loaded:
+        tracker.prime()  # the state just loaded is what the directory holds
+    else:
+        writer.write_whole()  # an empty directory holds the state (and its seed) from the start
+    return writer
+
+
 class SimulatorServer:
     """The simulator's HTTP server on loopback; ``port=0`` picks a free port.
 
@@ -120,12 +131,7 @@ class SimulatorServer:
         served: tuple[Any, Any] = (self.app, proxy_app)
         self._writer: Writer | None = None
         if self.data_dir is not None:
-            tracker = ChangeTracker(self.simulator)  # each record holds what changed since the one before
-            writer = self._writer = Writer(self.data_dir, tracker)
-            if loaded:
-                tracker.prime()  # the state just loaded is what the directory holds
-            else:
-                writer.write_whole()  # an empty directory holds the state (and its seed) from the start
+            writer = self._writer = data_dir_writer(self.simulator, self.data_dir, loaded)
             served = (WriteGate(self.app, writer), WriteGate(proxy_app, writer))
         self._pool = worker_pool(settings) if settings.server == "waitress" else None  # granian runs its own
         opened: list[Any] = []
