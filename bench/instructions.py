@@ -87,22 +87,7 @@ def count(tree: Path, requests: int) -> dict[str, dict[str, int]]:
             PROBE.format(bench=str(HERE), tree=str(tree), requests=requests, operations=OPERATIONS), encoding="utf-8"
         )
         out = Path(tmp) / "counts"
-        subprocess.run(
-            [
-                "valgrind",
-                "--tool=callgrind",
-                f"--callgrind-out-file={out}",
-                "--zero-before=crc32",
-                "--dump-before=adler32",
-                sys.executable,
-                str(probe),
-            ],
-            cwd=tree,
-            env={**os.environ, "PYTHONPATH": str(tree)},
-            check=True,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        callgrind(tree, probe, out, zero_before="crc32", dump_before="adler32")
         totals = [summary(Path(f"{out}.{n}")) for n in range(1, 3 * (len(OPERATIONS) + 1) + 1)]
     totals = totals[len(SECTIONS) :]  # the thrown-away first operation
     return {
@@ -173,25 +158,31 @@ def count_data_dir(tree: Path, requests: int) -> dict[str, int]:
                     encoding="utf-8",
                 )
                 out = Path(tmp) / f"counts-{op}-{kept}"
-                subprocess.run(
-                    [
-                        "valgrind",
-                        "--tool=callgrind",
-                        f"--callgrind-out-file={out}",
-                        "--zero-before=adler32",
-                        "--dump-before=deflateInit2_",
-                        sys.executable,
-                        str(probe),
-                    ],
-                    cwd=tree,
-                    env={**os.environ, "PYTHONPATH": str(tree)},
-                    check=True,
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                )
+                callgrind(tree, probe, out, zero_before="adler32", dump_before="deflateInit2_")
                 totals.append(summary(Path(f"{out}.1")))
             figures[op] = (totals[0] - totals[1]) // made
     return figures
+
+
+def callgrind(tree: Path, probe: Path, out: Path, zero_before: str, dump_before: str) -> None:
+    """Run ``probe`` with ``tree``'s simulator under callgrind: counters zeroed at each call of the C function
+    ``zero_before``, written out to ``out.N`` at each call of ``dump_before`` (the probe's section markers)."""
+    subprocess.run(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            f"--callgrind-out-file={out}",
+            f"--zero-before={zero_before}",
+            f"--dump-before={dump_before}",
+            sys.executable,
+            str(probe),
+        ],
+        cwd=tree,
+        env={**os.environ, "PYTHONPATH": str(tree)},
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def summary(path: Path) -> int:
