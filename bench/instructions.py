@@ -1,7 +1,7 @@
 """The simulator's own work per request in CPU instructions, counted by valgrind: the same figure on a
 quiet machine and on a busy one.
 
-    python bench/instructions.py [--against /path/to/other/checkout] [--requests 100] [--data-dir]
+    python bench/instructions.py [--against /path/to/other/checkout] [--requests 100] [--data-dir [--served]]
 
 On a shared machine, CPU-time figures of the same request move by 2x from one run to the next (the
 neighbours share the core's caches); an instruction count does not move at all, so a change of a few
@@ -16,6 +16,11 @@ way (its ``simulator``, this bench's workload) and prints this tree's own work o
 (sign_raw_payload and create_wallet, in process, the default scenario): the same requests in a process that
 keeps a data directory (durability ``no``: the fsync is the disk's, not the simulator's work) and in one that
 does not, the difference per request (create_wallet: at most 79 requests, the organization's wallets left).
+``--data-dir --served`` counts whole requests served over HTTP instead, every thread of the server's process
+(bench/server.py: waitress, Flask, the simulator, and the writer with the default durability), sent by the node
+load generator on one connection, with and without the data directory: the cost of ``serve --data-dir`` as a
+share of the instructions a request takes, the figure the throughput rows of bench/data_dir.py measure with the
+machine's noise (needs node and valgrind's callgrind_control).
 
 Instructions are not microseconds: Python's interpreter runs about 3.5 instructions a nanosecond here
 and OpenSSL's P-256 check about 12, so the figures compare a row with itself, before and after, not
@@ -164,6 +169,52 @@ def count_data_dir(tree: Path, requests: int) -> dict[str, int]:
     return figures
 
 
+def count_served(tree: Path, op: str, requests: int, kept: bool) -> int:
+    """Instructions per request of ``op`` served over HTTP: ``tree``'s bench/server.py under callgrind (waitress,
+    every thread of the process: the transport, Flask, the simulator and, ``kept``, the data directory's writer
+    with the default durability), ``requests`` sent on one keep-alive connection by the node load generator
+    (stamps made before), the counters zeroed before them and written out after (callgrind_control)."""
+    sys.path.insert(0, str(HERE))
+    from nodeclient import NodeLoad
+    from workload import scenario_file
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "served"
+        extra = ["--data-dir", str(Path(tmp) / "data")] if kept else []
+        server = subprocess.Popen(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}",
+                sys.executable,
+                str(tree / "bench" / "server.py"),
+                str(scenario_file()),
+                *extra,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            cwd=tree,
+            env={**os.environ, "PYTHONPATH": str(tree), "BENCH_LOG": "0"},
+        )
+        assert server.stdout is not None
+        node = NodeLoad()
+        try:
+            port = int(server.stdout.readline().strip().rsplit(":", 1)[1])
+            node.setup(port)
+            node.build("warm", op, 30)
+            node.run("warm", port, 1)
+            node.build("measured", op, requests)
+            subprocess.run(["callgrind_control", "--zero", str(server.pid)], check=True, capture_output=True)
+            node.run("measured", port, 1)
+            subprocess.run(["callgrind_control", "--dump", str(server.pid)], check=True, capture_output=True)
+        finally:
+            node.close()
+            server.terminate()
+            server.wait(timeout=120)
+        return summary(Path(f"{out}.1")) // requests
+
+
 def callgrind(tree: Path, probe: Path, out: Path, zero_before: str, dump_before: str) -> None:
     """Run ``probe`` with ``tree``'s simulator under callgrind: counters zeroed at each call of the C function
     ``zero_before``, written out to ``out.N`` at each call of ``dump_before`` (the probe's section markers)."""
@@ -201,9 +252,20 @@ def main() -> None:
     options.add_argument("--against", type=Path, help="another checkout, counted the same way (the 'before')")
     options.add_argument("--requests", type=int, default=100)
     options.add_argument("--data-dir", action="store_true", help="count what serve --data-dir's writer adds instead")
+    options.add_argument(
+        "--served", action="store_true", help="with --data-dir: whole served requests with and without it (node)"
+    )
     args = options.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("bench/instructions.py needs valgrind (apt-get install valgrind)")
+    if args.data_dir and args.served:
+        print("instructions per request (valgrind), served over HTTP (waitress, one connection): the whole process")
+        print(f"{'operation':<18}{'in memory':>12}{'data-dir':>12}{'cost':>8}   (target: at most 15%)")
+        for op in DATA_DIR_OPERATIONS:
+            made = min(args.requests, WALLETS_LEFT) if op == "create_wallet" else args.requests
+            memory, kept = (count_served(HERE.parent, op, made, kept) for kept in (False, True))
+            print(f"{op:<18}{memory:>12,}{kept:>12,}{kept / memory - 1:>8.1%}", flush=True)
+        return
     if args.data_dir:
         mine = count_data_dir(HERE.parent, args.requests)
         before = count_data_dir(args.against.resolve(), args.requests) if args.against else None
