@@ -78,11 +78,13 @@ def authenticate(
     org_id: str,
     now_ms: int,
     whoami: bool = False,
+    *,
+    note_user: bool = True,
 ) -> auth.Principal:
     if stamp is None:
         principal = auth.trust_without_verifying(host.store, headers, org_id)
     else:
-        principal = auth.authenticate(host.store, stamp, raw, org_id, now_ms, whoami)
+        principal = auth.authenticate(host.store, stamp, raw, org_id, now_ms, whoami, note_user=note_user)
     ip_allowlist_check.check_request(principal, headers)
     return principal
 
@@ -173,7 +175,9 @@ def _submit(
     fingerprint = envelope.fingerprint_of(raw)
     now = host.clock.now_ms()
     with host.lock:
-        principal = authenticate(host, stamp, headers, raw, body["organizationId"], now)
+        principal = authenticate(
+            host, stamp, headers, raw, body["organizationId"], now, note_user=not spec.requester_read_only
+        )
         throttle(host, Kind.ACTIVITY, op, body, principal, now)
         existing = host.store.activity_by_fingerprint(fingerprint)
         if existing is not None:

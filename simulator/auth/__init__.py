@@ -45,18 +45,27 @@ def check_stamp(headers: Mapping[str, str], body: bytes) -> Stamp:
 
 
 def authenticate(
-    store: Store, stamp: Stamp, body: bytes, target_org_id: str, now_ms: int, whoami: bool = False
+    store: Store,
+    stamp: Stamp,
+    body: bytes,
+    target_org_id: str,
+    now_ms: int,
+    whoami: bool = False,
+    *,
+    note_user: bool = True,
 ) -> Principal:
     """Find the credential of a checked stamp (and verify a passkey's assertion), or raise 401/404.
     ``whoami``: the lookup that goes from the stamp to the sub-organization holding it, whose unknown
-    credential the catalogue answers in its own words (``unknown_credential``)."""
+    credential the catalogue answers in its own words (``unknown_credential``). ``note_user`` False: the user is
+    read without noting it as handed out (dict's own lookup, as ``tables.read_only_get``), for a request that never changes it
+    (``Operation.requester_read_only``)."""
     if stamp.attestation is not None:
         return Principal(*attested.attested_user(store, stamp, body, target_org_id, now_ms), stamp)
     if stamp.session is not None:
         return Principal(*attested.session_user(store, stamp.session, body, target_org_id, now_ms), stamp)
     ref = locate(store, stamp, target_org_id, whoami)
     org = store.orgs[ref.organization_id]
-    user = org.users[ref.user_id]
+    user = org.users[ref.user_id] if note_user else dict.__getitem__(org.users, ref.user_id)
     if stamp.webauthn is not None:
         stamps.verify_webauthn_stamp(stamp, body, user.authenticators[ref.credential_id].public_key)
         passkeys.check_assertion(stamp.webauthn, passkeys.allowed_origins(store, org))

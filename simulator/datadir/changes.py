@@ -41,6 +41,7 @@ from simulator.state.tables import ActivityTable, TrackedDict, WatchedDict
 Path = list[str]
 Op = list[Any]  # [path, value] or [path]
 PRIMITIVES = frozenset({str, int, float, bool, type(None), bytes})
+_ALL_PRIMITIVE = PRIMITIVES.issuperset  # of an iterable of types: no set made, stops at the first other
 TRACKED_STORE_TABLES = ("fingerprints", "evaluations")  # keyed by activity: too large to compare at every change
 KEYED_STORE_FIELDS = ("orgs", "activities", *TRACKED_STORE_TABLES)
 _NOT_SMALL = frozenset((*KEYED_STORE_FIELDS, *Store.TRANSIENT))  # the store's fields FieldWatch does not look at
@@ -48,17 +49,22 @@ _NOT_SMALL = frozenset((*KEYED_STORE_FIELDS, *Store.TRANSIENT))  # the store's f
 
 def signature(value: Any) -> Any:
     """A value that compares equal exactly when ``value``'s content does (records, lists, dicts, sets)."""
+    # one call per record, list and dict of a user (an API key, a passkey): written for the interpreter's sake,
+    # the loops in C (map, zip), no set made to test the types, an empty container answered first
     kind = type(value)
     if kind in PRIMITIVES:
         return value
     if kind is list or kind is tuple:
-        if set(map(type, value)) <= PRIMITIVES:
+        if not value or _ALL_PRIMITIVE(map(type, value)):
             return kind, tuple(value)
         return kind, tuple(map(signature, value))
     if isinstance(value, dict):
-        if set(map(type, value.values())) <= PRIMITIVES:
-            return dict, tuple(value.items())
-        return dict, tuple((k, signature(v)) for k, v in value.items())
+        if not value:
+            return dict, ()
+        entries = dict.values(value)  # dict's own: a WatchedDict would note every value as handed out
+        if _ALL_PRIMITIVE(map(type, entries)):
+            return dict, tuple(dict.items(value))
+        return dict, tuple(zip(dict.keys(value), map(signature, entries)))
     if kind is set or kind is frozenset:
         return kind, frozenset(value)
     plan = _PLANS.get(kind)
@@ -169,15 +175,25 @@ class Entries:
 
     def __init__(self) -> None:
         self.held: list[Any] | None = None
+        self.source: list[Any] | None = None  # the list last written (held is a copy of it)
         self.mark: Any = _UNSEEN  # FieldWatch.verify: the content's signature too
 
     def ops(self, path: Path, entries: list[Any], ops: list[Op] | None) -> None:
         held = self.held
+        if (
+            entries is self.source
+            and held is not None
+            and len(held) == len(entries)
+            and (not held or held[-1] is entries[-1])
+            and not FieldWatch.verify
+        ):
+            return  # the same list, nothing added (entries are added at its end): not each entry compared (100 here)
         if held is not None and len(held) == len(entries) and all(map(operator.is_, held, entries)):
             if FieldWatch.verify and signature(entries) != self.mark:
                 raise AssertionError(f"{path}: an entry changed in place")
+            self.source = entries  # a copy holding the same entries (a snapshot restored): the next look is quick
             return
-        self.held = list(entries)
+        self.held, self.source = list(entries), entries
         self.mark = signature(entries) if FieldWatch.verify else _UNSEEN
         if ops is not None:
             ops.append([path, entries])
@@ -201,6 +217,9 @@ class AppendOnly:
 
     def ops(self, path: Path, value: Any, ops: list[Op] | None) -> None:
         kind, count = type(value), self.count
+        unchanged = value is self.held and kind in (list, set) and len(value) == count
+        if unchanged and not FieldWatch.verify and (kind is set or not count or value[-1] is self.last):
+            return  # as written at the last look (most looks): nothing more to find
         if (
             value is not self.held
             or kind not in (list, set)
@@ -260,6 +279,9 @@ class FieldWatch:
         self.wholes: dict[str, Whole] = {}
         self.wholes_mark: Any = _UNSEEN
         self.appended = {name: AppendOnly() for name in append_only}  # fields only appended or added to
+        # the watched table of each of the names last looked at (or _UNSEEN), in their order: a look walks it beside
+        # the fields, where a lookup by name for each field cost a call each (40 a request; valgrind)
+        self.aligned: tuple[tuple[str, ...], list[Any]] | None = None
 
     def fields(self, owner: Any, names: tuple[str, ...], base: Path, ops: list[Op] | None) -> None:
         """Operations for what changed in the fields ``names`` of ``owner`` (under ``base``); ``ops`` None: only
@@ -268,9 +290,10 @@ class FieldWatch:
         if getter is None:
             getter = _GETTERS[names] = operator.attrgetter(*names) if len(names) > 1 else _one_getter(names)
         wholes = []  # the fields written whole (not dicts): one signature each, compared together first
-        tables, watched_tables, verify = self.tables, self.watched, self.verify
-        for name, value in zip(names, getter(owner)):  # every field at once, in C
-            watched = watched_tables.get(name, _UNSEEN)
+        tables, verify, aligned = self.tables, self.verify, self.aligned
+        if aligned is None or aligned[0] is not names:
+            aligned = self.aligned = (names, [self.watched.get(name, _UNSEEN) for name in names])
+        for name, value, watched in zip(names, getter(owner), aligned[1]):  # every field at once, in C
             if watched is value:
                 if not (watched.changed or watched.every or verify):
                     continue  # nothing noted since the last look (most tables at most looks): no set made, no walk
@@ -312,8 +335,10 @@ class FieldWatch:
             if type(value) is WatchedDict:
                 value.drain()
                 self.watched[name] = value
+                self.aligned = None
             return
-        self.watched.pop(name, None)
+        if self.watched.pop(name, None) is not None:
+            self.aligned = None
         if self.tables.pop(name, None) is not None:
             self.wholes[name] = Whole()
         self.wholes.setdefault(name, Whole()).ops(path, value, ops)
@@ -334,6 +359,7 @@ class OrgWatch(FieldWatch):
 
 
 _ORG_FIELDS: dict[type, tuple[str, ...]] = {}
+_SMALL_FIELDS: dict[tuple[str, ...], tuple[str, ...]] = {}  # the store's fields -> those FieldWatch looks at
 
 
 class Views:
@@ -405,8 +431,9 @@ class ChangeTracker:
         self.org_tables: dict[str, ActivityTable] = {}
         # the store's fields beyond its keyed tables (its credential index, OTP codes, outbox, ...)
         self.small = FieldWatch(APPEND_ONLY_STORE_FIELDS)
-        self.tops: dict[str, Whole] = {}
-        self.entries: dict[str, Entries] = {}
+        # made here, once: a setdefault(name, Whole()) at every look made and threw away five of them a request
+        self.tops = {"clock": Whole(), "seed": Whole(), "nextEvent": Whole()}
+        self.entries = {"credentials": Entries(), "rules": Entries()}
         self.live: dict[str, Any] = {}  # activities still changing: id -> the signature last written
         self.snapshots: dict[str, object] = {}
         self.source_base: Any = None
@@ -415,6 +442,7 @@ class ChangeTracker:
         self.primed_base: Any = None  # the source's base when the whole document was taken
         self.hooks_done = 0  # the webhook deliveries before it are settled and written
         self.hooks_marks: list[Any] = []  # the signatures of those written after it
+        self.hooks_log: Any = None  # the delivery log's list as last looked at
 
     def full(self) -> dict[str, Any]:
         """The whole kept document, and the tracker primed with it (call under the simulator's lock)."""
@@ -465,7 +493,10 @@ class ChangeTracker:
                 del self.orgs[org_id]
                 self.org_tables.pop(org_id, None)
                 ops.append([["store", "orgs", org_id]])
-        small = tuple([name for name in vars(store) if name not in _NOT_SMALL])
+        held = tuple(vars(store))
+        small = _SMALL_FIELDS.get(held)
+        if small is None:  # the names picked once per layout of the store (a comprehension at every look)
+            small = _SMALL_FIELDS[held] = tuple([name for name in held if name not in _NOT_SMALL])
         self.small.fields(store, small, ["store"], out)
         self._tops(out)
         self._webhooks(out)
@@ -549,12 +580,17 @@ class ChangeTracker:
             ops.append([path, True] if activity_id in table else [path])
 
     def _tops(self, ops: list[Op] | None) -> None:
-        sim = self.sim
-        for name, value in (("clock", list(sim.clock.state())), ("seed", sim.source.seed)):
-            self.tops.setdefault(name, Whole()).ops([name], value, ops, encoded=value)
-        for name, entries in (("credentials", sim.credentials), ("rules", sim.rules)):
-            self.entries.setdefault(name, Entries()).ops([name], entries, ops)
+        sim, tops, entries = self.sim, self.tops, self.entries
+        clock, seed = sim.clock.state(), sim.source.seed  # a tuple of numbers, a number: their own signatures
+        if tops["clock"].mark != clock:  # compared here first: unchanged at most looks, and a call each saved
+            tops["clock"].ops(["clock"], list(clock), ops, encoded=list(clock), mark=clock)
+        if tops["seed"].mark != seed or type(seed) not in PRIMITIVES:
+            tops["seed"].ops(["seed"], seed, ops, encoded=seed)
+        entries["credentials"].ops(["credentials"], sim.credentials, ops)
+        entries["rules"].ops(["rules"], sim.rules, ops)
         saved = sim.saved_snapshots
+        if not saved and not self.snapshots:
+            return
         for name, capture in saved.items():
             if self.snapshots.get(name) is not capture:
                 self.snapshots[name] = capture
@@ -569,7 +605,12 @@ class ChangeTracker:
         """The delivery log: appended to, and its entries changed until they settle (delivered, failed,
         dropped), so only the entries from the first unsettled one on are looked at."""
         hooks = self.sim.webhooks
-        self.tops.setdefault("nextEvent", Whole()).ops(["webhooks", "nextEvent"], hooks.event_position, ops)
+        position, written = hooks.event_position, self.tops["nextEvent"]
+        if written.mark != position:
+            written.ops(["webhooks", "nextEvent"], position, ops)
+        if not self.hooks_marks and hooks.log is self.hooks_log and len(hooks.log) == self.hooks_done:
+            return  # every delivery written has settled and none was added (most looks): no copy of the log made
+        self.hooks_log = hooks.log
         entries = hooks.log_from(self.hooks_done)
         if len(entries) < len(self.hooks_marks):  # the log was emptied since: written whole
             self.hooks_done, self.hooks_marks = 0, []

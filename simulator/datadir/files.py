@@ -86,10 +86,16 @@ def dumps(value: dict[str, Any]) -> bytes:
     return _JSON(value).encode()
 
 
+COLLECTOR_OFF_FROM_BYTES = 1 << 20
+
+
 def _read_back(written: bytes) -> Any:
-    """``written`` read by orjson with the cycle collector held off: the read makes objects and no garbage, and
-    for a whole state (a compaction, a stop) collections on the way doubled its time (0.15 s -> 0.33 s for
-    10,000 activities)."""
+    """``written`` read by orjson, a large payload with the cycle collector held off: the read makes objects and
+    no garbage, and for a whole state (a compaction, a stop) collections on the way doubled its time (0.15 s ->
+    0.33 s for 10,000 activities). A change record (a few KB) is read as it is: switching the collector off and
+    on again cost more than any collection it could meet."""
+    if len(written) < COLLECTOR_OFF_FROM_BYTES:
+        return orjson.loads(written)
     with collector_off():
         return orjson.loads(written)
 

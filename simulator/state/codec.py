@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextvars
 import dataclasses
 import json
+import operator
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -141,15 +142,22 @@ def _record_encoder(kind: type) -> Callable[[Any], Any]:
     plain = PLAIN_FIELDS.get(name, frozenset())
     names = tuple(f.name for f in dataclasses.fields(kind))  # type: ignore[arg-type]
     walked = tuple(n not in plain for n in names)
+    fields_of = _fields_getter(names)
 
     def encoded(value: Any) -> dict[str, Any]:
         out: dict[str, Any] = {"__type__": name}
-        for field_name, walk in zip(names, walked):
-            item = getattr(value, field_name)
+        for field_name, walk, item in zip(names, walked, fields_of(value)):  # the fields read at once, in C
             out[field_name] = encode(item) if walk and type(item) not in _AS_THEY_ARE else item
         return out
 
     return encoded
+
+
+def _fields_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """The fields ``names`` of a record, as a tuple, read in C (attrgetter gives a bare value for one name)."""
+    if len(names) > 1:
+        return operator.attrgetter(*names)
+    return lambda value: tuple(getattr(value, name) for name in names)
 
 
 def _encode_store(value: store.Store) -> Any:
@@ -186,7 +194,23 @@ _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def encode_activity(value: activity.Activity) -> Any:
-    return {"__type__": "Activity", **{k: encode(v) for k, v in activity_state(value).items()}}
+    """An activity as kept: its fields read at once (in C), a field already JSON taken without a call (a data
+    directory encodes every new activity after its request: a call each for its 25 fields, most of them strings and
+    numbers, was a third of that)."""
+    kind = type(value)
+    plan = _ACTIVITY_PLANS.get(kind)
+    if plan is None:
+        names = field_names(value)
+        plan = _ACTIVITY_PLANS[kind] = (names, _fields_getter(names), names.index("votes"))
+    names, fields_of, at_votes = plan
+    items = list(fields_of(value))
+    items[at_votes] = _votes_kept(value)
+    out: dict[str, Any] = {"__type__": "Activity"}
+    out.update(zip(names, [item if type(item) in _AS_THEY_ARE else encode(item) for item in items]))
+    return out
+
+
+_ACTIVITY_PLANS: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]], int]] = {}
 
 
 def field_names(value: Any) -> tuple[str, ...]:
@@ -218,15 +242,14 @@ def store_fields(value: store.Store) -> Iterator[tuple[str, Any]]:
     return ((k, v) for k, v in vars(value).items() if k not in store.Store.TRANSIENT)
 
 
-def activity_state(value: activity.Activity) -> dict[str, Any]:
-    fields = {name: getattr(value, name) for name in field_names(value)}
-    fields["votes"] = [
+def _votes_kept(value: activity.Activity) -> list[Any]:
+    """The activity's votes as kept: one whose message is the activity's request without it."""
+    return [
         _VoteWithoutMessage(vote)
         if isinstance(vote, votes.Vote) and vote.message is value.request and value.request
         else vote
         for vote in value.votes
     ]
-    return fields
 
 
 def record_document(value: Any) -> dict[str, Any]:

@@ -172,12 +172,14 @@ class TrackedDict(dict[Any, Any]):
         super().__init__(*args, **kwargs)
         self.changed: set[Any] = set()
 
+    # dict's own methods named, not super()'s: these run at every fetch and store of a request under
+    # serve --data-dir, and making the super object cost more than the noting (valgrind)
     def __setitem__(self, key: Any, value: Any) -> None:
-        super().__setitem__(key, value)
+        dict.__setitem__(self, key, value)
         self.changed.add(key)
 
     def __delitem__(self, key: Any) -> None:
-        super().__delitem__(key)
+        dict.__delitem__(self, key)
         self.changed.add(key)
 
     def pop(self, key: Any, *default: Any) -> Any:
@@ -211,6 +213,9 @@ class TrackedDict(dict[Any, Any]):
         return dict, (dict(self),)
 
 
+_ABSENT = object()
+
+
 class WatchedDict(TrackedDict):
     """A ``TrackedDict`` that also notes the keys whose values it handed out (serve --data-dir's organizations
     and their tables of records: a change to a record starts by fetching it, so only those fetched since the
@@ -230,14 +235,16 @@ class WatchedDict(TrackedDict):
         return None if every else changed
 
     def __getitem__(self, key: Any) -> Any:
-        value = super().__getitem__(key)
+        value = dict.__getitem__(self, key)
         self.changed.add(key)
         return value
 
     def get(self, key: Any, default: Any = None) -> Any:
-        if key in self:
-            self.changed.add(key)
-        return super().get(key, default)
+        value = dict.get(self, key, _ABSENT)
+        if value is _ABSENT:
+            return default
+        self.changed.add(key)
+        return value
 
     def setdefault(self, key: Any, default: Any = None) -> Any:
         self.changed.add(key)  # hands out the value already there too

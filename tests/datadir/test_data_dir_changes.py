@@ -9,10 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import rlp  # type: ignore[import-untyped]
 from conftest import ETH_ACCOUNT, ROOT, ok
 from support import ClientKey, client_signature
 
-from simulator import Config, Simulator, SimulatorServer
+from simulator import Config, Simulator, SimulatorServer, catalogue
 from simulator.control_client import ControlClient
 from simulator.datadir import files
 from simulator.datadir.changes import ChangeTracker, FieldWatch
@@ -22,6 +23,17 @@ from simulator.wire import read_json
 
 QUORUM = ROOT / "scenarios" / "two_of_three_quorum.yaml"
 BOB_KEY = "b0b0000000000000000000000000000000000000000000000000000000000001"
+LATER_SCENARIO = """version: 1
+organizations:
+  - id: 0dd00000-0000-4000-8000-00000000a0dd
+    name: Added later
+    users:
+      - ref: root
+        id: 0dd00000-0000-4000-8000-00000000b0dd
+        name: Later
+        apiKeys:
+          - {name: later, privateKey: "0dd0000000000000000000000000000000000000000000000000000000000001"}
+"""
 
 
 def held(directory: Path) -> Any:
@@ -63,7 +75,10 @@ def verified(monkeypatch):
     monkeypatch.setattr(FieldWatch, "verify", True)
 
 
-def test_every_step_of_a_mixed_load_is_what_the_directory_holds(tmp_path):
+@pytest.mark.parametrize("verify", [True, False], ids=["verified", "quick-paths"])
+def test_every_step_of_a_mixed_load_is_what_the_directory_holds(tmp_path, monkeypatch, verify):
+    """Verified, and as served (the look's quick answers for what did not change, which verify mode skips)."""
+    monkeypatch.setattr(FieldWatch, "verify", verify)
     data = tmp_path / "data"
     config = Config(seed=31, data_dir=data, max_activities=12, scenarios=(QUORUM,), auth_proxy=True)
     with SimulatorServer(config=config) as server:
@@ -214,6 +229,10 @@ def test_every_step_of_a_mixed_load_is_what_the_directory_holds(tmp_path):
                 "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "d", "accounts": [ETH_ACCOUNT]}
             )
         )
+        same(server, data)
+        later = tmp_path / "later.yaml"
+        later.write_text(LATER_SCENARIO, encoding="utf-8")
+        control.load_scenarios([later], replace=False)  # the simulator's credentials added to, the same list
         same(server, data)
         control.reset()
         same(server, data)
@@ -510,3 +529,47 @@ def test_what_a_start_froze_for_the_collector_is_unfrozen_at_the_stop(tmp_path):
     with SimulatorServer(config=Config(seed=37, data_dir=tmp_path / "data")):
         assert gc.get_freeze_count() > before
     assert gc.get_freeze_count() == 0
+
+
+UNSIGNED_ETH_TX = "02" + rlp.encode([1, 0, 1, 2, 21000, bytes(20), 0, b"", []]).hex()  # EIP-1559, unsigned
+
+
+def test_every_operation_read_only_for_its_requester_leaves_the_requester_unchanged(tmp_path):
+    """``requester_read_only`` operations are authenticated without noting the requester, so the tracker does not
+    compare that user after them; the verified look compares every user anyway and fails the request on one changed
+    unnoted. Each flagged operation runs here; a newly flagged one needs its request added."""
+    flagged = {op.name for op in catalogue.of_kind(catalogue.Kind.ACTIVITY) if op.requester_read_only}
+    with SimulatorServer(config=Config(seed=5, data_dir=tmp_path / "data")) as server:
+        creds = server.simulator.credentials[0]
+        client = SimulatorClient(server.url, ApiKeyStamper(creds["apiPrivateKey"]), creds["organizationId"])
+        made = ok(
+            client.submit(
+                "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "r", "accounts": [ETH_ACCOUNT]}
+            )
+        )["activity"]["result"]["createWalletResult"]
+        address, wallet_id = made["addresses"][0], made["walletId"]
+        payload = {"encoding": "PAYLOAD_ENCODING_HEXADECIMAL", "hashFunction": "HASH_FUNCTION_NO_OP"}
+        requests = {
+            "create_wallet": ("ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "s", "accounts": [ETH_ACCOUNT]}),
+            "create_wallet_accounts": (
+                "ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS",
+                {"walletId": wallet_id, "accounts": [{**ETH_ACCOUNT, "path": "m/44'/60'/0'/0/1"}]},
+            ),
+            "sign_raw_payload": (
+                "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+                {"signWith": address, "payload": "11" * 32, **payload},
+            ),
+            "sign_raw_payloads": (
+                "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS",
+                {"signWith": address, "payloads": ["22" * 32, "33" * 32], **payload},
+            ),
+            "sign_transaction": (
+                "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+                {"signWith": address, "type": "TRANSACTION_TYPE_ETHEREUM", "unsignedTransaction": UNSIGNED_ETH_TX},
+            ),
+        }
+        assert flagged == set(requests), "each operation flagged requester_read_only runs in this test"
+        for op, (activity_type, parameters) in requests.items():
+            answer = ok(client.submit(op, activity_type, parameters))
+            assert answer["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED", op
+        same(server, tmp_path / "data")  # only now: an export hands out every user, and the next look compares all
