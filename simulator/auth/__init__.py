@@ -57,8 +57,8 @@ def authenticate(
     """Find the credential of a checked stamp (and verify a passkey's assertion), or raise 401/404.
     ``whoami``: the lookup that goes from the stamp to the sub-organization holding it, whose unknown
     credential the catalogue answers in its own words (``unknown_credential``). ``note_user`` False: the user is
-    read without noting it as handed out (dict's own lookup, as ``tables.read_only_get``), for a request that never changes it
-    (``Operation.requester_read_only``)."""
+    read without noting it as handed out (dict's own lookup, as ``tables.read_only_get`` does), for a request
+    that never changes it (``Operation.requester_read_only``)."""
     if stamp.attestation is not None:
         return Principal(*attested.attested_user(store, stamp, body, target_org_id, now_ms), stamp)
     if stamp.session is not None:

@@ -87,16 +87,12 @@ def _plan(kind: type) -> tuple[Callable[[Any], tuple[Any, ...]], tuple[int, ...]
     # wire JSON kept as it is (a vote's voter: one shared view per user state, never changed in place, which Views
     # names by identity too) is compared by identity first, and by content only when another object holds it
     changing = set(changing_fields(kind)) - codec.PLAIN_FIELDS.get(kind.__name__, frozenset())
-    getter = operator.attrgetter(*names) if len(names) > 1 else (lambda v: (getattr(v, names[0]),))
+    getter = codec.fields_getter(names)
     return getter, tuple(i for i, name in enumerate(names) if name in changing)
 
 
 _PLANS: dict[type, Any] = {}
 _GETTERS: dict[tuple[str, ...], Callable[[Any], tuple[Any, ...]]] = {}  # FieldWatch.fields: by the names it reads
-
-
-def _one_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
-    return lambda owner: tuple(getattr(owner, name) for name in names)
 
 
 class Table:
@@ -288,7 +284,7 @@ class FieldWatch:
         note the signatures."""
         getter = _GETTERS.get(names)
         if getter is None:
-            getter = _GETTERS[names] = operator.attrgetter(*names) if len(names) > 1 else _one_getter(names)
+            getter = _GETTERS[names] = codec.fields_getter(names)
         wholes = []  # the fields written whole (not dicts): one signature each, compared together first
         tables, verify, aligned = self.tables, self.verify, self.aligned
         if aligned is None or aligned[0] is not names:

@@ -5,9 +5,9 @@ A record is either the whole state (magic ``WSR1``: the kept document, as ``GET 
 plus the seed and snapshots; every record of format 1 is one) or the changes since the record before it
 (``WSR2``: operations on that document, ``simulator.datadir.changes``). Payloads orjson wrote open with
 ``{"orjson":true,`` and are read by orjson; any other (json's, every earlier release's) is read by json.
-Loading reads the base, then the log: from the last whole state on, each change record is applied in order. A crash can only cut the last record
-short (appends go at the end): that tail is ignored, and said so. A bad record anywhere else is damage:
-loading stops.
+Loading reads the base, then the log: from the last whole state on, each change record is applied in order.
+A crash can only cut the last record short (appends go at the end): that tail is ignored, and said so. A bad
+record anywhere else is damage: loading stops.
 """
 
 from __future__ import annotations

@@ -142,7 +142,7 @@ def _record_encoder(kind: type) -> Callable[[Any], Any]:
     plain = PLAIN_FIELDS.get(name, frozenset())
     names = tuple(f.name for f in dataclasses.fields(kind))  # type: ignore[arg-type]
     walked = tuple(n not in plain for n in names)
-    fields_of = _fields_getter(names)
+    fields_of = fields_getter(names)
 
     def encoded(value: Any) -> dict[str, Any]:
         out: dict[str, Any] = {"__type__": name}
@@ -153,8 +153,9 @@ def _record_encoder(kind: type) -> Callable[[Any], Any]:
     return encoded
 
 
-def _fields_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
-    """The fields ``names`` of a record, as a tuple, read in C (attrgetter gives a bare value for one name)."""
+def fields_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """The fields ``names`` of a record, as a tuple, read in C (attrgetter gives a bare value for one name): the
+    encoders here and serve --data-dir's signatures and field watch read records through it."""
     if len(names) > 1:
         return operator.attrgetter(*names)
     return lambda value: tuple(getattr(value, name) for name in names)
@@ -201,7 +202,7 @@ def encode_activity(value: activity.Activity) -> Any:
     plan = _ACTIVITY_PLANS.get(kind)
     if plan is None:
         names = field_names(value)
-        plan = _ACTIVITY_PLANS[kind] = (names, _fields_getter(names), names.index("votes"))
+        plan = _ACTIVITY_PLANS[kind] = (names, fields_getter(names), names.index("votes"))
     names, fields_of, at_votes = plan
     items = list(fields_of(value))
     items[at_votes] = _votes_kept(value)
