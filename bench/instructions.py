@@ -1,7 +1,8 @@
 """The simulator's own work per request in CPU instructions, counted by valgrind: the same figure on a
 quiet machine and on a busy one.
 
-    python bench/instructions.py [--against /path/to/other/checkout] [--requests 100] [--data-dir [--served]]
+    python bench/instructions.py [--against /path/to/other/checkout] [--requests 100]
+                                 [--data-dir [--served | --compaction ACTIVITIES]]
 
 On a shared machine, CPU-time figures of the same request move by 2x from one run to the next (the
 neighbours share the core's caches); an instruction count does not move at all, so a change of a few
@@ -16,6 +17,10 @@ way (its ``simulator``, this bench's workload) and prints this tree's own work o
 (sign_raw_payload and create_wallet, in process, the default scenario): the same requests in a process that
 keeps a data directory (durability ``no``: the fsync is the disk's, not the simulator's work) and in one that
 does not, the difference per request (create_wallet: at most 79 requests, the organization's wallets left).
+``--data-dir --compaction 3000`` counts one compaction instead (the log folded into a new base, as
+serve does once the log has grown as large as the base): of a state of 3,000 signatures, 1,500 of them made since
+the last compaction, so the figure over 1,500 is what compactions add to each request of a long run (the short runs
+of the rows above and below never reach one).
 ``--data-dir --served`` counts whole requests served over HTTP instead, every thread of the server's process
 (bench/server.py: waitress, Flask, the simulator, and the writer with the default durability), sent by the node
 load generator on one connection, with and without the data directory: the cost of ``serve --data-dir`` as a
@@ -145,6 +150,53 @@ gc.enable()
 if writer is not None:
     writer.close()
 """
+# Run inside valgrind: one compaction (the log folded into a new base), of a state of ``activities`` signatures half
+# of which came after the last compaction: the log reaches the base's size, and a compaction runs, when the requests
+# since the last one have written about as much as the base holds. Between an adler32 and a deflateInit2_.
+COMPACTION_PROBE = """
+import gc, sys, tempfile, zlib
+sys.path[:0] = [{tree!r}, {bench!r}]
+import simulator  # the measured tree's, first: the bench modules put their own tree on sys.path as they load
+from pathlib import Path
+import data_dir as bench
+from simulator.datadir import directory
+from simulator.datadir.changes import ChangeTracker
+from simulator.datadir.directory import DataDir, Writer
+
+directory.COMPACT_AT_LEAST_BYTES = 1 << 40  # only the compactions made here
+sim, submit = bench.in_process()
+sim.mnemonics.ahead = 0
+made = submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {{"walletName": "w", "accounts": [bench.ETH]}})
+address = made["activity"]["result"]["createWalletResult"]["addresses"][0]
+data_dir = DataDir(Path(tempfile.mkdtemp()) / "data", "no")
+data_dir.open()
+writer = Writer(data_dir, ChangeTracker(sim))
+writer.write_whole()
+
+
+def signatures(first, count):
+    for n in range(first, first + count):
+        submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", bench.signature_of(n, address))
+        writer.changed()
+
+
+def compaction():
+    whole_now = getattr(writer, "whole_now", None)  # older trees: the document alone
+    data_dir.compact(*whole_now()) if whole_now else data_dir.compact(writer.tracker.full())
+
+
+half = {activities} // 2
+signatures(0, half)
+compaction()
+signatures(half, half)
+gc.collect()
+gc.disable()
+zlib.adler32(b"start")
+compaction()
+zlib.compressobj()
+gc.enable()
+writer.close()
+"""
 DATA_DIR_OPERATIONS = ("sign_raw_payload", "create_wallet")
 WALLETS_LEFT = 79  # an organization holds 100 wallets: one made first, 20 in the warm-up
 
@@ -167,6 +219,18 @@ def count_data_dir(tree: Path, requests: int) -> dict[str, int]:
                 totals.append(summary(Path(f"{out}.1")))
             figures[op] = (totals[0] - totals[1]) // made
     return figures
+
+
+def count_compaction(tree: Path, activities: int) -> int:
+    """The instructions of one compaction in ``tree`` (``COMPACTION_PROBE``)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        probe = Path(tmp) / "probe.py"
+        probe.write_text(
+            COMPACTION_PROBE.format(bench=str(HERE), tree=str(tree), activities=activities), encoding="utf-8"
+        )
+        out = Path(tmp) / "compaction"
+        callgrind(tree, probe, out, zero_before="adler32", dump_before="deflateInit2_")
+        return summary(Path(f"{out}.1"))
 
 
 def count_served(tree: Path, op: str, requests: int, kept: bool) -> int:
@@ -255,9 +319,25 @@ def main() -> None:
     options.add_argument(
         "--served", action="store_true", help="with --data-dir: whole served requests with and without it (node)"
     )
+    options.add_argument(
+        "--compaction",
+        type=int,
+        metavar="ACTIVITIES",
+        help="with --data-dir: one compaction of a state of ACTIVITIES signatures, half since the last compaction",
+    )
     args = options.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("bench/instructions.py needs valgrind (apt-get install valgrind)")
+    if args.data_dir and args.compaction:
+        half = args.compaction // 2
+        mine = count_compaction(HERE.parent, args.compaction)
+        print(f"one compaction (valgrind), in process: {args.compaction:,} activities, {half:,} since the last one")
+        print(f"{'tree':<10}{'instructions':>16}{'per request since the last':>28}")
+        print(f"{'this':<10}{mine:>16,}{mine // half:>28,}")
+        if args.against:
+            before = count_compaction(args.against.resolve(), args.compaction)
+            print(f"{'before':<10}{before:>16,}{before // half:>28,}   after/before {mine / before:.2f}")
+        return
     if args.data_dir and args.served:
         print("instructions per request (valgrind), served over HTTP (waitress, one connection): the whole process")
         print(f"{'operation':<18}{'in memory':>12}{'data-dir':>12}{'cost':>8}   (target: at most 15%)")

@@ -531,9 +531,11 @@ class ChangeTracker:
                 self.live.pop(activity_id, None)
                 ops.append([["store", "activities", activity_id]])
                 continue
-            if activity.settled:  # never changes again: written this once
+            if activity.settled:  # never changes again: written this once, its encoding kept for the next compaction
                 self.live.pop(activity_id, None)
-                ops.append([["store", "activities", activity_id], self.views.votes_of(codec.encode(activity), ops)])
+                encoded = codec.encode(activity)
+                self.memo.keep(activity, encoded)
+                ops.append([["store", "activities", activity_id], self.views.votes_of(encoded, ops)])
                 continue
             # still changing (waiting for votes, polls or seconds): compared by signature at every look, encoded
             # only when that differs (15 µs a look where encoding and comparing the JSON took 45-76)
@@ -556,7 +558,11 @@ class ChangeTracker:
             changed, table.changed = table.changed, set()
             for key in changed:
                 if key in table:
-                    ops.append([["store", name, key], codec.encode(table[key])])
+                    entry = table[key]
+                    encoded = codec.encode(entry)
+                    if name == "evaluations":  # kept for the next compaction, as settled activities are
+                        self.memo.keep_evaluations(key, entry, encoded)
+                    ops.append([["store", name, key], encoded])
                 else:
                     ops.append([["store", name, key]])
 

@@ -39,9 +39,10 @@ _PIECE_ITEMS = 64  # containers larger than this are written member by member
 _YIELD_EVERY_S = 0.001  # the longest the writer keeps the interpreter before letting others run
 
 
-# serve --data-dir encodes the whole state after every change: a settled activity never changes again, so its
-# encoding is kept (by id, with the very object it was made from) across the encodings made inside ``settled_memo``
-_MEMO: contextvars.ContextVar[tuple[dict[str, Any], dict[str, Any]] | None] = contextvars.ContextVar(
+# serve --data-dir encodes the whole state at each compaction: a settled activity never changes again, nor does an
+# activity's tuple of evaluations, so their encodings are kept (by id, with the very object each was made from)
+# across the encodings made inside ``settled_memo``
+_MEMO: contextvars.ContextVar[tuple[dict[Any, Any], dict[Any, Any]] | None] = contextvars.ContextVar(
     "settled_memo", default=None
 )
 
@@ -51,16 +52,26 @@ class SettledMemo:
     entries for activities no longer encoded are dropped at the end of each."""
 
     def __init__(self) -> None:
-        self.kept: dict[str, Any] = {}
+        self.kept: dict[Any, Any] = {}
 
     def __enter__(self) -> SettledMemo:
-        self._fresh: dict[str, Any] = {}
+        self._fresh: dict[Any, Any] = {}
         self._token = _MEMO.set((self.kept, self._fresh))
         return self
 
     def __exit__(self, *exc: Any) -> None:
         _MEMO.reset(self._token)
         self.kept = self._fresh
+
+    def keep(self, value: activity.Activity, encoded: Any) -> None:
+        """``encoded``, a settled activity's encoding made outside (serve --data-dir's change record), for the next
+        ``with``: a compaction then encodes only what changed since the last one, not what the records wrote."""
+        self.kept[value.activity_id] = (value, encoded)
+
+    def keep_evaluations(self, activity_id: str, entry: Any, encoded: Any) -> None:
+        """As ``keep``, for an activity's evaluations (a tuple)."""
+        if type(entry) is tuple:
+            self.kept[(_EVALUATIONS, activity_id)] = (entry, encoded)
 
 
 _AS_THEY_ARE = frozenset({str, int, float, bool, type(None)})  # JSON already: most values, answered first
@@ -162,7 +173,35 @@ def fields_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
 
 
 def _encode_store(value: store.Store) -> Any:
-    return {"__type__": "Store", **{k: encode(v) for k, v in store_fields(value)}}
+    return {
+        "__type__": "Store",
+        **{k: _encode_evaluations(v) if k == "evaluations" else encode(v) for k, v in store_fields(value)},
+    }
+
+
+def _encode_evaluations(table: Any) -> Any:
+    """The store's policy evaluations, an entry's encoding reused inside a memo while the entry is the same tuple:
+    an activity's evaluations are a tuple replaced whole when one is added and never changed in place (what serve
+    --data-dir's tracker relies on too). A compaction encoded every one again: two thirds of its export."""
+    memo = _MEMO.get()
+    if memo is None or not isinstance(table, dict) or not all(type(k) is str for k in table):
+        return encode(table)
+    kept, fresh = memo
+    out: dict[str, Any] = {}
+    for key, entry in dict.items(table):
+        if type(entry) is not tuple:  # a list (an older document's): it could change in place
+            out[key] = encode(entry)
+            continue
+        memo_key = (_EVALUATIONS, key)
+        hit = kept.get(memo_key)
+        if hit is None or hit[0] is not entry:
+            hit = (entry, encode(entry))
+        fresh[memo_key] = hit
+        out[key] = hit[1]
+    return out
+
+
+_EVALUATIONS = "evaluations"  # with the activity's id, an evaluations entry's key in the memo (activities: the id)
 
 
 def _encode_bytes(value: bytes) -> Any:

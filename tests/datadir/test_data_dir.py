@@ -380,7 +380,7 @@ def test_the_inspector_shows_the_data_dir_and_its_size(tmp_path):
 
 
 def test_the_kept_document_reuses_settled_activities_and_equals_a_fresh_encoding():
-    """The writer's memo of settled activities changes nothing in what is written."""
+    """The writer's memo of settled activities and of their evaluations changes nothing in what is written."""
     from simulator import Config, Simulator
     from simulator.state.codec import SettledMemo
 
@@ -399,7 +399,14 @@ def test_the_kept_document_reuses_settled_activities_and_equals_a_fresh_encoding
         name, value = stamper.stamp(raw)
         sim.submit("create_wallet", raw, {"Content-Type": "application/json", name: value})
         assert files.encode(sim.export_kept_state(memo)) == files.encode(sim.export_kept_state())
-    assert len(memo.kept) == len(sim.store.activities) == 3
+    activities = {key for key in memo.kept if isinstance(key, str)}
+    evaluations = {key[1] for key in memo.kept if isinstance(key, tuple)}
+    assert activities == evaluations == set(sim.store.activities) and len(activities) == 3
+    # an activity's evaluations replaced (a new tuple, as a vote adds one): encoded again, not taken from the memo
+    first = next(iter(sim.store.evaluations))
+    sim.store.evaluations[first] = sim.store.evaluations[first][:0]
+    assert files.encode(sim.export_kept_state(memo)) == files.encode(sim.export_kept_state())
+    assert sim.export_kept_state(memo)["store"]["evaluations"][first] == {"__tuple__": []}
 
 
 def test_a_passkey_signed_up_through_the_auth_proxy_logs_in_after_a_kill(tmp_path):

@@ -17,6 +17,7 @@ from simulator import Config, Simulator, SimulatorServer, catalogue
 from simulator.control_client import ControlClient
 from simulator.datadir import files
 from simulator.datadir.changes import ChangeTracker, FieldWatch
+from simulator.datadir.directory import DataDir
 from simulator.state.tables import WatchedDict, values_to_read
 from simulator.testing import ApiKeyStamper, PasskeyStamper, SimulatorClient
 from simulator.wire import read_json
@@ -75,10 +76,18 @@ def verified(monkeypatch):
     monkeypatch.setattr(FieldWatch, "verify", True)
 
 
-@pytest.mark.parametrize("verify", [True, False], ids=["verified", "quick-paths"])
-def test_every_step_of_a_mixed_load_is_what_the_directory_holds(tmp_path, monkeypatch, verify):
-    """Verified, and as served (the look's quick answers for what did not change, which verify mode skips)."""
+@pytest.mark.parametrize(
+    ("verify", "compacting"),
+    [(True, False), (False, False), (False, True)],
+    ids=["verified", "quick-paths", "compacting"],
+)
+def test_every_step_of_a_mixed_load_is_what_the_directory_holds(tmp_path, monkeypatch, verify, compacting):
+    """Verified, and as served (the look's quick answers for what did not change, which verify mode skips); and
+    with the log folded into the base after every record (what a long run does every few thousand): the bases
+    then come from the records' encodings kept for them, and are written without being read back."""
     monkeypatch.setattr(FieldWatch, "verify", verify)
+    if compacting:
+        monkeypatch.setattr(DataDir, "wants_compaction", lambda self: True)
     data = tmp_path / "data"
     config = Config(seed=31, data_dir=data, max_activities=12, scenarios=(QUORUM,), auth_proxy=True)
     with SimulatorServer(config=config) as server:
@@ -150,7 +159,7 @@ def test_every_step_of_a_mixed_load_is_what_the_directory_holds(tmp_path, monkey
         )
         same(server, data)
         records = files.load(data).records
-        assert records >= 1
+        assert records >= 1 or compacting  # compacting: the log was folded into the base after each
         size = (data / files.LOG).stat().st_size
         address = made["activity"]["result"]["createWalletResult"]["addresses"][0]
         for n in range(16):  # beyond the 12 activities kept: the oldest are evicted, and written so
@@ -424,6 +433,30 @@ def signed(server: SimulatorServer, count: int) -> None:
             "hashFunction": "HASH_FUNCTION_NO_OP",
         }
         ok(client.submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", parameters))
+
+
+@pytest.mark.parametrize("when", ["after-the-last-record", "in-a-record"])
+def test_a_value_orjson_would_not_write_exactly_reaches_the_base_through_the_read_back(tmp_path, monkeypatch, when):
+    """A base is written without reading it back only when every record since the last base read back was orjson's
+    exact writing and nothing changed since the last record. An infinity (orjson: null) put in place in process,
+    after the last record or before a record, is still read back with the base at the stop, so json writes it."""
+    monkeypatch.setattr(FieldWatch, "verify", False)  # verify mode reads every base back
+    data = tmp_path / "data"
+    with SimulatorServer(config=Config(seed=38, data_dir=data)) as server:
+        signed(server, 2)
+        org_id = server.simulator.credentials[0]["organizationId"]
+        with server.simulator.lock:
+            server.simulator.store.orgs[org_id].root_threshold = float("inf")  # type: ignore[assignment]
+        if when == "in-a-record":
+            creds = server.simulator.credentials[0]
+            client = SimulatorClient(server.url, ApiKeyStamper(creds["apiPrivateKey"]), creds["organizationId"])
+            ok(wallet_named(client, "after"))
+            assert b"Infinity" in (data / files.LOG).read_bytes()  # that record json's
+        last = restarted(server.simulator.export_kept_state())
+    base = (data / files.BASE).read_bytes()
+    assert not base.startswith(files.ORJSON_MARK) and b"Infinity" in base
+    assert held(data) == last
+    assert held(data)["store"]["orgs"][org_id]["root_threshold"] == float("inf")
 
 
 def wallet_named(client: SimulatorClient, name: str) -> Any:
