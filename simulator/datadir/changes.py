@@ -192,6 +192,7 @@ class Entries:
         self.held, self.source = list(entries), entries
         self.mark = signature(entries) if FieldWatch.verify else _UNSEEN
         if ops is not None:
+            codec.note_inexact()  # written as they are (a scenario's credentials and rules): the record is read back
             ops.append([path, entries])
 
 
@@ -383,6 +384,7 @@ class Views:
                 # named by content, so that names never collide with those of an earlier run or a base
                 name = hashlib.sha256(json.dumps(user, sort_keys=True).encode()).hexdigest()[:24]
                 known = self.names[id(user)] = (user, name)
+                codec.note_inexact()  # wire JSON written as it is: the record is read back
                 ops.append([["views", name], user])
             named.append({**vote, "user": {VIEW: known[1]}})
         return {**encoded, "votes": named}
@@ -585,8 +587,10 @@ class ChangeTracker:
         sim, tops, entries = self.sim, self.tops, self.entries
         clock, seed = sim.clock.state(), sim.source.seed  # a tuple of numbers, a number: their own signatures
         if tops["clock"].mark != clock:  # compared here first: unchanged at most looks, and a call each saved
+            codec.note_inexact_numbers(clock)  # written as they are
             tops["clock"].ops(["clock"], list(clock), ops, encoded=list(clock), mark=clock)
         if tops["seed"].mark != seed or type(seed) not in PRIMITIVES:
+            codec.note_inexact_numbers((seed,))
             tops["seed"].ops(["seed"], seed, ops, encoded=seed)
         entries["credentials"].ops(["credentials"], sim.credentials, ops)
         entries["rules"].ops(["rules"], sim.rules, ops)
@@ -597,6 +601,7 @@ class ChangeTracker:
             if self.snapshots.get(name) is not capture:
                 self.snapshots[name] = capture
                 if ops is not None:
+                    codec.note_inexact()  # a capture holds credentials and rules as they are
                     ops.append([["snapshots", name], encode_capture(capture)])
         for name in [n for n in self.snapshots if n not in saved]:
             del self.snapshots[name]
@@ -618,6 +623,7 @@ class ChangeTracker:
             self.hooks_done, self.hooks_marks = 0, []
             entries = hooks.log_from(0)
             if ops is not None:
+                codec.note_inexact()  # deliveries are written as they are
                 ops.append([["webhooks", "deliveries"], entries])
             ops = None
         marks = []
@@ -625,6 +631,7 @@ class ChangeTracker:
             mark = signature(delivery)
             marks.append(mark)
             if ops is not None and (offset >= len(self.hooks_marks) or self.hooks_marks[offset] != mark):
+                codec.note_inexact()  # deliveries are written as they are
                 ops.append([["webhooks", "deliveries", self.hooks_done + offset], delivery])
         settled = 0
         while settled < len(entries) and entries[settled].get("state") != "pending":

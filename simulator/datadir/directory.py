@@ -21,6 +21,7 @@ from typing import IO, Any
 from simulator.datadir import files
 from simulator.datadir.changes import ChangeTracker, FieldWatch
 from simulator.datadir.files import DataDirError, Loaded
+from simulator.state import codec
 
 log = logging.getLogger("simulator")
 DURABILITIES = ("always", "everysec", "no")
@@ -113,9 +114,13 @@ class DataDir:
         self._exact = files.exact(payload)  # the state now is this record's alone
         self._append(files.frame(payload))
 
-    def write_changes(self, changes: dict[str, Any]) -> None:
-        """Append a change record (``ChangeTracker.record``)."""
-        payload = files.encode_changes(changes, self._generation)
+    def write_changes(self, changes: dict[str, Any], exact: bool = False) -> None:
+        """Append a change record (``ChangeTracker.record``). ``exact``: its encoding noted no value orjson might
+        write otherwise than json (``codec.inexact``), so it is written without being read back (verify mode reads
+        it back, and fails if orjson did not write it exactly after all)."""
+        payload = files.encode_changes(changes, self._generation, read_back=not exact or FieldWatch.verify)
+        if exact and FieldWatch.verify and not files.exact(payload):
+            raise AssertionError(f"a change record noted exact is not orjson's exact writing: {payload[:300]!r}")
         self._exact = self._exact and files.exact(payload)
         self._append(files.frame(payload, files.MAGIC_CHANGES))
 
@@ -212,11 +217,12 @@ class Writer:
                 return  # a record written since this change covers it
             with self._ticket_lock:
                 covered = self._tickets
+            noted = codec.inexact()
             record = self.tracker.record()
             if record is not None and "state" in record:
                 self.data_dir.write(record["state"])
-            elif record is not None:
-                self.data_dir.write_changes(record)
+            elif record is not None:  # read back only if its encoding noted a value orjson might write otherwise
+                self.data_dir.write_changes(record, exact=codec.inexact() == noted)
             if self.data_dir.wants_compaction():
                 self.data_dir.compact(*self.whole_now())
             self._written = covered

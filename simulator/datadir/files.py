@@ -62,8 +62,8 @@ def encode(document: dict[str, Any], generation: int = 0, read_back: bool = True
     return dumps({"format": FORMAT, "generation": generation, "state": document}, read_back)
 
 
-def encode_changes(changes: dict[str, Any], generation: int = 0) -> bytes:
-    return dumps({"format": FORMAT, "generation": generation, **changes})
+def encode_changes(changes: dict[str, Any], generation: int = 0, read_back: bool = True) -> bytes:
+    return dumps({"format": FORMAT, "generation": generation, **changes}, read_back)
 
 
 _JSON = json.JSONEncoder(separators=(",", ":")).encode
@@ -77,8 +77,8 @@ def dumps(value: dict[str, Any], read_back: bool = True) -> bytes:
     differ, orjson writes NaN and the infinities as null (json: NaN, Infinity) and tuples as lists, or refuses
     (keys that are not strings, integers beyond 64 bits, lone surrogates): the read-back differs, or it raises,
     and json writes it as every earlier release did. ``read_back`` False: the caller knows orjson writes
-    ``value`` exactly (``DataDir``: every part of it passed this check when it was written), and only a refusal
-    sends it to json."""
+    ``value`` exactly (``DataDir``: every part of it passed this check when it was written, or its encoding noted
+    nothing orjson might write otherwise), and only a refusal sends it to json."""
     try:
         written = orjson.dumps(value)
         if len(value) and (not read_back or _read_back(written) == value):

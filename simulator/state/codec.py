@@ -74,7 +74,34 @@ class SettledMemo:
             self.kept[(_EVALUATIONS, activity_id)] = (entry, encoded)
 
 
-_AS_THEY_ARE = frozenset({str, int, float, bool, type(None)})  # JSON already: most values, answered first
+# JSON already, written as they are: most values, answered first. A float is not among them: it is looked at (a
+# NaN or an infinity is noted, see ``inexact``); a document read takes every JSON scalar as it is (_JSON_SCALARS)
+_AS_THEY_ARE = frozenset({str, int, bool, type(None)})
+_JSON_SCALARS = frozenset({str, int, float, bool, type(None)})
+_CHECKS = threading.local()  # per thread: the values its encodings took that orjson may not write exactly
+
+
+def inexact() -> int:
+    """How many values this thread's encodings have taken as they were that orjson might not write as json does:
+    a NaN or an infinity (orjson: null), a value of a type encode() does not know (a UUID, an Enum, ...), a loaded
+    document never decoded; and what serve --data-dir's tracker wrote without encoding it (``note_inexact``).
+    A change record none of whose values was so is written by orjson without reading it back (serve --data-dir):
+    every other value is a str, an int within 64 bits, a bool, None, a finite float or lists and str-keyed dicts
+    of them, which orjson writes exactly; its refusals (a lone surrogate, an integer beyond 64 bits) still go to
+    json."""
+    return getattr(_CHECKS, "count", 0)
+
+
+def note_inexact() -> None:
+    _CHECKS.count = getattr(_CHECKS, "count", 0) + 1
+
+
+def note_inexact_numbers(values: Iterable[Any]) -> None:
+    """Noted if any of ``values`` (numbers written as they are) is not an int, a finite float or None."""
+    for value in values:
+        if type(value) is not int and value is not None and not (type(value) is float and value - value == 0):
+            note_inexact()
+            return
 
 
 def encode(value: Any) -> Any:
@@ -100,6 +127,10 @@ def _encoder_for(kind: type) -> Callable[[Any], Any]:
         chosen = _lazy_or_memo if issubclass(kind, LazyActivity) else _memo_or_encode
     elif issubclass(kind, DOCUMENT_RECORDS):  # written as they always were: JSON objects
         chosen = _as_document
+    elif issubclass(kind, float):
+        chosen = _encode_float
+    elif issubclass(kind, str) or issubclass(kind, int) and not issubclass(kind, bool):
+        chosen = _as_str_or_int  # a str or int Enum: both write its value, a string or a number
     elif dataclasses.is_dataclass(kind) and not issubclass(kind, type):
         chosen = _record_encoder(kind)
     elif issubclass(kind, store.Store):
@@ -124,6 +155,7 @@ def _encoder_for(kind: type) -> Callable[[Any], Any]:
 def _lazy_or_memo(value: Any) -> Any:
     document = value.undecoded()
     if document is not None:  # what it was loaded from is what it encodes to (a stop writes 10,000 in 0.1 s)
+        note_inexact()  # not looked at: json may have read a NaN into it
         return document
     return _memo_or_encode(value)
 
@@ -227,6 +259,17 @@ def _encode_list(value: list[Any]) -> Any:
 
 
 def _as_it_is(value: Any) -> Any:
+    note_inexact()  # a type orjson may write otherwise than json (a UUID as a string) or refuse
+    return value
+
+
+def _as_str_or_int(value: Any) -> Any:
+    return value
+
+
+def _encode_float(value: float) -> Any:
+    if value - value != 0:  # NaN and the infinities: json writes NaN, Infinity; orjson null
+        note_inexact()
     return value
 
 
@@ -316,7 +359,7 @@ class _VoteWithoutMessage:
 
 def decode(value: Any) -> Any:
     if isinstance(value, list):
-        return [v if type(v) in _AS_THEY_ARE else decode(v) for v in value]
+        return [v if type(v) in _JSON_SCALARS else decode(v) for v in value]
     if not isinstance(value, dict):
         return value
     if "__bytes__" in value:
@@ -324,14 +367,14 @@ def decode(value: Any) -> Any:
     if "__set__" in value:
         return {decode(v) for v in value["__set__"]}
     if "__tuple__" in value:
-        return tuple(v if type(v) in _AS_THEY_ARE else decode(v) for v in value["__tuple__"])
+        return tuple(v if type(v) in _JSON_SCALARS else decode(v) for v in value["__tuple__"])
     if "__items__" in value:
         return {decode(k): decode(v) for k, v in value["__items__"]}
     if ACTIVITY_IDS in value:
         return ActivityIds(value[ACTIVITY_IDS])
     if "__type__" in value:
         return build(value)
-    return {k: v if type(v) in _AS_THEY_ARE else decode(v) for k, v in value.items()}
+    return {k: v if type(v) in _JSON_SCALARS else decode(v) for k, v in value.items()}
 
 
 def build(value: dict[str, Any]) -> Any:
@@ -344,7 +387,9 @@ def build(value: dict[str, Any]) -> Any:
 def build_now(value: dict[str, Any]) -> Any:
     name = value["__type__"]
     plain = PLAIN_FIELDS.get(name, ())
-    fields = {k: v if k in plain or type(v) in _AS_THEY_ARE else decode(v) for k, v in value.items() if k != "__type__"}
+    fields = {
+        k: v if k in plain or type(v) in _JSON_SCALARS else decode(v) for k, v in value.items() if k != "__type__"
+    }
     if name == "Store":
         made = store.Store()
         vars(made).update(fields)
@@ -385,7 +430,7 @@ class LazyActivity(activity.Activity):
             and value.get("kept_intent") is None
             and value.get("status") in activity.FINAL_STATUSES
             and "intent" not in value
-            and all(type(value.get(name)) in _AS_THEY_ARE for name in LazyActivity._EAGER)
+            and all(type(value.get(name)) in _JSON_SCALARS for name in LazyActivity._EAGER)
         )
 
     @classmethod

@@ -459,6 +459,43 @@ def test_a_value_orjson_would_not_write_exactly_reaches_the_base_through_the_rea
     assert held(data)["store"]["orgs"][org_id]["root_threshold"] == float("inf")
 
 
+def test_a_change_record_is_read_back_only_when_its_encoding_noted_a_value_orjson_might_write_otherwise(
+    tmp_path, monkeypatch
+):
+    """A record whose encoding met only strings, 64-bit integers, finite floats, booleans and nulls is written by
+    orjson unread (most records: a signature's); one holding an infinity (an organization's field, encoded) or a
+    NaN in what is written as it is (the simulator's credentials) is read back, so json writes it, and a restart
+    has them. Verify mode (the other tests here) reads every record back and fails one noted exact that is not."""
+    monkeypatch.setattr(FieldWatch, "verify", False)
+    data = tmp_path / "data"
+
+    def last_record() -> bytes:
+        log = (data / files.LOG).read_bytes()
+        return log[log.rindex(b"WSR2") :]
+
+    with SimulatorServer(config=Config(seed=39, data_dir=data)) as server:
+        signed(server, 1)
+        assert files.ORJSON_MARK in last_record()
+        creds = server.simulator.credentials[0]
+        org_id = creds["organizationId"]
+        client = SimulatorClient(server.url, ApiKeyStamper(creds["apiPrivateKey"]), org_id)
+        ok(wallet_named(client, "second"))
+        assert files.ORJSON_MARK in last_record()
+        with server.simulator.lock:
+            server.simulator.credentials = [*server.simulator.credentials, {"note": float("nan")}]
+        ok(wallet_named(client, "third"))  # a request: its record holds the change made in process too
+        assert files.ORJSON_MARK not in last_record() and b"NaN" in last_record()
+        with server.simulator.lock:
+            server.simulator.store.orgs[org_id].root_threshold = float("inf")  # type: ignore[assignment]
+        ok(wallet_named(client, "fourth"))
+        assert files.ORJSON_MARK not in last_record() and b"Infinity" in last_record()
+        last = restarted(server.simulator.export_kept_state())
+    kept = files.load(data).document
+    assert kept is not None and kept["credentials"][-1]["note"] != kept["credentials"][-1]["note"]  # NaN
+    assert kept["store"]["orgs"][org_id]["root_threshold"] == float("inf")
+    assert repr(held(data)) == repr(last)
+
+
 def wallet_named(client: SimulatorClient, name: str) -> Any:
     return client.submit(
         "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": name, "accounts": [ETH_ACCOUNT]}
