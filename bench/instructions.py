@@ -105,9 +105,10 @@ def count(tree: Path, requests: int) -> dict[str, dict[str, int]]:
     }
 
 
-# Run inside valgrind: ``requests`` of one operation, each followed by the writer's look and record when kept,
-# between an adler32 (counters zeroed) and a deflateInit2_ (written out): the writer calls crc32, not these.
-DATA_DIR_PROBE = """
+# The start of both probes below: the measured tree's simulator in process (the default scenario), a wallet to
+# sign with, and open_writer() for a data directory kept as serve keeps it (durability ``no``: the fsync is the
+# disk's work, not the simulator's).
+WRITER_SETUP = """
 import gc, sys, tempfile, zlib
 sys.path[:0] = [{tree!r}, {bench!r}]
 import simulator  # the measured tree's, first: the bench modules put their own tree on sys.path as they load
@@ -116,17 +117,25 @@ import data_dir as bench
 from simulator.datadir.changes import ChangeTracker
 from simulator.datadir.directory import DataDir, Writer
 
-kept = {kept!r}
 sim, submit = bench.in_process()
 sim.mnemonics.ahead = 0  # no seeds made ahead by the pool's thread, whose timing would move the counts
 made = submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {{"walletName": "w", "accounts": [bench.ETH]}})
 address = made["activity"]["result"]["createWalletResult"]["addresses"][0]
-writer = None
-if kept:
+
+
+def open_writer():
     data_dir = DataDir(Path(tempfile.mkdtemp()) / "data", "no")
     data_dir.open()
     writer = Writer(data_dir, ChangeTracker(sim))
     writer.write_whole()
+    return writer
+"""
+# Run inside valgrind: ``requests`` of one operation, each followed by the writer's look and record when kept,
+# between an adler32 (counters zeroed) and a deflateInit2_ (written out): the writer calls crc32, not these.
+DATA_DIR_PROBE = (
+    WRITER_SETUP
+    + """
+writer = open_writer() if {kept!r} else None
 
 
 def one(n):
@@ -150,28 +159,17 @@ gc.enable()
 if writer is not None:
     writer.close()
 """
+)
 # Run inside valgrind: one compaction (the log folded into a new base), of a state of ``activities`` signatures half
 # of which came after the last compaction: the log reaches the base's size, and a compaction runs, when the requests
 # since the last one have written about as much as the base holds. Between an adler32 and a deflateInit2_.
-COMPACTION_PROBE = """
-import gc, sys, tempfile, zlib
-sys.path[:0] = [{tree!r}, {bench!r}]
-import simulator  # the measured tree's, first: the bench modules put their own tree on sys.path as they load
-from pathlib import Path
-import data_dir as bench
+COMPACTION_PROBE = (
+    WRITER_SETUP
+    + """
 from simulator.datadir import directory
-from simulator.datadir.changes import ChangeTracker
-from simulator.datadir.directory import DataDir, Writer
 
 directory.COMPACT_AT_LEAST_BYTES = 1 << 40  # only the compactions made here
-sim, submit = bench.in_process()
-sim.mnemonics.ahead = 0
-made = submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {{"walletName": "w", "accounts": [bench.ETH]}})
-address = made["activity"]["result"]["createWalletResult"]["addresses"][0]
-data_dir = DataDir(Path(tempfile.mkdtemp()) / "data", "no")
-data_dir.open()
-writer = Writer(data_dir, ChangeTracker(sim))
-writer.write_whole()
+writer = open_writer()
 
 
 def signatures(first, count):
@@ -182,6 +180,7 @@ def signatures(first, count):
 
 def compaction():
     whole_now = getattr(writer, "whole_now", None)  # older trees: the document alone
+    data_dir = writer.data_dir
     data_dir.compact(*whole_now()) if whole_now else data_dir.compact(writer.tracker.full())
 
 
@@ -197,6 +196,7 @@ zlib.compressobj()
 gc.enable()
 writer.close()
 """
+)
 DATA_DIR_OPERATIONS = ("sign_raw_payload", "create_wallet")
 WALLETS_LEFT = 79  # an organization holds 100 wallets: one made first, 20 in the warm-up
 
