@@ -17,7 +17,7 @@ from enum import Enum
 from typing import Any, TypeVar
 
 from simulator.state.activity import Activity
-from simulator.state.tables import ActivityTable, TrackedDict, WatchedDict
+from simulator.state.tables import ActivityTable, HandingActivityTable, TrackedDict, WatchedDict
 from simulator.state.votes import Evaluation, Vote
 
 T = TypeVar("T")
@@ -119,17 +119,17 @@ def _activity(value: Activity, memo: Memo) -> Activity:
 def _activity_table(value: ActivityTable, memo: Memo) -> ActivityTable:
     """The table's dict and order copied whole (in C); the activities still changing are swapped
     for their copies (``copy_store`` knows which: its retention's loose ones)."""
-    made = value.copy()
+    made = ActivityTable.copy(value)  # the table's own reads: a copy changes no activity (HandingActivityTable)
     memo[id(value)] = made
     changing = memo.get(_CHANGING)
     if changing is None:  # a table copied on its own: look at every activity
-        for key, activity in value.items():
+        for key, activity in dict.items(value):
             dict.__setitem__(made, key, _copy(activity, memo))
         made.adopt_order(None)
         return made
     for activity in changing:
         copied = memo.get(id(activity), activity)
-        if copied is not activity and value.get(activity.activity_id) is activity:
+        if copied is not activity and dict.get(value, activity.activity_id) is activity:
             made.swap(activity, copied)
     return made
 
@@ -184,4 +184,5 @@ _COPIERS: dict[type, Callable[[Any, Memo], Any]] = {
     set: _set,
     Activity: _activity,
     ActivityTable: _activity_table,
+    HandingActivityTable: _activity_table,  # serve --data-dir's: the copy is an ActivityTable
 }

@@ -41,14 +41,21 @@ class Retention:
         made.loose = deque(table[a.activity_id] for a in self.loose if a.activity_id in table)
         return made
 
-    def settle(self, activity: Activity) -> None:
-        """Compact ``activity`` if it is final, else keep it for later; re-check a few older ones."""
+    def settle(self, activity: Activity) -> list[str]:
+        """Compact ``activity`` if it is final, else keep it for later; re-check a few older ones. Returns the ids of
+        the older ones it compacted (changed where no table handed them out: serve --data-dir writes them)."""
+        compacted = []
         for _ in range(min(LOOSE_CHECKS_PER_ADD, len(self.loose))):
             older = self.loose.popleft()
-            if not older.compact() and not older.final:
+            if older.settled:
+                continue  # compacted already
+            if older.compact():
+                compacted.append(older.activity_id)
+            elif not older.final:
                 self.loose.append(older)
         if not activity.compact() and not activity.final:
             self.loose.append(activity)
+        return compacted
 
     def evict(self, store: Holder) -> None:
         """Forget the oldest finished activities beyond the limit (never one still waiting)."""

@@ -221,7 +221,7 @@ class Store:
         org = self.orgs.get(activity.organization_id)
         if org is not None:  # delete_sub_organization removes the organization its own activity ran in
             org.activities[activity.activity_id] = activity
-        self.retention.settle(activity)
+        self.activities.note_handed(self.retention.settle(activity))
         self.retention.evict(self)
 
     def drop_activity(self, activity: Activity) -> None:

@@ -29,7 +29,7 @@ class ActivityTable(dict[str, Activity]):
     marks it stale, and the next read sorts once.
     """
 
-    __slots__ = ("_order", "_start", "_stale", "changed")
+    __slots__ = ("_order", "_start", "_stale", "changed", "handed")
 
     def __init__(self, items: Iterable[tuple[str, Activity]] | dict[str, Activity] = ()) -> None:
         super().__init__(items)
@@ -38,10 +38,13 @@ class ActivityTable(dict[str, Activity]):
         self._stale = bool(self)  # built from items: sorted on the first read
         # serve --data-dir sets a set here: the ids written or removed since it last looked (None: nobody asks)
         self.changed: set[str] | None = None
+        # and, in a HandingActivityTable, the set the ids of the activities it handed out go to (shared by the
+        # store's table and its organizations')
+        self.handed: set[str] | None = None
 
     # writes ---------------------------------------------------------------------------------
     def __setitem__(self, key: str, activity: Activity) -> None:
-        previous = self.get(key)
+        previous = dict.get(self, key)  # dict's own: a HandingActivityTable would note it handed out
         super().__setitem__(key, activity)
         if self.changed is not None:
             self.changed.add(key)
@@ -54,7 +57,7 @@ class ActivityTable(dict[str, Activity]):
             self._order.append(activity)
 
     def __delitem__(self, key: str) -> None:
-        activity = self[key]
+        activity = dict.__getitem__(self, key)
         super().__delitem__(key)
         self._forget(activity)
 
@@ -117,8 +120,11 @@ class ActivityTable(dict[str, Activity]):
     # reads ----------------------------------------------------------------------------------
     def ordered(self) -> list[Activity]:
         """Every activity, oldest first (the list itself: do not change it)."""
+        return self._ordered()
+
+    def _ordered(self) -> list[Activity]:
         if self._stale:
-            self._order = sorted(self.values(), key=order_key)
+            self._order = sorted(dict.values(self), key=order_key)
             self._start, self._stale = 0, False
         elif self._start:
             del self._order[: self._start]
@@ -143,12 +149,12 @@ class ActivityTable(dict[str, Activity]):
         self._order, self._start, self._stale = order or [], 0, order is None and bool(self)
 
     def oldest(self) -> Iterator[Activity]:
-        """Oldest first, lazily (eviction reads only the front)."""
-        return iter(self.ordered())
+        """Oldest first, lazily (eviction reads only the front; it changes none, it takes finished ones out)."""
+        return iter(self._ordered())
 
     def position(self, activity: Activity) -> int:
         """Where ``activity`` (one of these) is in ``ordered()``."""
-        order = self.ordered()
+        order = self._ordered()
         return bisect_left(order, order_key(activity), key=order_key)
 
     def copy(self) -> ActivityTable:
@@ -160,6 +166,59 @@ class ActivityTable(dict[str, Activity]):
 
     def __reduce__(self) -> Any:
         return ActivityTable, (dict(self),)
+
+    def note_handed(self, activity_ids: Iterable[str]) -> None:
+        """Note activities changed where no read of this table handed them out (retention's compaction)."""
+        if self.handed is not None:
+            self.handed.update(activity_ids)
+
+
+EVERY_HANDED = "*"  # in ``handed``: every activity was handed out (no activity id is "*")
+
+
+class HandingActivityTable(ActivityTable):
+    """An ``ActivityTable`` that notes in ``handed`` the ids of the activities it hands out (serve --data-dir: an
+    activity still changing, waiting for votes, polls or seconds, changes only after it is fetched, so the change
+    tracker compares only those fetched since it last looked, not every waiting one at every look). Handing out
+    all (``values()``, ``items()``, ``ordered()``, a copy) notes ``EVERY_HANDED``. Retention's eviction reads the
+    oldest unnoted: it changes none. The tracker makes the store's and the organizations' tables this class in
+    place (the same layout) and gives them one set."""
+
+    __slots__ = ()
+
+    def __getitem__(self, key: str) -> Activity:
+        activity = dict.__getitem__(self, key)
+        self.handed.add(key)  # type: ignore[union-attr]
+        return activity
+
+    def get(self, key: str, default: Any = None) -> Any:
+        activity = dict.get(self, key, default)
+        if activity is not default:
+            self.handed.add(key)  # type: ignore[union-attr]
+        return activity
+
+    def values(self) -> Any:
+        self.handed.add(EVERY_HANDED)  # type: ignore[union-attr]
+        return dict.values(self)
+
+    def items(self) -> Any:
+        self.handed.add(EVERY_HANDED)  # type: ignore[union-attr]
+        return dict.items(self)
+
+    def ordered(self) -> list[Activity]:
+        self.handed.add(EVERY_HANDED)  # type: ignore[union-attr]
+        return self._ordered()
+
+    def copy(self) -> ActivityTable:
+        self.handed.add(EVERY_HANDED)  # type: ignore[union-attr]
+        return super().copy()
+
+
+def handing(table: ActivityTable, handed: set[str]) -> None:
+    """``table`` noting the activities it hands out in ``handed`` from now on (``HandingActivityTable``)."""
+    table.handed = handed
+    if type(table) is ActivityTable:
+        table.__class__ = HandingActivityTable
 
 
 class TrackedDict(dict[Any, Any]):
