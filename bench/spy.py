@@ -1,6 +1,6 @@
 """Where a served request's time goes: the bench server under py-spy while node drives one operation.
 
-    python bench/spy.py whoami [--conns 8] [--seconds 10] [--server waitress|granian] [--top 25]
+    python bench/spy.py whoami [--conns 8] [--seconds 10] [--server waitress|granian] [--top 25] [--data-dir DIR]
 
 py-spy 0.4 (``pip install py-spy``) samples every thread of the bench server (bench/server.py,
 started as py-spy's child: on this kind of machine py-spy cannot attach to a running process by
@@ -62,12 +62,17 @@ def main() -> None:
     options.add_argument("--server", choices=("waitress", "granian"), default="waitress")
     options.add_argument("--top", type=int, default=25)
     options.add_argument("--path", default=None, help="send to this path instead (/echo/ profiles the echo)")
+    options.add_argument(
+        "--data-dir", type=Path, default=None, help="the server keeps its state there (serve --data-dir)"
+    )
     args = options.parse_args()
     spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
     raw = ROOT / "bench" / "results" / f"profile-{args.operation}.txt"
     raw.parent.mkdir(exist_ok=True)
     command = [spy, "record", "--format", "raw", "--threads", "--subprocesses", "-r", "250", "-o", str(raw), "--"]
     command += [sys.executable, str(ROOT / "bench" / "server.py"), str(scenario_file()), "--server", args.server]
+    if args.data_dir is not None:
+        command += ["--data-dir", str(args.data_dir)]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=ROOT)
     assert server.stdout is not None
     line = ""
