@@ -27,6 +27,7 @@ starts of each, interleaved; every ``serve`` starts from compiled bytecode, as a
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
 import os
@@ -37,6 +38,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,8 +49,8 @@ from workload import KEY, scenario_file
 
 from simulator import Config, Simulator
 from simulator.datadir import files
-from simulator.datadir.changes import ChangeTracker
 from simulator.datadir.directory import DEFAULT_DURABILITY, DataDir, Writer
+from simulator.server import data_dir_writer
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
 HERE = Path(__file__).resolve().parent  # bench/, on sys.path as the script's folder
@@ -258,6 +260,27 @@ def in_process(*scenarios: Path) -> tuple[Simulator, Any]:
     return sim, submit
 
 
+def new_signer(submit: Any) -> str:
+    """A wallet made through ``submit`` (``in_process``'s): its Ethereum address, to sign with."""
+    made = submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": [ETH]})
+    address: str = made["activity"]["result"]["createWalletResult"]["addresses"][0]
+    return address
+
+
+@contextlib.contextmanager
+def kept_by_writer(sim: Simulator, durability: str, path: Path | None = None) -> Iterator[Writer]:
+    """``sim`` kept in a new data directory (``path``, else a temporary one) by the writer serve makes
+    (``simulator.server.data_dir_writer``: the whole state first), closed at the end."""
+    with tempfile.TemporaryDirectory() as tmp:
+        data_dir = DataDir(path or Path(tmp) / "data", durability)
+        data_dir.open()
+        writer = data_dir_writer(sim, data_dir, loaded=False)
+        try:
+            yield writer
+        finally:
+            writer.close()
+
+
 def signature_of(n: int, address: str) -> dict[str, Any]:
     return {
         "signWith": address,
@@ -272,30 +295,20 @@ def cpu_per_request(op: str, durability: str, requests: int = 99) -> tuple[float
     after it, as ``serve --data-dir`` does: two simulators in this process taking turns request by request, so that
     both meet the same machine load; create_wallet up to the organization's 100 wallets."""
     made = [in_process(), in_process()]
-    addresses = []
-    for _sim, submit in made:
-        answer = submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": [ETH]})
-        addresses.append(answer["activity"]["result"]["createWalletResult"]["addresses"][0])
+    addresses = [new_signer(submit) for _sim, submit in made]
     spent: tuple[list[float], list[float]] = ([], [])
-    with tempfile.TemporaryDirectory() as tmp:
-        data_dir = DataDir(Path(tmp) / "data", durability)
-        data_dir.open()
-        writer = Writer(data_dir, ChangeTracker(made[1][0]))
-        writer.write_whole()
-        try:
-            for n in range(requests):
-                for kept in (False, True) if n % 2 == 0 else (True, False):
-                    submit, address = made[kept][1], addresses[kept]
-                    started = time.thread_time()
-                    if op == "create_wallet":
-                        submit(op, "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": f"w{n}", "accounts": [ETH]})
-                    else:
-                        submit(op, "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", signature_of(n, address))
-                    if kept:
-                        writer.changed()
-                    spent[kept].append(time.thread_time() - started)
-        finally:
-            writer.close()
+    with kept_by_writer(made[1][0], durability) as writer:
+        for n in range(requests):
+            for kept in (False, True) if n % 2 == 0 else (True, False):
+                submit, address = made[kept][1], addresses[kept]
+                started = time.thread_time()
+                if op == "create_wallet":
+                    submit(op, "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": f"w{n}", "accounts": [ETH]})
+                else:
+                    submit(op, "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", signature_of(n, address))
+                if kept:
+                    writer.changed()
+                spent[kept].append(time.thread_time() - started)
     return statistics.median(spent[False]), statistics.median(spent[True])
 
 
@@ -310,33 +323,23 @@ def record_with_waiting(waiting: int, durability: str, requests: int = 60) -> fl
     for n in range(waiting):
         wallet(n)
     spent = []
-    with tempfile.TemporaryDirectory() as tmp:
-        data_dir = DataDir(Path(tmp) / "data", durability)
-        data_dir.open()
-        writer = Writer(data_dir, ChangeTracker(sim))
-        writer.write_whole()
-        try:
-            for n in range(waiting, waiting + requests):
-                wallet(n)
-                started = time.thread_time()
-                writer.changed()
-                spent.append(time.thread_time() - started)
-        finally:
-            writer.close()
+    with kept_by_writer(sim, durability) as writer:
+        for n in range(waiting, waiting + requests):
+            wallet(n)
+            started = time.thread_time()
+            writer.changed()
+            spent.append(time.thread_time() - started)
     return statistics.median(spent)
 
 
 def directory_with(activities: int, path: Path) -> int:
     """``path`` holding ``activities`` signatures, kept as serve keeps them; returns the activities held."""
     sim, submit = in_process()
-    made = submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": [ETH]})
-    address = made["activity"]["result"]["createWalletResult"]["addresses"][0]
+    address = new_signer(submit)
     for n in range(activities - 1):
         submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", signature_of(n, address))
-    data_dir = DataDir(path)
-    data_dir.open()
-    Writer(data_dir, ChangeTracker(sim)).write_whole()
-    data_dir.close()
+    with kept_by_writer(sim, DEFAULT_DURABILITY, path):
+        pass  # the whole state written as the base; closing the writer leaves it there
     return len(sim.store.activities)
 
 

@@ -28,6 +28,7 @@ from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from simulator.crypto import service_keys
+from simulator.testing import ApiKeyStamper
 
 EMAIL = "alice@example.com"
 SOL_ACCOUNT = {
@@ -58,6 +59,17 @@ def assert_error(response: Any, status: int, code: int, *phrases: str) -> dict[s
 
 def submit(client: Any, op: str, params: dict[str, Any], result_key: str, activity_type: str | None = None) -> Any:
     return result_of(client.submit(op, activity_type or f"ACTIVITY_TYPE_{op.upper()}", params), result_key)
+
+
+def submit_in_process(sim: Any, op: str, kind: str, parameters: dict[str, Any]) -> dict[str, Any]:
+    """An activity ``sim`` (a ``Simulator``) answers through its Python API, no HTTP: stamped with its default
+    credentials (the first scenario's root key), ``timestampMs`` 0 (for a simulator without the time window)."""
+    creds = sim.default_credentials()
+    body = {"type": kind, "timestampMs": "0", "organizationId": creds["organizationId"], "parameters": parameters}
+    raw = json.dumps(body).encode()
+    name, value = ApiKeyStamper(creds["apiPrivateKey"]).stamp(raw)
+    answer: dict[str, Any] = sim.submit(op, raw, {"Content-Type": "application/json", name: value})
+    return answer
 
 
 def new_wallet(client: Any, name: str = "w", accounts: list[Any] | None = None) -> Any:

@@ -422,7 +422,7 @@ class ChangeTracker:
         self.memo = codec.SettledMemo()  # a whole document (compaction, stop) reuses the last one's settled activities
         self.views = Views()
         # the ids the store's and the organizations' activity tables handed out since the last look: one set for the
-        # tracker's life (a table made a HandingActivityTable keeps noting into it)
+        # tracker's life (a table made a HandingActivityTable keeps noting into it), emptied by every look and prime
         self.handed: set[str] = set()
         self._forget()
 
@@ -436,7 +436,6 @@ class ChangeTracker:
         self.tops = {"clock": Whole(), "seed": Whole(), "nextEvent": Whole()}
         self.entries = {"credentials": Entries(), "rules": Entries()}
         self.live: dict[str, Any] = {}  # activities still changing: id -> the signature last written
-        self.handed.clear()
         self.snapshots: dict[str, object] = {}
         self.source_base: Any = None
         self.source_draws: Any = None

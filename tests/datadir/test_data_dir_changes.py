@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import rlp  # type: ignore[import-untyped]
 from conftest import ETH_ACCOUNT, ROOT, ok
-from support import ClientKey, client_signature
+from support import ClientKey, client_signature, submit_in_process
 
 from simulator import Config, Simulator, SimulatorServer, catalogue
 from simulator.control_client import ControlClient
@@ -370,21 +370,10 @@ def test_an_outbox_message_changed_in_place_fails_the_verified_look():
 def waiting_wallets(count: int) -> tuple[Simulator, list[str]]:
     """A simulator of the two-of-three quorum scenario and the ids of ``count`` wallets waiting for its votes."""
     sim = Simulator(Config(seed=5, scenarios=(QUORUM,), timestamp_window_ms=None))
-    creds = sim.credentials[0]
-    stamper = ApiKeyStamper(creds["apiPrivateKey"])
     waiting = []
     for n in range(count):
         parameters = {"walletName": f"q{n}", "accounts": [ETH_ACCOUNT]}
-        raw = json.dumps(
-            {
-                "type": "ACTIVITY_TYPE_CREATE_WALLET",
-                "timestampMs": "0",
-                "organizationId": creds["organizationId"],
-                "parameters": parameters,
-            }
-        ).encode()
-        name, value = stamper.stamp(raw)
-        answer = sim.submit("create_wallet", raw, {"Content-Type": "application/json", name: value})
+        answer = submit_in_process(sim, "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", parameters)
         assert answer["activity"]["status"] == "ACTIVITY_STATUS_CONSENSUS_NEEDED"
         waiting.append(answer["activity"]["id"])
     return sim, waiting

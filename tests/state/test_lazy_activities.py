@@ -9,20 +9,13 @@ import threading
 from typing import Any
 
 from conftest import DEFAULTS, ETH_ACCOUNT
+from support import submit_in_process as submit
 
 from simulator import Config, Simulator
 from simulator.state import codec
 from simulator.state.activity import Activity
-from simulator.testing import ApiKeyStamper
 
 ORG = DEFAULTS["organizationId"]
-
-
-def submit(sim: Simulator, op: str, kind: str, parameters: dict[str, Any]) -> dict[str, Any]:
-    body = {"type": kind, "timestampMs": "0", "organizationId": ORG, "parameters": parameters}
-    raw = json.dumps(body).encode()
-    name, value = ApiKeyStamper(DEFAULTS["apiPrivateKey"]).stamp(raw)
-    return sim.submit(op, raw, {"Content-Type": "application/json", name: value})
 
 
 def signed_state() -> dict[str, Any]:
