@@ -38,6 +38,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -94,6 +95,13 @@ def stop(proc: subprocess.Popen[str]) -> None:
     proc.wait(timeout=30)
 
 
+def written(port: int) -> dict[str, int]:
+    """The data-dir bench server's changes acknowledged and records written so far (bench/server.py)."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/bench/writer/", timeout=10) as answer:
+        counts: dict[str, int] = json.loads(answer.read())
+        return counts
+
+
 def node_rows(
     slices: int,
     requests: int,
@@ -110,8 +118,9 @@ def node_rows(
     server's rate moves by 2x from one minute to the next, more than the cost measured; runs made one after the
     other, as the rows above are, mostly measure that drift). A row's cost is over the whole run of each mode
     (requests over the time they took: a long run's compaction, which the data-dir server reaches after about
-    1,700 signatures, is in it); beside it the median of the slices' paired costs and each server's CPU time per
-    request over the whole run."""
+    1,700 signatures, is in it); beside it the median of the slices' paired costs, each server's CPU time per
+    request over the whole run, and the records the data-dir server wrote for the changes it acknowledged (a record
+    covers several when requests finish together: the group commit)."""
     if node_available() is not None:
         print(f"node rows skipped: {node_available()}")
         return
@@ -131,11 +140,13 @@ def node_rows(
                         loads[mode].setup(servers[mode][1])
                         loads[mode].build("warm", op, 30)
                         loads[mode].run("warm", servers[mode][1], connections)
+                    before = written(servers["data-dir"][1])
                     for slice_ in range(slices):
                         for mode in modes if slice_ % 2 == 0 else modes[::-1]:
                             server, port = servers[mode]
                             loads[mode].build("slice", op, requests)
                             figures[mode].append(loads[mode].run("slice", port, connections, pid=server.pid))
+                    after = written(servers["data-dir"][1])
                 finally:
                     for load in loads.values():
                         load.close()
@@ -151,7 +162,8 @@ def node_rows(
                 f"  cost {1 - rate['data-dir'] / rate['memory']:6.1%} (target <= 15%; {slices} slices of {requests}, "
                 f"side by side; slices' median {statistics.median(paired):.1%}, quartiles "
                 f"{' to '.join(f'{q:.0%}' for q in statistics.quantiles(paired, n=4)[::2])}); "
-                f"server CPU {cpu['memory']:.0f} -> {cpu['data-dir']:.0f} us a request",
+                f"server CPU {cpu['memory']:.0f} -> {cpu['data-dir']:.0f} us a request; "
+                f"{after['records'] - before['records']} records for {after['changes'] - before['changes']} changes",
                 flush=True,
             )
 

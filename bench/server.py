@@ -37,6 +37,7 @@ from ceiling import ceiling_app
 from workload import Workload
 
 from simulator import Config, Simulator, create_app, logs
+from simulator.datadir.directory import Writer
 from simulator.datadir.gate import WriteGate
 from simulator.server import data_dir_writer, open_data_dir
 from simulator.wsgi import PortServer, worker_pool
@@ -51,6 +52,17 @@ def stream_app(sim: Simulator) -> Flask:
         return Response(sim.export_state_chunks(), mimetype="application/json")
 
     return streamed
+
+
+def writer_app(writer: Writer) -> Flask:
+    """How many changes the data-dir server acknowledged and how many records it wrote for them (group commit)."""
+    counts = Flask("writer")
+
+    @counts.get("/")
+    def written() -> Response:
+        return Response(json.dumps({"changes": writer.changes, "records": writer.records}), mimetype="application/json")
+
+    return counts
 
 
 def echo_app() -> Flask:
@@ -179,9 +191,12 @@ def bench_app(
     if data_dir is not None:  # as serve --data-dir keeps it (simulator/server.py): the directory, its writer, the gate
         opened, loaded = open_data_dir(sim)
         assert opened is not None
-        app = WriteGate(app, data_dir_writer(sim, opened, loaded))
+        writer = data_dir_writer(sim, opened, loaded)
+        app = WriteGate(app, writer)
     echo: Any = echo_app()
     mounts: dict[str, Any] = {"/bench/state-stream": stream_app(sim)}
+    if data_dir is not None:
+        mounts["/bench/writer"] = writer_app(writer)
     if os.environ.get("BENCH_TIMING"):
         times: dict[str, list[tuple[float, float]]] = {}
         app, echo = Timed(app, "simulator", times), Timed(echo, "echo", times)

@@ -2,7 +2,9 @@
 
 Writes are group commits: a request that changed the state takes a ticket once its change is done;
 the writer looks for changes after reading the newest ticket, so one record covers every change
-whose ticket it read, and a request whose ticket an earlier record already covered writes nothing.
+whose ticket it read, and a request whose ticket an earlier record already covered writes nothing. A
+request that finishes while others are still running waits for them (at most ``SIBLINGS_WAIT_S``), so that
+one record covers the batch.
 A record holds what changed (``simulator.datadir.changes``); the log is folded into the base (the whole
 state, written atomically) once it is larger than the base, so the directory stays within about twice
 the state's size.
@@ -10,11 +12,14 @@ the state's size.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import gc
 import logging
 import os
 import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -26,6 +31,9 @@ from simulator.state import codec
 log = logging.getLogger("simulator")
 DURABILITIES = ("always", "everysec", "no")
 DEFAULT_DURABILITY = "everysec"  # as Redis's appendfsync: a kill loses nothing, a power cut at most a second
+# how long a finished request waits for the state-changing requests still running beside it before it writes
+# without them (Writer): they take about a millisecond each, so eight connections' batch fits in it
+SIBLINGS_WAIT_S = 0.01
 COMPACT_AT_LEAST_BYTES = 4 * 1024 * 1024  # the log is folded into the base once beyond this and beyond the base
 
 
@@ -198,34 +206,94 @@ class DataDir:
 
 
 class Writer:
-    """Group commits of what changed into ``data_dir``; ``changed()`` returns once the change is written."""
+    """Group commits of what changed into ``data_dir``; ``changed()`` returns once the change is written.
 
-    def __init__(self, data_dir: DataDir, tracker: ChangeTracker) -> None:
+    A request that finishes while other state-changing requests are still running (between the gate's
+    ``entered`` and ``left``) waits for them, up to ``siblings_wait_s``, and the last of them to finish writes one
+    record for all, as PostgreSQL's ``commit_delay`` waits when ``commit_siblings`` transactions are active: the look
+    over the state, the framing and the write are paid once for the batch. A request alone writes at once, so one
+    connection's requests wait for nothing."""
+
+    def __init__(self, data_dir: DataDir, tracker: ChangeTracker, siblings_wait_s: float = SIBLINGS_WAIT_S) -> None:
         self.data_dir = data_dir
         self.tracker = tracker
-        self._tickets = 0
-        self._written = 0
-        self._ticket_lock = threading.Lock()
-        self._write_lock = threading.Lock()
+        self.siblings_wait_s = siblings_wait_s
+        self._tickets = 0  # changes acknowledged (requests answered 2xx that could change the state)
+        self._written = 0  # the last ticket a written record covers
+        self.records = 0  # change records written: fewer than tickets when records covered several
+        self._running = 0  # state-changing requests inside the application (the gate's entered/left)
+        self._writing = False
+        self._turn = threading.Condition(threading.Lock())
+
+    def entered(self) -> None:
+        """A request that may change the state is running (the gate calls ``left()`` when it has its answer)."""
+        with self._turn:
+            self._running += 1
+
+    def left(self) -> None:
+        with self._turn:
+            self._running -= 1
+            if not self._running:
+                self._turn.notify_all()  # a finished request waiting for its siblings writes now
 
     def changed(self) -> None:
-        with self._ticket_lock:
+        turn = self._turn
+        with turn:
             self._tickets += 1
             mine = self._tickets
-        with self._write_lock:
-            if self._written >= mine:
-                return  # a record written since this change covers it
-            with self._ticket_lock:
-                covered = self._tickets
-            noted = codec.inexact()
-            record = self.tracker.record()
-            if record is not None and "state" in record:
-                self.data_dir.write(record["state"])
-            elif record is not None:  # read back only if its encoding noted a value orjson might write otherwise
-                self.data_dir.write_changes(record, exact=codec.inexact() == noted)
-            if self.data_dir.wants_compaction():
-                self.data_dir.compact(*self.whole_now())
-            self._written = covered
+            deadline: float | None = None
+            while self._written < mine:  # until a record covers this change: this thread's, or another's
+                if self._writing:
+                    turn.wait()
+                    continue
+                if self._running:  # siblings still running: the last of them writes for all, unless it takes long
+                    now = time.monotonic()
+                    if deadline is None:
+                        deadline = now + self.siblings_wait_s
+                    if now < deadline:
+                        turn.wait(deadline - now)
+                        continue
+                self._writing = True
+                covered = self._tickets  # the record made next sees every change whose ticket is taken by now
+                turn.release()
+                try:
+                    self._write()
+                finally:
+                    turn.acquire()
+                    self._writing = False
+                    turn.notify_all()
+                self._written = covered
+                self.records += 1
+
+    @property
+    def changes(self) -> int:
+        """Changes acknowledged so far (``records`` over it: how well the group commit batches)."""
+        return self._tickets
+
+    def _write(self) -> None:
+        noted = codec.inexact()
+        record = self.tracker.record()
+        if record is not None and "state" in record:
+            self.data_dir.write(record["state"])
+        elif record is not None:  # read back only if its encoding noted a value orjson might write otherwise
+            self.data_dir.write_changes(record, exact=codec.inexact() == noted)
+        if self.data_dir.wants_compaction():
+            self.data_dir.compact(*self.whole_now())
+
+    @contextlib.contextmanager
+    def _writing_alone(self) -> Iterator[None]:
+        """No record written meanwhile (a whole base, the stop)."""
+        turn = self._turn
+        with turn:
+            while self._writing:
+                turn.wait()
+            self._writing = True
+        try:
+            yield
+        finally:
+            with turn:
+                self._writing = False
+                turn.notify_all()
 
     def whole_now(self) -> tuple[dict[str, Any], bool]:
         """The whole state, and whether it is the state the records written make (``DataDir.compact``'s
@@ -238,13 +306,13 @@ class Writer:
 
     def write_whole(self) -> None:
         """The whole state as the base (an empty directory at the start: the state and its seed from the start)."""
-        with self._write_lock:
+        with self._writing_alone():
             self.data_dir.compact(self.tracker.full())
 
     def close(self) -> None:
         """The base becomes the state now (changes made in process since the last request included) if the log
         holds records or anything changed; the lock is released."""
-        with self._write_lock:
+        with self._writing_alone():
             with self.tracker.sim.lock:
                 late = self.tracker.record()
                 document = self.tracker.full() if self.data_dir.log_bytes or late is not None else None

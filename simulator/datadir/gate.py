@@ -34,11 +34,15 @@ class WriteGate:
             held[:] = [status, headers, exc_info]
             return lambda _data: None  # the apps served here never write through it
 
-        body = self.app(environ, hold)
-        chunks = list(body)  # the answer whole, so that the change behind it is written first
-        close = getattr(body, "close", None)
-        if close is not None:
-            close()
+        self.writer.entered()  # running: a request finishing beside it waits for it, and one record covers both
+        try:
+            body = self.app(environ, hold)
+            chunks = list(body)  # the answer whole, so that the change behind it is written first
+            close = getattr(body, "close", None)
+            if close is not None:
+                close()
+        finally:
+            self.writer.left()
         status, headers, exc_info = held
         if status.startswith("2"):
             try:

@@ -167,10 +167,11 @@ def mixed_load(
             return  # the process was killed under this request (no answer, or half of one)
 
 
-@pytest.mark.parametrize("round_seed", [1, 2, 3])
-def test_every_acknowledged_change_survives_sigkill_at_a_random_moment(tmp_path, round_seed):
-    """A client thread creates wallets, signs with them and adds policies; the process is killed with SIGKILL
-    at a seeded random moment; after the restart every acknowledged change is there and nothing unasked."""
+@pytest.mark.parametrize(("round_seed", "clients"), [(1, 1), (2, 1), (3, 1), (4, 4)])
+def test_every_acknowledged_change_survives_sigkill_at_a_random_moment(tmp_path, round_seed, clients):
+    """Client threads create wallets, sign with them and add policies; the process is killed with SIGKILL at a
+    seeded random moment; after the restart every acknowledged change is there and nothing unasked. With several
+    clients, requests finish together and share records (the group commit), so a kill also meets a batch."""
     rng = random.Random(round_seed)
     data = str(tmp_path / "data")
     asked: set[str] = set()
@@ -180,16 +181,21 @@ def test_every_acknowledged_change_survives_sigkill_at_a_random_moment(tmp_path,
         client = server.client()
         stop = threading.Event()
 
-        worker = threading.Thread(target=mixed_load, args=(client, f"{round_}", stop, asked, acknowledged))
+        workers = [
+            threading.Thread(target=mixed_load, args=(client, f"{round_}-{c}", stop, asked, acknowledged))
+            for c in range(clients)
+        ]
         before = len(acknowledged)
-        worker.start()
+        for worker in workers:
+            worker.start()
         deadline = time.monotonic() + PROCESS_STOP_SECONDS  # a loaded machine: the first answer may be slow
-        while len(acknowledged) == before and worker.is_alive() and time.monotonic() < deadline:
+        while len(acknowledged) == before and workers[0].is_alive() and time.monotonic() < deadline:
             time.sleep(0.01)
         time.sleep(rng.random() * 1.5)  # then a random moment of the load
         server.kill()
         stop.set()
-        worker.join(timeout=30)
+        for worker in workers:
+            worker.join(timeout=30)
 
     after = Serving("--data-dir", data)
     try:
