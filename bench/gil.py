@@ -24,6 +24,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from typing import BinaryIO
 
 import coincurve
 from Crypto.Hash import keccak
@@ -31,7 +32,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 
 
-def calls(log: object) -> dict[str, Callable[[], object]]:
+def calls(log: BinaryIO) -> dict[str, Callable[[], object]]:
     """The calls timed: what a request makes (a stamp checked, a payload signed, a Keccak hash, a record
     written), and a hash that keeps the lock (hashlib keeps it for inputs under 2 KiB) for comparison."""
     stamp_key = ec.generate_private_key(ec.SECP256R1())
@@ -43,8 +44,8 @@ def calls(log: object) -> dict[str, Callable[[], object]]:
     record = os.urandom(2500)
 
     def write() -> None:
-        log.write(record)  # type: ignore[attr-defined]
-        log.flush()  # type: ignore[attr-defined]
+        log.write(record)
+        log.flush()
 
     return {
         "P-256 stamp check (cryptography)": lambda: checker.verify(stamp, body, ec.ECDSA(hashes.SHA256())),

@@ -188,15 +188,14 @@ def bench_app(
     if activities:
         fill(sim, activities)
     app: Any = create_app(sim)  # refuses over-cap bodies itself (413 in the one error shape)
+    mounts: dict[str, Any] = {"/bench/state-stream": stream_app(sim)}
     if data_dir is not None:  # as serve --data-dir keeps it (simulator/server.py): the directory, its writer, the gate
         opened, loaded = open_data_dir(sim)
         assert opened is not None
         writer = data_dir_writer(sim, opened, loaded)
         app = WriteGate(app, writer)
-    echo: Any = echo_app()
-    mounts: dict[str, Any] = {"/bench/state-stream": stream_app(sim)}
-    if data_dir is not None:
         mounts["/bench/writer"] = writer_app(writer)
+    echo: Any = echo_app()
     if os.environ.get("BENCH_TIMING"):
         times: dict[str, list[tuple[float, float]]] = {}
         app, echo = Timed(app, "simulator", times), Timed(echo, "echo", times)

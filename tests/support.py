@@ -61,14 +61,19 @@ def submit(client: Any, op: str, params: dict[str, Any], result_key: str, activi
     return result_of(client.submit(op, activity_type or f"ACTIVITY_TYPE_{op.upper()}", params), result_key)
 
 
-def submit_in_process(sim: Any, op: str, kind: str, parameters: dict[str, Any]) -> dict[str, Any]:
-    """An activity ``sim`` (a ``Simulator``) answers through its Python API, no HTTP: stamped with its default
-    credentials (the first scenario's root key), ``timestampMs`` 0 (for a simulator without the time window)."""
+def stamped_activity(sim: Any, kind: str, parameters: dict[str, Any]) -> tuple[bytes, dict[str, str]]:
+    """An activity's body for ``sim`` (a ``Simulator``) and its headers, stamped with its default credentials (the
+    first scenario's root key), ``timestampMs`` 0 (for a simulator without the time window)."""
     creds = sim.default_credentials()
     body = {"type": kind, "timestampMs": "0", "organizationId": creds["organizationId"], "parameters": parameters}
     raw = json.dumps(body).encode()
     name, value = ApiKeyStamper(creds["apiPrivateKey"]).stamp(raw)
-    answer: dict[str, Any] = sim.submit(op, raw, {"Content-Type": "application/json", name: value})
+    return raw, {"Content-Type": "application/json", name: value}
+
+
+def submit_in_process(sim: Any, op: str, kind: str, parameters: dict[str, Any]) -> dict[str, Any]:
+    """An activity ``sim`` answers through its Python API, no HTTP (``stamped_activity``)."""
+    answer: dict[str, Any] = sim.submit(op, *stamped_activity(sim, kind, parameters))
     return answer
 
 

@@ -4,13 +4,13 @@ in front of the application (``WriteGate``), in process, with a request held run
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from conftest import ETH_ACCOUNT
+from support import stamped_activity
 from werkzeug.test import Client
 
 from simulator import Config, Simulator, create_app
@@ -18,7 +18,6 @@ from simulator.datadir import files
 from simulator.datadir.directory import DataDir
 from simulator.datadir.gate import WriteGate
 from simulator.server import data_dir_writer
-from simulator.testing import ApiKeyStamper
 
 HOLD = "X-Test-Hold"  # the middleware below holds a request carrying it until the test lets it go
 
@@ -39,19 +38,11 @@ class Holding:
 
 
 def create_wallet(gate: Any, sim: Simulator, name: str, hold: bool = False) -> int:
-    creds = sim.default_credentials()
-    body = {
-        "type": "ACTIVITY_TYPE_CREATE_WALLET",
-        "timestampMs": str(int(time.time() * 1000)),
-        "organizationId": creds["organizationId"],
-        "parameters": {"walletName": name, "accounts": [ETH_ACCOUNT]},
-    }
-    raw = json.dumps(body).encode()
-    stamp_name, stamp = ApiKeyStamper(creds["apiPrivateKey"]).stamp(raw)
-    headers = {stamp_name: stamp, **({HOLD: "1"} if hold else {})}
-    answer = Client(gate).post(
-        "/public/v1/submit/create_wallet", data=raw, headers=headers, content_type="application/json"
-    )
+    parameters = {"walletName": name, "accounts": [ETH_ACCOUNT]}
+    raw, headers = stamped_activity(sim, "ACTIVITY_TYPE_CREATE_WALLET", parameters)
+    if hold:
+        headers[HOLD] = "1"
+    answer = Client(gate).post("/public/v1/submit/create_wallet", data=raw, headers=headers)
     return answer.status_code
 
 
@@ -60,7 +51,7 @@ def records(directory: Path) -> int:
 
 
 def test_a_request_finishing_beside_a_running_one_waits_for_it_and_one_record_covers_both(tmp_path):
-    sim = Simulator(Config(seed=1))
+    sim = Simulator(Config(seed=1, timestamp_window_ms=None))
     directory = tmp_path / "data"
     data_dir = DataDir(directory)
     data_dir.open()
