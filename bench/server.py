@@ -25,7 +25,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask, Response, request
 from werkzeug.middleware.dispatcher import DispatcherMiddleware
@@ -37,10 +37,10 @@ from ceiling import ceiling_app
 from workload import Workload
 
 from simulator import Config, Simulator, create_app, logs
-from simulator.datadir.directory import Writer
-from simulator.datadir.gate import WriteGate
-from simulator.server import data_dir_writer, open_data_dir
 from simulator.wsgi import PortServer, worker_pool
+
+if TYPE_CHECKING:
+    from simulator.datadir.directory import Writer
 
 
 def stream_app(sim: Simulator) -> Flask:
@@ -190,6 +190,10 @@ def bench_app(
     app: Any = create_app(sim)  # refuses over-cap bodies itself (413 in the one error shape)
     mounts: dict[str, Any] = {"/bench/state-stream": stream_app(sim)}
     if data_dir is not None:  # as serve --data-dir keeps it (simulator/server.py): the directory, its writer, the gate
+        # imported here: bench/instructions.py --against loads this module beside a tree from before the data dir
+        from simulator.datadir.gate import WriteGate
+        from simulator.server import data_dir_writer, open_data_dir
+
         opened, loaded = open_data_dir(sim)
         assert opened is not None
         writer = data_dir_writer(sim, opened, loaded)
