@@ -51,7 +51,6 @@ from workload import KEY, scenario_file
 from simulator import Config, Simulator
 from simulator.datadir import files
 from simulator.datadir.directory import DEFAULT_DURABILITY, DataDir, Writer
-from simulator.server import data_dir_writer
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
 HERE = Path(__file__).resolve().parent  # bench/, on sys.path as the script's folder
@@ -283,6 +282,9 @@ def new_signer(submit: Any) -> str:
 def kept_by_writer(sim: Simulator, durability: str, path: Path | None = None) -> Iterator[Writer]:
     """``sim`` kept in a new data directory (``path``, else a temporary one) by the writer serve makes
     (``simulator.server.data_dir_writer``: the whole state first), closed at the end."""
+    # imported here: bench/instructions.py --data-dir --against loads this module beside a tree from before it
+    from simulator.server import data_dir_writer
+
     with tempfile.TemporaryDirectory() as tmp:
         data_dir = DataDir(path or Path(tmp) / "data", durability)
         data_dir.open()
