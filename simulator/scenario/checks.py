@@ -104,7 +104,10 @@ def declare(checker: Checker, where: Where, org: Json) -> None:
     if isinstance(org.get("id"), str):
         if org["id"] in known.org_ids:
             checker.add(
-                where + ("id",), f"organization id {org['id']} is used twice (also at {known.org_ids[org['id']]})"
+                where + ("id",),
+                f"organization id {org['id']} is used twice (also at {known.org_ids[org['id']]}); two declarations "
+                "are never merged: to add to an included organization, declare it whole here instead of including "
+                "it (the default one is scenarios/default.yaml)",
             )
         known.org_ids[org["id"]] = checker.sc.where(*where, "id")
     for j, user in enumerate(org.get("users") or []):

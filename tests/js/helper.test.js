@@ -161,6 +161,33 @@ test("startSimulator says why it could not start", async () => {
   await assert.rejects(helper.startSimulator({ command: ["/nonexistent/wallet-simulator"] }), /cannot run/);
 });
 
+// A simulator of another release than the helper's: the helper warns once it has read the ready line.
+async function warningsOfAStart(command) {
+  const seen = [];
+  const listener = (warning) => seen.push(warning);
+  process.on("warning", listener);
+  try {
+    const sim = await helper.startSimulator({ command, timeoutMs: 30000 });
+    await sim.stop();
+    await new Promise((resolve) => setImmediate(resolve)); // emitWarning delivers on the next tick
+    return { sim, seen: seen.filter((w) => w.code === "WALLET_SIMULATOR_VERSION") };
+  } finally {
+    process.off("warning", listener);
+  }
+}
+
+test("startSimulator warns when the simulator is another release, and not when it is its own", async () => {
+  const [python] = JSON.parse(process.env.WALLET_SIMULATOR_COMMAND || '["python3"]');
+  const older = "import sys, simulator; simulator.__version__ = '0.2.9'; from simulator.cli import main; sys.exit(main())";
+  const other = await warningsOfAStart([python, "-c", older]);
+  assert.equal(other.sim.ready.version, "0.2.9");
+  assert.equal(other.seen.length, 1);
+  assert.match(other.seen[0].message, new RegExp(`started wallet-simulator 0\\.2\\.9, but wallet-simulator-testing is ${helper.VERSION.replace(/\./g, "\\.")}`));
+  const own = await warningsOfAStart(undefined);
+  assert.equal(own.sim.ready.version, helper.VERSION);
+  assert.deepEqual(own.seen, []);
+});
+
 test("connect without a simulator names the variable", () => {
   const saved = process.env[helper.READY_ENV];
   delete process.env[helper.READY_ENV];

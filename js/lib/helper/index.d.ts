@@ -24,6 +24,8 @@ export interface ReadyLine {
   controlToken?: string | null;
   /** The data directory the state is kept in (serve --data-dir), absolute; null when the state is in memory only. */
   dataDir?: string | null;
+  /** The simulator's release (wallet-simulator --version); absent before 0.3.0. */
+  version?: string;
 }
 
 export interface Credentials {
@@ -231,6 +233,8 @@ export interface Simulator {
 }
 
 export declare const READY_ENV: "WALLET_SIMULATOR_READY";
+/** This helper's release, the same as the simulator's it ships with; startSimulator warns (WALLET_SIMULATOR_VERSION) when the one it starts differs. */
+export declare const VERSION: string;
 export declare const COMMAND_ENV: "WALLET_SIMULATOR_COMMAND";
 export declare function startSimulator(options?: StartOptions): Promise<Simulator>;
 export declare function connect(ready?: string | ReadyLine): Simulator;
