@@ -10,10 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import DEFAULTS, ok, result_of
+import rlp  # type: ignore[import-untyped]
+from conftest import DEFAULTS, ETH_ACCOUNT, new_user, ok, result_of
+from eth_account import Account
 from lifecycle_helpers import allow, api_user
-from support import EMAIL, ClientKey, assert_error, open_bundle, sub_org
+from support import EMAIL, ClientKey, assert_error, new_wallet, open_bundle, sub_org
 
+from simulator.standins import longtail
 from simulator.testing import ApiKeyStamper, PasskeyStamper, SimulatorClient
 
 SANDBOX = "user@example.com"  # the documented sandbox contact: its code is always 000000
@@ -220,3 +223,234 @@ def test_a_policy_sees_the_type_the_client_sent(client):
     assert list(sent["intent"]) == ["initOtpIntent"]
     newer = as_bob.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2", {**params, "appName": "Demo"})
     assert_error(newer, 403, 7, "sufficient permissions")
+
+
+# --- sub-organizations ---------------------------------------------------------------------------
+
+ROOT_KEY = "ca40100000000000000000000000000000000000000000000000000000000001"
+WALLET = {"walletName": "Default", "accounts": [ETH_ACCOUNT]}
+
+
+def root_user(version: str, stamper: ApiKeyStamper) -> dict[str, Any]:
+    """A root user in the shape of ``version``: API keys with a curve type from V6, OAuth providers from V5."""
+    key: dict[str, Any] = {"apiKeyName": "k", "publicKey": stamper.public_key}
+    if version in ("_V6",):
+        key["curveType"] = "API_KEY_CURVE_P256"
+    user: dict[str, Any] = {"userName": "root", "userEmail": EMAIL, "apiKeys": [key], "authenticators": []}
+    if version in ("_V5", "_V6"):
+        user["oauthProviders"] = []
+    return user
+
+
+@pytest.mark.parametrize(
+    ("version", "result_key", "with_wallet"),
+    [
+        ("_V2", "createSubOrganizationResult", False),
+        ("_V4", "createSubOrganizationResultV4", True),
+        ("_V5", "createSubOrganizationResultV5", True),
+        ("_V6", "createSubOrganizationResultV6", True),
+    ],
+)
+def test_create_sub_organization_old_versions(client, simulator, version, result_key, with_wallet):
+    stamper = ApiKeyStamper(ROOT_KEY)
+    params: dict[str, Any] = {
+        "subOrganizationName": f"org{version}",
+        "rootUsers": [root_user(version, stamper)],
+        "rootQuorumThreshold": 1,
+    }
+    if with_wallet:
+        params["wallet"] = WALLET
+    activity_type = "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION" + version
+    made = completed(client.submit("create_sub_organization", activity_type, params), activity_type, result_key)
+    assert set(made) == {"subOrganizationId", "rootUserIds", *(["wallet"] if with_wallet else [])}
+    if with_wallet:
+        assert made["wallet"]["addresses"][0].startswith("0x")
+    as_root = SimulatorClient(simulator.url, stamper, made["subOrganizationId"])
+    assert ok(as_root.query("whoami"))["userId"] == made["rootUserIds"][0]
+
+
+def test_create_sub_organization_v3_makes_its_private_keys(client, simulator):
+    stamper = ApiKeyStamper(ROOT_KEY)
+    key = {
+        "privateKeyName": "signer",
+        "curve": "CURVE_SECP256K1",
+        "privateKeyTags": [],
+        "addressFormats": ["ADDRESS_FORMAT_ETHEREUM"],
+    }
+    params = {
+        "subOrganizationName": "org v3",
+        "rootUsers": [root_user("_V3", stamper)],
+        "rootQuorumThreshold": 1,
+        "privateKeys": [key],
+    }
+    activity_type = "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V3"
+    made = completed(
+        client.submit("create_sub_organization", activity_type, params), activity_type, "createSubOrganizationResultV3"
+    )
+    [private_key] = made["privateKeys"]
+    assert private_key["addresses"][0]["format"] == "ADDRESS_FORMAT_ETHEREUM"
+    as_root = SimulatorClient(simulator.url, stamper, made["subOrganizationId"])
+    listed = ok(as_root.query("list_private_keys"))["privateKeys"]
+    assert [k["privateKeyId"] for k in listed] == [private_key["privateKeyId"]]
+
+
+def test_create_sub_organization_v1_makes_one_root_user_with_the_passkey(client, simulator):
+    passkey = PasskeyStamper("c3ViLW9yZy12MQ", ClientKey().private)
+    authenticator = {"authenticatorName": "laptop", "challenge": "c", "attestation": passkey.attestation("c")}
+    params = {"name": "org v1", "rootAuthenticator": authenticator}
+    activity_type = "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION"
+    made = completed(
+        client.submit("create_sub_organization", activity_type, params), activity_type, "createSubOrganizationResult"
+    )
+    as_root = SimulatorClient(simulator.url, passkey, made["subOrganizationId"])
+    assert ok(as_root.query("whoami"))["userId"] == made["rootUserIds"][0]
+    organization = ok(as_root.query("get_organization"))["organizationData"]
+    assert organization["name"] == "org v1"
+
+
+# --- credentials and sessions --------------------------------------------------------------------
+
+
+def test_create_api_keys_v1_keys_are_p256(client, simulator):
+    stamper = ApiKeyStamper("da4e000000000000000000000000000000000000000000000000000000000001")
+    params = {"userId": DEFAULTS["userId"], "apiKeys": [{"apiKeyName": "v1 key", "publicKey": stamper.public_key}]}
+    made = completed(
+        client.submit("create_api_keys", "ACTIVITY_TYPE_CREATE_API_KEYS", params),
+        "ACTIVITY_TYPE_CREATE_API_KEYS",
+        "createApiKeysResult",
+    )
+    assert len(made["apiKeyIds"]) == 1
+    as_key = SimulatorClient(simulator.url, stamper, DEFAULTS["organizationId"])
+    assert ok(as_key.query("whoami"))["userId"] == DEFAULTS["userId"]
+
+
+def test_create_authenticators_v1_takes_the_whole_credential(client, simulator):
+    passkey = PasskeyStamper("YXV0aC12MQ", ClientKey().private)
+    params = {"userId": DEFAULTS["userId"], "authenticators": [v1_authenticator("v1", passkey, "challenge-1")]}
+    made = completed(
+        client.submit("create_authenticators", "ACTIVITY_TYPE_CREATE_AUTHENTICATORS", params),
+        "ACTIVITY_TYPE_CREATE_AUTHENTICATORS",
+        "createAuthenticatorsResult",
+    )
+    assert len(made["authenticatorIds"]) == 1
+    as_passkey = SimulatorClient(simulator.url, passkey, DEFAULTS["organizationId"])
+    assert ok(as_passkey.query("whoami"))["userId"] == DEFAULTS["userId"]
+
+
+def test_create_read_write_session_v1_names_the_user_by_email(client, simulator):
+    user_id = new_user(client, "Dana", userEmail="dana@example.com")
+    target = ClientKey()
+    params = {"targetPublicKey": target.uncompressed, "email": "dana@example.com"}
+    made = completed(
+        client.submit("create_read_write_session", "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION", params),
+        "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION",
+        "createReadWriteSessionResult",
+    )
+    assert (made["userId"], made["username"]) == (user_id, "Dana")
+    session = SimulatorClient(
+        simulator.url, ApiKeyStamper(open_bundle(made["credentialBundle"], target)), DEFAULTS["organizationId"]
+    )
+    assert ok(session.query("whoami"))["userId"] == user_id
+
+
+# --- policies ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("activity_type", "selector", "condition"),
+    [
+        (
+            "ACTIVITY_TYPE_CREATE_POLICY",
+            {"subject": "activity.type", "operator": "OPERATOR_EQUAL", "target": "ACTIVITY_TYPE_CREATE_WALLET"},
+            "(activity.type == 'ACTIVITY_TYPE_CREATE_WALLET')",
+        ),
+        (
+            "ACTIVITY_TYPE_CREATE_POLICY_V2",
+            {"subject": "activity.type", "operator": "OPERATOR_IN", "targets": ["ACTIVITY_TYPE_CREATE_WALLET"]},
+            "(activity.type in ['ACTIVITY_TYPE_CREATE_WALLET'])",
+        ),
+    ],
+)
+def test_create_policy_selectors_become_the_condition_they_state(client, activity_type, selector, condition):
+    _, as_bob = api_user(client, "Bob")
+    wallet = {"walletName": "bob's", "accounts": []}
+    assert_error(as_bob.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", wallet), 403, 7)
+    params = {"policyName": "wallets", "selectors": [selector], "effect": "EFFECT_ALLOW", "notes": ""}
+    made = completed(client.submit("create_policy", activity_type, params), activity_type, "createPolicyResult")
+    assert ok(client.query("get_policy", policyId=made["policyId"]))["policy"]["condition"] == condition
+    assert ok(as_bob.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", wallet))["activity"]["status"] == (
+        "ACTIVITY_STATUS_COMPLETED"
+    )
+
+
+# --- private keys and signing --------------------------------------------------------------------
+
+SECP256K1_KEY = {
+    "privateKeyName": "signer",
+    "curve": "CURVE_SECP256K1",
+    "privateKeyTags": [],
+    "addressFormats": ["ADDRESS_FORMAT_ETHEREUM"],
+}
+
+
+@pytest.fixture
+def private_key_id(client) -> str:
+    made = completed(
+        client.submit("create_private_keys", "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS", {"privateKeys": [SECP256K1_KEY]}),
+        "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS",
+        "createPrivateKeysResult",
+    )
+    assert set(made) == {"privateKeyIds"}  # the addresses came with V2
+    return str(made["privateKeyIds"][0])
+
+
+def test_sign_raw_payload_v1_signs_with_the_private_key_it_names(client, private_key_id):
+    payload = {"payload": "ab" * 32, "encoding": "PAYLOAD_ENCODING_HEXADECIMAL", "hashFunction": "HASH_FUNCTION_NO_OP"}
+    old = completed(
+        client.submit(
+            "sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD", {"privateKeyId": private_key_id, **payload}
+        ),
+        "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD",
+        "signRawPayloadResult",
+    )
+    address = ok(client.query("get_private_key", privateKeyId=private_key_id))["privateKey"]["addresses"][0]["address"]
+    signature = bytes.fromhex(old["r"] + old["s"]) + bytes([int(old["v"], 16) + 27])
+    assert Account._recover_hash(bytes.fromhex(payload["payload"]), signature=signature) == address
+
+
+def test_sign_transaction_v1_signs_with_the_private_key_it_names(client, private_key_id):
+    unsigned = rlp.encode([0, 10**9, 21000, bytes.fromhex("ab" * 20), 1, b"", 1, 0, 0]).hex()
+    params = {"privateKeyId": private_key_id, "type": "TRANSACTION_TYPE_ETHEREUM", "unsignedTransaction": unsigned}
+    made = completed(
+        client.submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION", params),
+        "ACTIVITY_TYPE_SIGN_TRANSACTION",
+        "signTransactionResult",
+    )
+    address = ok(client.query("get_private_key", privateKeyId=private_key_id))["privateKey"]["addresses"][0]["address"]
+    assert Account.recover_transaction(bytes.fromhex(made["signedTransaction"])) == address
+
+
+# --- swaps ---------------------------------------------------------------------------------------
+
+BASE_WETH = "eip155:8453/erc20:0x4200000000000000000000000000000000000006"
+
+
+def test_execute_swap_v1_prices_and_executes_at_once(client):
+    address = new_wallet(client, "swapper", [ETH_ACCOUNT])["addresses"][0]
+    params = {
+        "inputToken": longtail.BASE_USDC,
+        "outputToken": BASE_WETH,
+        "inputAmount": "1000000",
+        "walletAccount": address,
+        "minOutputAmount": "1",
+    }
+    made = completed(
+        client.submit("execute_swap", "ACTIVITY_TYPE_EXECUTE_SWAP", params),
+        "ACTIVITY_TYPE_EXECUTE_SWAP",
+        "executeSwapResult",
+    )
+    assert made["provider"] == "relay" and made["quoteId"].startswith("sq_v1_")
+    status = ok(client.query("get_swap_status", swapRequestId=made["swapRequestId"]))
+    assert status["status"] == "PENDING"
+    too_much = client.submit("execute_swap", "ACTIVITY_TYPE_EXECUTE_SWAP", {**params, "minOutputAmount": str(10**30)})
+    assert_error(too_much, 400, 3, "below minOutputAmount")
