@@ -7,6 +7,8 @@ Everything goes through HTTP with real stamps; bundles are opened with pyhpke (t
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ from eth_account import Account
 from lifecycle_helpers import allow, api_user
 from support import EMAIL, ClientKey, assert_error, new_wallet, open_bundle, sub_org
 
+from simulator.activity_types import kind_of, submit_schemas
 from simulator.standins import longtail
 from simulator.testing import ApiKeyStamper, PasskeyStamper, SimulatorClient
 
@@ -454,3 +457,40 @@ def test_execute_swap_v1_prices_and_executes_at_once(client):
     assert status["status"] == "PENDING"
     too_much = client.submit("execute_swap", "ACTIVITY_TYPE_EXECUTE_SWAP", {**params, "minOutputAmount": str(10**30)})
     assert_error(too_much, 400, 3, "below minOutputAmount")
+
+
+# --- the whole list ------------------------------------------------------------------------------
+
+SWAGGER = Path(__file__).resolve().parents[2] / "schemas" / "source" / "public_api.swagger.json"
+WITHOUT_AN_ENDPOINT = {
+    "ACTIVITY_TYPE_ACCEPT_INVITATION",
+    "ACTIVITY_TYPE_ACCEPT_INVITATION_V2",
+    "ACTIVITY_TYPE_ACTIVATE_BILLING_TIER",
+    "ACTIVITY_TYPE_CREATE_ORGANIZATION",
+    "ACTIVITY_TYPE_CREATE_ORGANIZATION_V2",
+    "ACTIVITY_TYPE_DELETE_ORGANIZATION",
+    "ACTIVITY_TYPE_DELETE_PAYMENT_METHOD",
+    "ACTIVITY_TYPE_DISABLE_AUTH_PROXY",
+    "ACTIVITY_TYPE_DISABLE_PRIVATE_KEY",
+    "ACTIVITY_TYPE_ENABLE_AUTH_PROXY",
+    "ACTIVITY_TYPE_SET_PAYMENT_METHOD",
+    "ACTIVITY_TYPE_SET_PAYMENT_METHOD_V2",
+    "ACTIVITY_TYPE_UPDATE_ALLOWED_ORIGINS",
+    "ACTIVITY_TYPE_UPDATE_AUTH_PROXY_CONFIG",
+    "ACTIVITY_TYPE_UPDATE_WALLET_ACCOUNT_NAME",
+    "ACTIVITY_TYPE_UPSERT_GAS_USAGE_CONFIG",
+}
+
+
+def test_every_type_of_the_swagger_is_accepted_at_its_endpoint_but_those_without_one():
+    enum = json.loads(SWAGGER.read_text())["definitions"]["v1ActivityType"]["enum"]
+    accepted = submit_schemas().types
+    everywhere = {t for types in accepted.values() for t in types}
+    assert set(enum) - everywhere == WITHOUT_AN_ENDPOINT
+    for op, types in accepted.items():  # one type runs on one URL, the URL of its kind
+        assert len({kind_of(t) for t in types} - {"ETH_UNDELEGATE7702"}) == 1, op
+
+
+def test_a_type_without_an_endpoint_is_refused(client):
+    refused = client.submit("create_invitations", "ACTIVITY_TYPE_ACCEPT_INVITATION", {"invitationId": "x"})
+    assert_error(refused, 400, 3, "type")
