@@ -421,6 +421,16 @@ def test_sign_raw_payload_v1_signs_with_the_private_key_it_names(client, private
     assert Account._recover_hash(bytes.fromhex(payload["payload"]), signature=signature) == address
 
 
+def test_a_policy_on_the_signing_key_reads_a_v1_request(client, private_key_id):
+    _, as_bob = api_user(client, "Bob")
+    allow(client, f"activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD' && private_key.id == '{private_key_id}'")
+    payload = {"payload": "cd" * 32, "encoding": "PAYLOAD_ENCODING_HEXADECIMAL", "hashFunction": "HASH_FUNCTION_NO_OP"}
+    signed = as_bob.submit(
+        "sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD", {"privateKeyId": private_key_id, **payload}
+    )
+    completed(signed, "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD", "signRawPayloadResult")
+
+
 def test_sign_transaction_v1_signs_with_the_private_key_it_names(client, private_key_id):
     unsigned = rlp.encode([0, 10**9, 21000, bytes.fromhex("ab" * 20), 1, b"", 1, 0, 0]).hex()
     params = {"privateKeyId": private_key_id, "type": "TRANSACTION_TYPE_ETHEREUM", "unsignedTransaction": unsigned}
