@@ -10,7 +10,9 @@ answer goes back under the version's result key (``x-activity-types``) in the ve
 ``VERSIONS`` is the table of the differences, one row per version whose parameters or result differ
 in more than fields the newer version only adds; a version that differs in nothing a handler reads
 (``CREATE_USERS_V2``, ``EMAIL_AUTH_V2``, ``CREATE_SUB_ORGANIZATION_V4``..``V6``, ...) has no row.
-``adapted`` wraps a handler (or a policy context) with its family's rows.
+``adapted`` wraps a handler (or a policy context) with its family's rows. Two versions add work of
+their own rather than a reshaping, and stay with their handler: CREATE_SUB_ORGANIZATION_V3's private
+keys (``suborgs``) and EXECUTE_SWAP v1's quote made on the spot (``swaps.quoted_now``).
 """
 
 from __future__ import annotations
