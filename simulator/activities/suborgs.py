@@ -7,7 +7,7 @@ import json
 
 from simulator.activities.versions import adapted
 from simulator.errors import InvalidArgument, PermissionDenied
-from simulator.handling.context import Context
+from simulator.handling.context import Context, require_unique
 from simulator.handling.limits import check_limit
 from simulator.model import key_material, user_records, verification_tokens
 from simulator.state.store import Organization
@@ -49,6 +49,7 @@ def create_sub_organization(ctx: Context, params: Json) -> Json:
             mnemonic_length=spec.get("mnemonicLength", key_material.DEFAULT_MNEMONIC_LENGTH),
         )
     # V3 (simulator.activities.versions): private keys instead of a wallet, made before anything is stored
+    require_unique([], [k["privateKeyName"] for k in params.get("privateKeys", [])], "private key name")
     private_keys = [
         key_material.new_private_key(
             child_ctx, k["privateKeyName"], k["curve"], k["addressFormats"], k["privateKeyTags"]
