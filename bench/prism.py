@@ -3,7 +3,8 @@ baseline the simulator must beat by 4x. Used only when ``node`` and ``npm`` are 
 
 Prism is installed once with npm into ``$WALLET_SIMULATOR_BENCH_CACHE`` (default
 ``~/.cache/wallet-simulator-bench``), pinned, and started with its request log off so that it
-is measured at its best.
+is measured at its best. The swagger is Turnkey's public one as tkhq/sdk publishes it, fetched once
+into the same cache; ``$WALLET_SIMULATOR_BENCH_SWAGGER`` names a local copy instead (offline).
 """
 
 from __future__ import annotations
@@ -13,19 +14,41 @@ import shutil
 import socket
 import subprocess
 import time
+import urllib.request
 from pathlib import Path
 
 PRISM = "@stoplight/prism-cli@5.16.0"
-SWAGGER = Path("/work/shared/reference/public_api.swagger.json")
+# pinned to a release tag, so that every run mocks the same bytes
+SWAGGER_URL = (
+    "https://raw.githubusercontent.com/tkhq/sdk/v2026.8.4/"
+    "packages/http/src/__generated__/services/coordinator/public/v1/public_api.swagger.json"
+)
 CACHE = Path(os.environ.get("WALLET_SIMULATOR_BENCH_CACHE", Path.home() / ".cache" / "wallet-simulator-bench"))
 
 
+def swagger() -> Path:
+    """The swagger Prism serves: ``$WALLET_SIMULATOR_BENCH_SWAGGER``, else the cached public one."""
+    local = os.environ.get("WALLET_SIMULATOR_BENCH_SWAGGER")
+    return Path(local) if local else CACHE / "public_api.swagger.json"
+
+
 def available() -> str | None:
-    """Why Prism cannot run here, or None when it can."""
+    """Why Prism cannot run here, or None when it can (the public swagger fetched on first use)."""
     if not shutil.which("node") or not shutil.which("npm"):
         return "node/npm not found"
-    if not SWAGGER.exists():
-        return f"{SWAGGER} not found"
+    path = swagger()
+    if os.environ.get("WALLET_SIMULATOR_BENCH_SWAGGER"):
+        return None if path.is_file() else f"{path} (WALLET_SIMULATOR_BENCH_SWAGGER) not found"
+    if not path.is_file():
+        try:
+            with urllib.request.urlopen(SWAGGER_URL, timeout=60) as answer:
+                body = answer.read()
+        except OSError as exc:
+            return f"{SWAGGER_URL} could not be fetched ({exc}); set WALLET_SIMULATOR_BENCH_SWAGGER to a local copy"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(".part")
+        partial.write_bytes(body)
+        partial.replace(path)  # a fetch cut short never passes for the swagger
     return None
 
 
@@ -52,7 +75,7 @@ def start(timeout: float = 90.0) -> tuple[subprocess.Popen[bytes], int]:
     """Prism mocking the swagger on a free loopback port, once it accepts connections."""
     port = free_port()
     process = subprocess.Popen(
-        [str(install()), "mock", "-h", "127.0.0.1", "-p", str(port), "-v", "error", str(SWAGGER)],
+        [str(install()), "mock", "-h", "127.0.0.1", "-p", str(port), "-v", "error", str(swagger())],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
