@@ -550,9 +550,9 @@ def test_the_retry_wrapper_makes_each_wallet_exactly_once(simulator, simulator_c
 def test_stopping_the_server_does_not_wait_for_connections_a_fault_holds():
     with SimulatorServer(config=Config(seed=2, auth="off")) as server:
         server.add_fault({"kind": "timeout", "seconds": 60, "match": {"operation": "whoami"}})
-        server.add_fault({"kind": "latency", "ms": 30000, "match": {"operation": "get_wallets"}})
+        server.add_fault({"kind": "latency", "ms": 30000, "match": {"operation": "list_wallets"}})
         sockets = []
-        for op in ("whoami", "get_wallets"):
+        for op in ("whoami", "list_wallets"):
             sock = socket.create_connection((server.host, server.port))
             body = b'{"organizationId": "x"}'
             sock.sendall(

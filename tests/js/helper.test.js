@@ -135,7 +135,7 @@ describe("global setup, as jest or vitest runs it", () => {
     const { control } = sim;
     const added = await control.addFault("unavailable", { match: { operation: "create_wallet" }, times: 1 });
     assert.equal(added.name, "fault-1");
-    await control.addFault("latency", { name: "late", ms: 1, match: { operation: "get_whoami" } });
+    await control.addFault("latency", { name: "late", ms: 1, match: { operation: "whoami" } });
     await assert.rejects(apiFor(sim).createWallet({ walletName: "refused", accounts: [] }), /Turnkey error 13: internal server error/);
     const listed = Object.fromEntries((await control.faults()).map((f) => [f.name, f]));
     assert.equal(listed["fault-1"].hits, 1);
