@@ -110,19 +110,30 @@ def rendered() -> str:
         "another's method (none today) would mean the operation. simulator/operation_names.py reads both.",
         '"""',
         "",
-        "ALIASES: dict[str, str] = {",
-        *(f"    {name!r}: {operation!r}," for name, operation in aliases.items()),
-        "}",
+        *table("ALIASES: dict[str, str]", [f"{q(name)}: {q(op)}" for name, op in aliases.items()]),
         "",
-        "AMBIGUOUS: dict[str, dict[str, tuple[str, ...]]] = {",
-        *(
-            f"    {name!r}: {{{', '.join(f'{o!r}: {tuple(c)!r}' for o, c in ops.items())}}},"
-            for name, ops in ambiguous.items()
+        *table(
+            "AMBIGUOUS: dict[str, dict[str, tuple[str, ...]]]",
+            [f"{q(name)}: {{{meanings(ops)}}}" for name, ops in ambiguous.items()],
         ),
-        "}",
         "",
     ]
     return "\n".join(lines)
+
+
+def q(text: str) -> str:
+    """A string literal as ruff format writes it."""
+    return json.dumps(text)
+
+
+def meanings(ops: dict[str, list[str]]) -> str:
+    return ", ".join(
+        f"{q(op)}: ({', '.join(map(q, clients))}{',' * (len(clients) == 1)})" for op, clients in ops.items()
+    )
+
+
+def table(head: str, rows: list[str]) -> list[str]:
+    return [f"{head} = {{}}"] if not rows else [f"{head} = {{", *(f"    {row}," for row in rows), "}"]
 
 
 def main(argv: list[str]) -> int:
