@@ -78,7 +78,7 @@ def test_a_fault_on_an_operation_of_the_other_interface_is_refused(simulator):
 def test_the_python_api_refuses_it_and_the_client_method_name_fires(simulator, turnkey_client):
     with (
         pytest.raises(FaultError, match="no_such_operation"),
-        simulator.fault("unavailable", match={"operation": "nope"}),
+        simulator.fault("unavailable", match={"operation": "no_such_operation"}),
     ):
         pass
     with simulator.fault("unavailable", match={"operation": "get_wallets"}, times=1) as fault:
