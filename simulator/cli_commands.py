@@ -151,9 +151,8 @@ def check_command(args: argparse.Namespace) -> int:
             failed += 1
             print(exc, file=sys.stderr)
             continue
-        for (
-            warning
-        ) in shown:  # a scenario warning is its own `file:line: ...` line (cli.show_scenario_warnings_plainly)
+        # each warning as its own `file:line: ...` line, as cli.show_scenario_warnings_plainly shows them
+        for warning in shown:
             print(warning.message, file=sys.stderr)
         naming_nothing = sum(issubclass(w.category, ScenarioNameWarning) for w in shown)
         if naming_nothing:
