@@ -138,22 +138,24 @@ def check_command(args: argparse.Namespace) -> int:
     """Each file as ``serve`` loads it (every check, then the seeding), so both refuse alike. Its warnings are
     shown; those about a name that names nothing (a fault on no operation: it would never fire) fail it."""
     from simulator.core import Simulator
-    from simulator.scenario import ScenarioNameWarning
+    from simulator.scenario import ScenarioNameWarning, ScenarioWarning
 
     failed = 0
     for ref in args.files:
         try:
             path = resolve_scenario(ref)
             with warnings.catch_warnings(record=True) as shown:
-                warnings.simplefilter("always")
+                warnings.simplefilter("always", ScenarioWarning)
                 Simulator(Config(seed=0, scenarios=(path,))).close()
         except ScenarioError as exc:
             failed += 1
             print(exc, file=sys.stderr)
             continue
-        # each warning as its own `file:line: ...` line, as cli.show_scenario_warnings_plainly shows them
-        for warning in shown:
-            print(warning.message, file=sys.stderr)
+        for warning in shown:  # a scenario's as its own `file:line: ...` line (cli.show_scenario_warnings_plainly)
+            if issubclass(warning.category, ScenarioWarning):
+                print(warning.message, file=sys.stderr)
+            else:
+                warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
         naming_nothing = sum(issubclass(w.category, ScenarioNameWarning) for w in shown)
         if naming_nothing:
             failed += 1
