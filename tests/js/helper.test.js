@@ -135,7 +135,7 @@ describe("global setup, as jest or vitest runs it", () => {
     const { control } = sim;
     const added = await control.addFault("unavailable", { match: { operation: "create_wallet" }, times: 1 });
     assert.equal(added.name, "fault-1");
-    await control.addFault("latency", { name: "late", ms: 1, match: { operation: "get_whoami" } });
+    await control.addFault("latency", { name: "late", ms: 1, match: { operation: "whoami" } });
     await assert.rejects(apiFor(sim).createWallet({ walletName: "refused", accounts: [] }), /Turnkey error 13: internal server error/);
     const listed = Object.fromEntries((await control.faults()).map((f) => [f.name, f]));
     assert.equal(listed["fault-1"].hits, 1);
@@ -152,6 +152,25 @@ describe("global setup, as jest or vitest runs it", () => {
     );
     assert.deepEqual(await control.faults(), []);
     assert.equal((await apiFor(sim).createWallet({ walletName: "after", accounts: [] })).activity.status, "ACTIVITY_STATUS_COMPLETED");
+  });
+
+  test("an operation name that names nothing is refused naming the closest; a client's method name is its operation", async () => {
+    const sim = helper.connect();
+    const { control } = sim;
+    await assert.rejects(control.addFault("reset", { match: { operation: "no_such_operation" } }), (error) => {
+      assert.equal(error.name, "ControlError");
+      assert.equal(error.status, 400);
+      assert.match(error.message, /no operation is named 'no_such_operation'.*the closest: /);
+      return true;
+    });
+    assert.deepEqual(await control.faults(), []);
+    const added = await control.addFault("unavailable", { match: { operation: "getWallets" }, times: 1 });
+    assert.equal(added.match.operation, "list_wallets");
+    await assert.rejects(apiFor(sim).getWallets({}), /Turnkey error 13/);
+    assert.equal((await control.faults())[0].hits, 1);
+    await control.clearFaults();
+    assert.equal((await control.assertCalled("getWallets", {}, { times: 1 }))[0].op, "list_wallets");
+    await assert.rejects(control.assertNotCalled("list_walets"), /the closest: list_wallets/);
   });
 });
 

@@ -131,7 +131,9 @@ export declare class ControlClient {
    * outbox (GET /outbox?wait=), so one request answers when the code arrives; intervalMs only paces
    * a server without ?wait=. */
   waitForOtp(contact: string, options?: { timeoutMs?: number; intervalMs?: number; after?: number }): Promise<string>;
-  /** Journal entries of `op` whose parameters (activities) or body (queries) contain `parameters`. */
+  /** Journal entries of `op` whose parameters (activities) or body (queries) contain `parameters`. `op` is the
+   * operation as in its URL (`list_wallets`) or an official client's method name for it (`getWallets`); any
+   * other name rejects with a ControlError (400) naming the closest operations. */
   calls(op: string, parameters?: Json): Promise<JournalEntry[]>;
   /** Rejects with an AssertionError naming the latest calls of `op` unless it was called as asked. */
   assertCalled(op: string, parameters?: Json, options?: { times?: number }): Promise<JournalEntry[]>;
