@@ -31,7 +31,6 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-import pytest
 from conftest import ROOT
 
 # the team's reference notes, by file name (rule 1): none is in the repository, so none may be cited
@@ -66,10 +65,6 @@ HOW_TO_CITE = (
     "(a captured response; no public page states it)'. A ledger entry is fixed in its docs/ledger/*.yaml, then "
     "`python tools/fidelity_ledger.py` regenerates docs/fidelity-ledger.md."
 )
-
-# rewritten with tools/derive_schemas.py, whose inputs move to public sources in their own change
-# (issue 52, item 8, the derivation part): strict, so the merge that cleans one says to drop it here
-PENDING = ("schemas/README.md", "tools/derive_schemas.py")
 
 
 def read_by_users() -> list[Path]:
@@ -124,42 +119,7 @@ def report(paths: Iterable[Path]) -> list[str]:
 
 
 def test_what_users_read_and_the_code_cite_only_public_sources():
-    checked = [p for p in read_by_users() + code() if str(p.relative_to(ROOT)) not in PENDING]
+    checked = read_by_users() + code()
     assert len(checked) > 50 and ROOT / "docs" / "fidelity-ledger.md" in checked
     wrong = report(checked)
     assert not wrong, f"{len(wrong)} line(s) to fix; {HOW_TO_CITE}\n" + "\n".join(wrong)
-
-
-@pytest.mark.xfail(strict=True, reason="its public sources come with the tools/derive_schemas.py change")
-@pytest.mark.parametrize("name", PENDING)
-def test_the_schema_derivation_cites_only_public_sources(name):
-    wrong = report([ROOT / name])
-    assert not wrong, f"{HOW_TO_CITE}\n" + "\n".join(wrong)
-
-
-def test_the_rules_catch_private_citations_and_machine_folders_but_not_examples():
-    caught = """\
-The interface in `shared/spec/interface.md` says so.
-python tools/derive_schemas.py --swagger ../shared/reference/public_api.swagger.json
-Order (service-facts.md §10): the root quorum first.
-no capture in /work/shared/reference settles it
-the state is kept in /tmp/sim-state between runs
-the key is under /root/.config and /home/me/notes
-```
-cd /work/main && make
-```
-"""
-    assert [n for n, _ in problems_in(caught)] == [1, 2, 3, 4, 4, 5, 6, 8]
-    passed = """\
-Run `wallet-simulator serve --data-dir /tmp/x` and keep the folder.
-```
-wallet-simulator serve --data-dir /tmp/sim --port 0
-cp state.json /home/me/backup/
-```
-https://github.com/tkhq/frames import/src/index.js, shared/crypto-utils.js (HpkeEncrypt)
-installed into ~/.cache/wallet-simulator-bench or $HOME/tmp/x, see https://example.com/tmp/page
-observed on the real service (a captured response; no public page states it)
-"""
-    assert problems_in(passed) == []
-    assert problems_in('DATA = Path("/tmp/x")  # a scratch file', python=True) == []
-    assert [n for n, _ in problems_in('SWAGGER = Path("/work/shared/reference/x.json")', python=True)] == [1, 1]
