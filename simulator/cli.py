@@ -84,7 +84,12 @@ def parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="scenario YAML to load (repeatable); default: the embedded default scenario",
     )
-    serve.add_argument("--seed", type=int, help="seed for ids, keys, mnemonics and names (random when absent)")
+    serve.add_argument(
+        "--seed",
+        type=int,
+        help="seed for ids, keys, mnemonics and names (random when absent); a --data-dir holding a state goes on with "
+        "the seed it was made with, and a different --seed is ignored with a warning",
+    )
     serve.add_argument(
         "--auth", choices=("verify", "off"), default="verify", help="verify stamps, or trust every request"
     )
