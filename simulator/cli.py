@@ -102,6 +102,13 @@ def parser() -> argparse.ArgumentParser:
         "naming the violations (default: on when $WALLET_SIMULATOR_STRICT_RESPONSES is 1)",
     )
     serve.add_argument(
+        "--strict-email",
+        action="store_true",
+        help="refuse an e-mail address whose domain cannot receive mail (.test, .example, .invalid, .localhost, "
+        ".local, .onion, .arpa) with the service's 400 'could not reach email' (INVALID_FQDN); default: accept it "
+        "with a warning in the log and the request's journal entry (its syntax is always checked)",
+    )
+    serve.add_argument(
         "--timestamp-window",
         type=float,
         default=TEN_MINUTES_MS / 1000,
@@ -201,6 +208,7 @@ def config_from(args: argparse.Namespace) -> Config:
         auth=args.auth,
         allow_unknown_fields=args.allow_unknown_fields,
         strict_responses=args.strict_responses,
+        strict_email=args.strict_email,
         timestamp_window_ms=window,
         liveness_clock=args.liveness_clock,
         frozen_clock_ms=args.frozen_clock,
