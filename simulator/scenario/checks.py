@@ -146,22 +146,19 @@ def organization(checker: Checker, where: Where, org: Json) -> None:
 
 
 def user_email(checker: Checker, where: Where, address: str) -> None:
-    """An address the service would refuse: a problem under strictEmail: true, else a warning (a user is seeded
-    as written, and files that wrote such addresses loaded before)."""
-    refusal = email_address.refusal_of(address)
+    """An address whose domain cannot receive mail, which the service refuses: a problem under strictEmail: true,
+    else a warning (a user is seeded as written, and files that wrote such addresses loaded before)."""
+    refusal = email_address.unreachable(address)
     if refusal is None:
         return
-    code, message = refusal.error_code, refusal.message
     if checker.known.strict_email:
-        checker.add(where, f"{message} (the service's 400 {code}; refused under strictEmail: true)")
-    elif code == "INVALID_FQDN":
-        checker.note(
-            where,
-            f"{message}: the service refuses this address (400 {code}); the simulator seeds it, and its API accepts "
-            f"such an address with a warning ({email_address.STRICT_SWITCHES} refuse it)",
-        )
-    else:
-        checker.note(where, f"{message}: the service refuses this address (400 {code}); the simulator seeds it")
+        checker.add(where, f"{refusal.message} (the service's 400 INVALID_FQDN; refused under strictEmail: true)")
+        return
+    checker.note(
+        where,
+        f"{refusal.message}: the service refuses this address (400 INVALID_FQDN); the simulator seeds it, and its API "
+        f"accepts such an address with a warning ({email_address.STRICT_SWITCHES} refuse it)",
+    )
 
 
 def quorum(checker: Checker, where: Where, spec: Any, refs: list[str]) -> None:

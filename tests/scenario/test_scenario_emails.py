@@ -1,5 +1,6 @@
-"""A scenario user's e-mail address that the service would refuse: `check` (and every load) warns about it, with its
-line; under the file's strictEmail: true it is a problem that refuses the file (issue 52)."""
+"""A scenario user's e-mail address whose domain cannot receive mail, which the service refuses: `check` (and every
+load) warns about it, with its line; under the file's strictEmail: true it is a problem that refuses the file
+(issue 52). The address's syntax is the API's to judge, as before."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def check(path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_check_warns_about_each_address_the_service_would_refuse_and_accepts_the_file(tmp_path):
+def test_check_warns_about_each_unreachable_address_and_accepts_the_file(tmp_path):
     path = tmp_path / "users.yaml"
     path.write_text(SCENARIO.format(strict=""))
     run = check(path)
@@ -39,9 +40,7 @@ def test_check_warns_about_each_address_the_service_would_refuse_and_accepts_the
     lines = run.stderr.splitlines()
     unreachable = f"{path}:6: organizations[0].users[0].email: could not reach email: 'alice@mail.test'"
     assert any(line.startswith(unreachable) and "strictEmail: true" in line for line in lines), run.stderr
-    invalid = f"{path}:10: organizations[0].users[2].email: invalid email address: 'not an address'"
-    assert any(line.startswith(invalid) and line.endswith("[warning]") for line in lines), run.stderr
-    assert "bob@example.com" not in run.stderr
+    assert lines[0].endswith("[warning]") and len(lines) == 1, run.stderr  # example.com and the syntax: no word
 
 
 def test_under_strict_email_the_file_is_refused_naming_each_address(tmp_path):
@@ -49,9 +48,8 @@ def test_under_strict_email_the_file_is_refused_naming_each_address(tmp_path):
     path.write_text(SCENARIO.format(strict="strictEmail: true\n"))
     run = check(path)
     assert run.returncode == 1
-    assert f"2 problem(s) in scenario {path}" in run.stderr
+    assert f"1 problem(s) in scenario {path}" in run.stderr
     assert f"{path}:7: organizations[0].users[0].email: could not reach email: 'alice@mail.test'" in run.stderr
-    assert f"{path}:11: organizations[0].users[2].email: invalid email address: 'not an address'" in run.stderr
     with pytest.raises(ScenarioError):
         Simulator(Config(seed=0, scenarios=(path,)))
 
