@@ -55,8 +55,8 @@ def refusal_of(value: str) -> InvalidArgument | None:
 
 
 def unreachable(value: str) -> InvalidArgument | None:
-    """ "could not reach email" for an address under a reserved top-level name, judged on that name alone (the
-    scenario checks use it: email-validator, 80 ms to import, is left for the first request that keeps one)."""
+    """The refusal "could not reach email" of an address under a reserved top-level name, judged on that name alone
+    (the scenario checks use it: email-validator, 80 ms to import, is left for the first request that keeps one)."""
     head, _, top = value.rstrip(".").rpartition(".")
     if "@" not in head or top.lower() not in RESERVED_TOP:
         return None

@@ -58,6 +58,8 @@ def test_a_suite_written_for_0_2_0_passes_and_each_address_is_warned_about(
     assert child.activity.status == "ACTIVITY_STATUS_COMPLETED"
     moved = turnkey_client.update_user_email(T.UpdateUserEmailBody(userId=alice, userEmail="alice@new.test"))
     assert moved.activity.status == "ACTIVITY_STATUS_COMPLETED"
+    renamed = turnkey_client.update_user(T.UpdateUserBody(userId=alice, userEmail="alice@old.example"))
+    assert renamed.activity.status == "ACTIVITY_STATUS_COMPLETED"
 
     # the journal entry of each request names what it passed with (the control API's journal as the Python one)
     [created] = simulator_control.journal("create_users")
@@ -68,6 +70,8 @@ def test_a_suite_written_for_0_2_0_passes_and_each_address_is_warned_about(
     assert sub["warnings"][0].startswith("could not reach email: 'carol@corp.example'")
     [updated] = simulator.simulator.journal.entries("update_user_email")
     assert updated["warnings"][0].startswith("could not reach email: 'alice@new.test'")
+    [changed] = simulator.simulator.journal.entries("update_user")
+    assert changed["warnings"][0].startswith("could not reach email: 'alice@old.example'")
     # a request with nothing to warn about has no warnings key (entries keep the shape they had)
     assert all("warnings" not in e for e in simulator.simulator.journal.entries("get_user"))
     # the log line names the request and the address
