@@ -136,6 +136,8 @@ def require_json_for_changes() -> None:
     the JS helper, the CLI and the inspector send it)."""
     found = current_request()
     if found.method in STATE_CHANGING and found.mimetype != "application/json":
+        if get_simulator().config.control:  # a call without the control token is told so first (401, not 400)
+            control.require_control_token()
         raise InvalidArgument(
             f"control calls that change something take Content-Type: application/json, an empty body included "
             f"(got {found.content_type or 'none'}): a browser sends other types cross-site without asking"

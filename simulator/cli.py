@@ -85,7 +85,12 @@ def parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="scenario YAML to load (repeatable); default: the embedded default scenario",
     )
-    serve.add_argument("--seed", type=int, help="seed for ids, keys, mnemonics and names (random when absent)")
+    serve.add_argument(
+        "--seed",
+        type=int,
+        help="seed for ids, keys, mnemonics and names (random when absent); a --data-dir holding a state goes on with "
+        "the seed it was made with, and a different --seed is ignored with a warning",
+    )
     serve.add_argument(
         "--auth", choices=("verify", "off"), default="verify", help="verify stamps, or trust every request"
     )
@@ -96,6 +101,13 @@ def parser() -> argparse.ArgumentParser:
         default=Config().strict_responses,
         help="check every answer against the public swagger's response schema; a mismatch answers 500 "
         "naming the violations (default: on when $WALLET_SIMULATOR_STRICT_RESPONSES is 1)",
+    )
+    serve.add_argument(
+        "--strict-email",
+        action="store_true",
+        help="refuse an e-mail address whose domain cannot receive mail (.test, .example, .invalid, .localhost, "
+        ".local, .onion, .arpa) with the service's 400 'could not reach email' (INVALID_FQDN); default: accept it "
+        "with a warning in the log and the request's journal entry (its syntax is always checked)",
     )
     serve.add_argument(
         "--timestamp-window",
@@ -197,6 +209,7 @@ def config_from(args: argparse.Namespace) -> Config:
         auth=args.auth,
         allow_unknown_fields=args.allow_unknown_fields,
         strict_responses=args.strict_responses,
+        strict_email=args.strict_email,
         timestamp_window_ms=window,
         liveness_clock=args.liveness_clock,
         frozen_clock_ms=args.frozen_clock,

@@ -234,7 +234,8 @@ def data_dir_switches(serve: argparse.ArgumentParser) -> None:
         type=Path,
         metavar="DIR",
         help="keep the whole state in DIR across restarts and crashes (created if absent; one simulator at a "
-        "time); without it the state lives in memory only",
+        "time), with the seed it was made with (the directory's seed wins over --seed); without it the state lives in "
+        "memory only",
     )
     serve.add_argument(
         "--data-durability",

@@ -60,6 +60,10 @@ class Config:
     # every 200 answer checked against the public swagger's response schema (simulator/response_check.py): a mismatch
     # answers 500 and is kept in crashes (the pytest plugin fails the test); test suites turn it on by environment
     strict_responses: bool = field(default_factory=lambda: os.environ.get(STRICT_RESPONSES_ENV) == "1")
+    # an e-mail address whose domain cannot receive mail (.test, .example: RFC 2606, 6761) refused "could not reach
+    # email" as the service refuses it (simulator/model/email_address.py); False: accepted with a warning in the log
+    # and the request's journal entry, since test data uses those names (a scenario's `strictEmail: true` sets it too)
+    strict_email: bool = False
     # browser origins the main interface answers (CORS, simulator/cors.py); empty: loopback origins only
     # (http(s)://localhost, *.localhost, 127.0.0.0/8, [::1], any port); "*" every origin, as the service does for its
     # browser SDKs; a scenario's `cors: {origins: [...]}` adds to these

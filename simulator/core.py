@@ -71,6 +71,7 @@ class Simulator:
         self.store = Store()
         self.store.mnemonic_stream = MnemonicStream(mnemonic_pool.stream_key(self.source.seed))
         self.store.retention.limit = self.config.max_activities
+        self.store.strict_email = self.config.strict_email  # a loaded scenario's strictEmail: true turns it on too
         self.mnemonics = mnemonic_pool.MnemonicPool(live_stream(self))  # new wallets' mnemonics, computed ahead
         mnemonic_pool.serve(self.source, self.mnemonics)
         self.credentials: list[Json] = []
@@ -92,9 +93,13 @@ class Simulator:
             self.load(Path(path))
         if self.config.auth_proxy:  # serve --auth-proxy: part of the state every reset returns to
             self.enable_web_app_proxy()
+        # e-mail reachability refused (Config.strict_email, or a scenario's strictEmail), else warned: what every
+        # reset and imported state returns to (a store's setting is not part of its state)
+        self.strict_email = self.store.strict_email
         self._baseline = self._capture()
         self._scenario_cache = {scenario_key(self.config.scenarios): self._baseline}
         self._scenario_faults = {scenario_key(self.config.scenarios): list(self.scenario_faults)}
+        self._scenario_strict_email = {scenario_key(self.config.scenarios): self.strict_email}
 
     # scenarios and reset -------------------------------------------------------------------
     def load(self, path: Path) -> list[Json]:
@@ -102,6 +107,8 @@ class Simulator:
         scenario = load_scenario(path, trusted=path == DEFAULT_SCENARIO)
         included = [pair for name in scenario.data.get("include", []) for pair in self.load(path.parent / name)]
         with self.lock:
+            if scenario.data.get("strictEmail") is True:
+                self.store.strict_email = True
             made = seed.apply(scenario, self.store, self.source, self.clock.now_ms())
             self.rules.extend(seed.rules(scenario, self.rules))
             for i, spec in enumerate(scenario.data.get("faults", [])):
@@ -136,8 +143,10 @@ class Simulator:
                 fresh = Simulator(replace(self.config, scenarios=tuple(Path(p) for p in paths)), schemas=self.schemas)
                 baseline = self._scenario_cache[key] = fresh._baseline
                 self._scenario_faults[key] = fresh.scenario_faults
+                self._scenario_strict_email[key] = fresh.strict_email
             self._baseline = baseline
             self.scenario_faults = list(self._scenario_faults[key])
+            self.strict_email = self._scenario_strict_email[key]
             self.reset()
 
     def export_state(self) -> Json:
@@ -221,6 +230,7 @@ class Simulator:
         store, source_state, clock_state, credentials, rules = snapshot
         self.store = store.snapshot()
         self.store.retention.limit = self.config.max_activities
+        self.store.strict_email = self.strict_email
         self.source.restore(source_state)
         self.clock.restore(clock_state)
         self.credentials, self.rules = list(credentials), list(rules)

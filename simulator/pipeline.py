@@ -27,7 +27,7 @@ from simulator.consensus import engine, lifecycle, mfa_gate, rules
 from simulator.consensus import throttle as rate_limits
 from simulator.consensus.decisions import Decision, Outcome, VoteSelection
 from simulator.errors import ApiError, InvalidArgument, NotFound, PermissionDenied, Unimplemented
-from simulator.handling import envelope, ip_allowlist_check, refusals, session_scope
+from simulator.handling import envelope, ip_allowlist_check, refusals, request_warnings, session_scope
 from simulator.handling.context import Context
 from simulator.journal import Journal
 from simulator.queries import QueryContext
@@ -397,7 +397,9 @@ def journaled(
     try:
         if record.fault is not None and record.fault.kind == "unavailable":
             raise faults.ServiceUnavailable(record.fault)  # the service's own error answer; nothing runs
-        answer = run()
+        with request_warnings.collected(f"{record.kind}/{record.op}") as found:
+            record.warnings = found  # the list itself: its journal entry reads what the run added, refused or not
+            answer = run()
     except ApiError as error:
         finish(host, record, raw, headers, error.status, error.to_body(), seen)
         raise
@@ -441,6 +443,8 @@ def keep(host: Host, record: RequestRecord, headers: Mapping[str, str]) -> None:
     }
     if record.fault is not None:
         entry["fault"] = record.fault.describe()
+    if record.warnings:
+        entry["warnings"] = list(record.warnings)
     host.journal.record(entry)
     if host.recorder is not None and record.kind != Kind.PROXY.value:
         host.recorder.add(str(record.kind), record.op, body, headers, record.status or 0, answer)

@@ -106,6 +106,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="the seed of simulator_server's random source (overrides the ini option simulator_seed)",
     )
     parser.addini(
+        "simulator_strict_email",
+        "refuse e-mail addresses whose domain cannot receive mail (.test, .example, ...) with the service's "
+        "'could not reach email', as serve --strict-email does (default: accepted with a warning in the journal)",
+        type="bool",
+        default=False,
+    )
+    parser.addini(
         "simulator_data_dir",
         "keep simulator_server's state in this directory across sessions (serve --data-dir); the simulator "
         "fixture still resets it to the test's scenario (default: in memory)",
@@ -158,6 +165,7 @@ def simulator_server(pytestconfig: pytest.Config) -> Iterator[SimulatorServer]:
         inspector=bool(pytestconfig.getini("simulator_inspector")),
         data_dir=data_dir(pytestconfig),
         server=str(pytestconfig.getini("simulator_transport") or "waitress").strip(),
+        strict_email=bool(pytestconfig.getini("simulator_strict_email")),
     )
     with SimulatorServer(config=config) as server:
         yield server

@@ -78,11 +78,27 @@ def open_data_dir(sim: Simulator) -> tuple[DataDir | None, bool]:
             if loaded.document is not None:
                 sim.import_kept_state(loaded.document)
                 log.info("data directory %s: state loaded (%d bytes)", data_dir.path, data_dir.size())
+                warn_about_another_seed(sim, data_dir.path)
         except BaseException:
             data_dir.close()
             raise
     data_dir.unfreeze_at_close = True  # loaded: collection_paused froze it
     return data_dir, loaded.document is not None
+
+
+def warn_about_another_seed(sim: Simulator, path: Path) -> None:
+    """A directory goes on with the seed it was made with (its ids and keys continue that stream): a different
+    --seed asked for is ignored, and said so."""
+    asked, kept = sim.config.seed, sim.source.seed
+    if asked is not None and asked != kept:
+        log.warning(
+            "data directory %s was made with seed %s and goes on with it: the seed asked for (%s) is ignored; "
+            "to start from seed %s, use another --data-dir (or none)",
+            path,
+            kept,
+            asked,
+            asked,
+        )
 
 
 def data_dir_writer(sim: Simulator, data_dir: DataDir, loaded: bool) -> Writer:

@@ -48,9 +48,9 @@ def update_user(ctx: Context, params: Json) -> Json:
     if "userName" in params:
         user.name = checked_name(params["userName"])
     if "userEmail" in params:
-        set_email(user, checked_contact("email", params["userEmail"]), verified=False)
+        set_email(user, checked_contact(ctx, "email", params["userEmail"]), verified=False)
     if "userPhoneNumber" in params:
-        set_phone(user, checked_contact("phone", params["userPhoneNumber"]), verified=False)
+        set_phone(user, checked_contact(ctx, "phone", params["userPhoneNumber"]), verified=False)
     if "userTagIds" in params:
         user.tag_ids = list(dict.fromkeys(params["userTagIds"]))
     user.updated_ms = ctx.now_ms
@@ -67,7 +67,7 @@ def update_user_name(ctx: Context, params: Json) -> Json:
 def update_user_email(ctx: Context, params: Json) -> Json:
     """An empty address removes the email; a verification token for the new address marks it verified."""
     user = ctx.user(params["userId"])
-    email = checked_contact("email", params["userEmail"])
+    email = checked_contact(ctx, "email", params["userEmail"])
     verified = spend_token(ctx, params.get("verificationToken"), "email", email)
     set_email(user, email, verified)
     user.updated_ms = ctx.now_ms
@@ -76,7 +76,7 @@ def update_user_email(ctx: Context, params: Json) -> Json:
 
 def update_user_phone_number(ctx: Context, params: Json) -> Json:
     user = ctx.user(params["userId"])
-    phone = checked_contact("phone", params["userPhoneNumber"])
+    phone = checked_contact(ctx, "phone", params["userPhoneNumber"])
     verified = spend_token(ctx, params.get("verificationToken"), "phone", phone)
     set_phone(user, phone, verified)
     user.updated_ms = ctx.now_ms
@@ -89,12 +89,12 @@ def checked_name(name: str) -> str:
     return name
 
 
-def checked_contact(kind: str, value: str) -> str | None:
+def checked_contact(ctx: Context, kind: str, value: str) -> str | None:
     """None for "" (the service's way to remove a contact), else the value if well-formed."""
     if value == "":
         return None
     if kind == "email":
-        return checked_email(value)
+        return checked_email(value, strict=ctx.store.strict_email)
     if kind == "phone" and not E164.match(value):
         raise InvalidArgument(f"invalid phone number {value!r}: expected E.164, such as +14155550100")
     return value

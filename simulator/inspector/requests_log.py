@@ -78,6 +78,7 @@ def entry_for(record: RequestRecord) -> Json:
         "organizationId": body.get("organizationId"),
         "request": body,
         "fault": record.fault.describe() if record.fault is not None else None,
+        "warnings": list(record.warnings or ()),  # what it passed with (an e-mail domain that receives no mail)
     }
 
 

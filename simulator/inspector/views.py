@@ -171,6 +171,7 @@ def proxy_entry(entry: Json) -> Json:
         "error": outcome.get("message") if failed else None,
         "activityId": outcome.get("activityId"),
         "request": entry.get("request"),
+        "warnings": list(entry.get("warnings") or ()),
     }
 
 

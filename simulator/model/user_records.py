@@ -17,7 +17,7 @@ Built = tuple[User, list[ApiKey], list[Authenticator]]
 def build_user(ctx: Context, params: Json) -> Built:
     """A user with its credentials and tags, checked but not yet stored."""
     if params.get("userEmail"):
-        checked_email(params["userEmail"])
+        checked_email(params["userEmail"], strict=ctx.store.strict_email)
     tag_ids = list(params.get("userTags", []))
     user_tags(ctx, tag_ids)
     user = User(

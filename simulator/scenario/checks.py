@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from simulator import faults, operation_names
+from simulator.model import email_address
 from simulator.scenario import Scenario, ScenarioError, flow_checks, parse_scenario, resolve_scenario, schema_errors
 from simulator.scenario import key_checks as km
 from simulator.scenario.problems import Checker, Known, Where
@@ -37,6 +38,8 @@ def check(
     for where, message in schema_errors(scenario):
         checker.add(where, message)
     checker.schema_failed = bool(checker.found)
+    if scenario.data.get("strictEmail") is True:
+        checker.known.strict_email = True
     problems = includes(checker, stack + (scenario.path.resolve(),))
     for where, org in organizations(scenario.data):  # guarded: an org of the wrong shape is a schema problem already
         guarded(checker, where, lambda w=where, o=org: declare(checker, w, o))
@@ -136,6 +139,8 @@ def organization(checker: Checker, where: Where, org: Json) -> None:
             checker.add(where + ("users", j), f"user ref {ref!r} is used twice in this organization")
     quorum(checker, where, org.get("rootQuorum"), refs)
     for j, user in enumerate(users):
+        if isinstance(user.get("email"), str):
+            user_email(checker, where + ("users", j, "email"), user["email"])
         for k, spec in enumerate(user.get("apiKeys") or []):
             for sub, message in km.api_key(spec):
                 checker.add(where + ("users", j, "apiKeys", k) + sub, message)
@@ -149,6 +154,22 @@ def organization(checker: Checker, where: Where, org: Json) -> None:
         if isinstance(wallet, dict):
             check_wallet(checker, where + ("wallets", k), wallet)
     flow_checks.policies(checker, where, org.get("policies") or [])
+
+
+def user_email(checker: Checker, where: Where, address: str) -> None:
+    """An address whose domain cannot receive mail, which the service refuses: a problem under strictEmail: true,
+    else a warning (a user is seeded as written, and files that wrote such addresses loaded before)."""
+    refusal = email_address.unreachable(address)
+    if refusal is None:
+        return
+    if checker.known.strict_email:
+        checker.add(where, f"{refusal.message} (the service's 400 INVALID_FQDN; refused under strictEmail: true)")
+        return
+    checker.note(
+        where,
+        f"{refusal.message}: the service refuses this address (400 INVALID_FQDN); the simulator seeds it, and its API "
+        f"accepts such an address with a warning ({email_address.STRICT_SWITCHES} refuse it)",
+    )
 
 
 def quorum(checker: Checker, where: Where, spec: Any, refs: list[str]) -> None:

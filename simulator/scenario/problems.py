@@ -21,6 +21,7 @@ class Known:
     orgs: set[str] = field(default_factory=set)
     org_ids: dict[str, str] = field(default_factory=dict)  # id -> file:line
     rules: set[Any] = field(default_factory=set)
+    strict_email: bool = False  # a file's strictEmail: true, for its users and those of the files it includes
 
     def user(self, ref: str) -> Json | None:
         return next((u for u in self.users if ref in (u["name"], u["id"], u["ref"])), None)

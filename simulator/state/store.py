@@ -105,7 +105,10 @@ class CredentialRef:
 class Store:
     """Every organization and activity, with indexes for stamps and fingerprints."""
 
-    TRANSIENT = ("retention", "_refs_by_org")  # not state: neither copied by snapshots nor exported
+    TRANSIENT = ("retention", "_refs_by_org", "strict_email")  # not state: neither copied by snapshots nor exported
+    # the simulator's setting (Config.strict_email, a scenario's strictEmail), set by its owner on every store it
+    # uses: a store made otherwise (decoded, copied) reads this default
+    strict_email: bool = False
     FLAT = ("fingerprints", "evaluations")  # values never changed in place: snapshots copy the tables only
 
     def __init__(self) -> None:

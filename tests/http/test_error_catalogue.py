@@ -64,6 +64,19 @@ class Case:
 
 
 Trigger = Callable[[Case], Response]
+STRICT_EMAIL = (
+    "include: [default]\nstrictEmail: true\n"  # e-mail domains that receive no mail refused, as the service does
+)
+
+
+@pytest.fixture
+def strict_email(simulator: Any, tmp_path: Path) -> None:
+    """The default scenario read as strictly as the service reads e-mail addresses (``strictEmail: true``)."""
+    path = tmp_path / "strict_email.yaml"
+    path.write_text(STRICT_EMAIL)
+    simulator.simulator.use_scenarios([path])
+
+
 TRIGGERS: dict[str, Trigger] = {}
 
 
@@ -323,6 +336,7 @@ def invalid_email_address(c: Case) -> Response:
 
 @trigger
 def unreachable_email(c: Case) -> Response:
+    c.scenario(STRICT_EMAIL)  # refused in the service's strictest reading only; accepted with a warning by default
     return users(c, userEmail="alice@mail.invalid")
 
 
@@ -574,7 +588,9 @@ def python_refusal(call: Callable[[], Any]) -> Any:
 @pytest.mark.parametrize(
     "email, message", [("not-an-email", REFUSED["invalidEmail"]), ("alice@mail.test", REFUSED["unreachableEmail"])]
 )
-def test_the_python_client_sees_an_email_address_refused(turnkey_client, simulator_control, email, message):
+def test_the_python_client_sees_an_email_address_refused(
+    strict_email, turnkey_client, simulator_control, email, message
+):
     T = pytest.importorskip("turnkey_sdk_types")
     user = T.v1UserParamsV3(
         userName="py", userEmail=email, apiKeys=[], authenticators=[], oauthProviders=[], userTags=[]
@@ -621,7 +637,7 @@ JS = Path(__file__).resolve().parents[1] / "js"
     not (shutil.which("node") and (JS / "node_modules").is_dir()),
     reason="node or tests/js/node_modules missing (npm ci --prefix tests/js)",
 )
-def test_the_js_client_sees_the_four_refusals(simulator, simulator_client, simulator_credentials):
+def test_the_js_client_sees_the_four_refusals(simulator, strict_email, simulator_client, simulator_credentials):
     child, _ = sub_org(simulator_client)
     ready = {**simulator_credentials, "url": simulator.url, "subOrganizationId": child}
     run = subprocess.run(
@@ -651,7 +667,7 @@ ADDRESSES = [
 
 @pytest.mark.parametrize("address, status, message, code", ADDRESSES)
 def test_every_place_that_keeps_an_address_checks_it(
-    simulator_client, simulator_control, address, status, message, code
+    strict_email, simulator_client, simulator_control, address, status, message, code
 ):
     c = simulator_client
     user = new_user(c, "Addressed")

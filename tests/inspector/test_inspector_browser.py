@@ -249,3 +249,14 @@ def test_the_faults_view_shows_each_fault_the_requests_it_hit_and_removes_it(pag
     css(card, 'button[data-action="remove-fault"]').click()
     wait_for(browser, lambda d: "No faults" in css(d, "#fault-list").text)
     assert sim.fault_listing() == []
+
+
+def test_the_journal_view_shows_a_requests_warnings(page, sim):
+    user = {"userName": "u", "userEmail": "a@b.test", "apiKeys": [], "authenticators": [], "oauthProviders": []}
+    ok(client(sim).submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V3", {"users": [{**user, "userTags": []}]}))
+    browser = page("journal")
+    row = wait_for(browser, lambda d: css(d, 'details[data-op="create_users"]'))
+    assert "1 warning(s)" in css(row, "summary").text
+    css(row, "summary").click()
+    shown = wait_for(browser, lambda d: css(d, 'details[data-op="create_users"] p.warning-text'))
+    assert shown.text.startswith("Warning: could not reach email: 'a@b.test'")

@@ -30,8 +30,9 @@ function listView(entries) {
         h("span", { class: "mono" }, e.op),
         h("span", {}, codeBadge(e.status)),
         h("span", { class: "num" }, e.durationMs === null || e.durationMs === undefined ? "—" : `${e.durationMs} ms`),
-        h("span", { class: "error-text" }, e.error ? `${e.errorCode ? `${e.errorCode}: ` : ""}${e.error}` : ""))),
+        h("span", { class: "error-text" }, e.error ? `${e.errorCode ? `${e.errorCode}: ` : ""}${e.error}` : (e.warnings && e.warnings.length ? h("span", { class: "warning-text" }, `${e.warnings.length} warning(s)`) : "")))),
       h("div", { class: "body" },
+        (e.warnings || []).map((w) => h("p", { class: "warning-text" }, "Warning: ", w)),
         e.activityId ? h("p", {}, "Activity ", h("a", { href: `#activities/${e.activityId}` }, e.activityId), e.activityStatus ? ` (${e.activityStatus})` : "") : null,
         e.request && Object.keys(e.request).length ? [h("div", { class: "muted" }, "Request body"), json(e.request)] : h("p", { class: "muted" }, "No body.")))));
 }
