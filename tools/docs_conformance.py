@@ -95,7 +95,7 @@ def render(statements: list[tuple[str, dict[str, Any]]]) -> str:
         "words, where the docs make it, and its verdict: **holds** (the simulator did so already), **fixed** (it",
         "does now) or **ledgered** (it differs on purpose, or the docs contradict themselves: the",
         "[fidelity ledger](../fidelity-ledger.md) entry says why). Each names the tests that show it; the suite",
-        "runs them, and tests/docs/test_docs_conformance.py keeps this page, the statements and the tests in",
+        "runs them, and tests/docs/test_docs_sweep.py keeps this page, the statements and the tests in",
         "step. The policy pages' examples and the error catalogue have pages of their own:",
         "[policy conformance](policy-conformance.md) and [errors](errors.md).",
         "",

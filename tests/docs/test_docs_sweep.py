@@ -16,7 +16,7 @@ STATEMENT = {
     "url": "https://docs.turnkey.com/features/authentication/email#opting-out",
     "statement": "A statement a test can check.",
     "verdict": "holds",
-    "tests": ["tests/docs/test_docs_conformance.py::test_every_statement_is_complete_and_its_evidence_exists"],
+    "tests": ["tests/docs/test_docs_sweep.py::test_every_statement_is_complete_and_its_evidence_exists"],
 }
 
 
@@ -40,9 +40,9 @@ def test_the_generated_page_is_current() -> None:
 
 def test_a_statement_without_evidence_is_named(tmp_path: Path) -> None:
     assert problems_of(tmp_path, STATEMENT) == []
-    no_test = {**STATEMENT, "tests": ["tests/docs/test_docs_conformance.py::test_no_such_test"]}
+    no_test = {**STATEMENT, "tests": ["tests/docs/test_docs_sweep.py::test_no_such_test"]}
     assert any(
-        "no test tests/docs/test_docs_conformance.py::test_no_such_test" in p for p in problems_of(tmp_path, no_test)
+        "no test tests/docs/test_docs_sweep.py::test_no_such_test" in p for p in problems_of(tmp_path, no_test)
     )
     unledgered = {**STATEMENT, "verdict": "ledgered", "ledger": "no-such-entry"}
     assert any("fidelity-ledger entry" in p for p in problems_of(tmp_path, unledgered))
