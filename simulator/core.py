@@ -71,6 +71,8 @@ class Simulator:
         self.store = Store()
         self.store.mnemonic_stream = MnemonicStream(mnemonic_pool.stream_key(self.source.seed))
         self.store.retention.limit = self.config.max_activities
+        self.scenario_lenient = False  # a loaded scenario's lenientDocumentedRules: true
+        self.store.enforce_documented_rules = not self.config.lenient_documented_rules
         self.mnemonics = mnemonic_pool.MnemonicPool(live_stream(self))  # new wallets' mnemonics, computed ahead
         mnemonic_pool.serve(self.source, self.mnemonics)
         self.credentials: list[Json] = []
@@ -95,6 +97,7 @@ class Simulator:
         self._baseline = self._capture()
         self._scenario_cache = {scenario_key(self.config.scenarios): self._baseline}
         self._scenario_faults = {scenario_key(self.config.scenarios): list(self.scenario_faults)}
+        self._scenario_lenient = {scenario_key(self.config.scenarios): self.scenario_lenient}
 
     # scenarios and reset -------------------------------------------------------------------
     def load(self, path: Path) -> list[Json]:
@@ -104,6 +107,8 @@ class Simulator:
         with self.lock:
             made = seed.apply(scenario, self.store, self.source, self.clock.now_ms())
             self.rules.extend(seed.rules(scenario, self.rules))
+            if scenario.data.get("lenientDocumentedRules"):
+                self.scenario_lenient, self.store.enforce_documented_rules = True, False
             for i, spec in enumerate(scenario.data.get("faults", [])):
                 try:
                     self.scenario_faults.append(self.faults.add(spec))
@@ -135,8 +140,10 @@ class Simulator:
                 fresh = Simulator(replace(self.config, scenarios=tuple(Path(p) for p in paths)), schemas=self.schemas)
                 baseline = self._scenario_cache[key] = fresh._baseline
                 self._scenario_faults[key] = fresh.scenario_faults
+                self._scenario_lenient[key] = fresh.scenario_lenient
             self._baseline = baseline
             self.scenario_faults = list(self._scenario_faults[key])
+            self.scenario_lenient = self._scenario_lenient[key]
             self.reset()
 
     def export_state(self) -> Json:
@@ -220,6 +227,7 @@ class Simulator:
         store, source_state, clock_state, credentials, rules = snapshot
         self.store = store.snapshot()
         self.store.retention.limit = self.config.max_activities
+        self.store.enforce_documented_rules = not (self.config.lenient_documented_rules or self.scenario_lenient)
         self.source.restore(source_state)
         self.clock.restore(clock_state)
         self.credentials, self.rules = list(credentials), list(rules)

@@ -92,6 +92,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default="waitress",
     )
     parser.addini(
+        "simulator_lenient_documented_rules",
+        "do not enforce the documented rules added after 0.2.0 on simulator_server (serve "
+        "--lenient-documented-rules): organization features refusing e-mail auth and OTP, imports for another "
+        "user, sign_transaction with an ADDRESS_FORMAT_COMPRESSED account, Solana IDLs without types",
+        type="bool",
+        default=False,
+    )
+    parser.addini(
         "simulator_data_dir",
         "keep simulator_server's state in this directory across sessions (serve --data-dir); the simulator "
         "fixture still resets it to the test's scenario (default: in memory)",
@@ -125,6 +133,7 @@ def simulator_server(pytestconfig: pytest.Config) -> Iterator[SimulatorServer]:
         inspector=bool(pytestconfig.getini("simulator_inspector")),
         data_dir=data_dir(pytestconfig),
         server=str(pytestconfig.getini("simulator_transport") or "waitress").strip(),
+        lenient_documented_rules=bool(pytestconfig.getini("simulator_lenient_documented_rules")),
     )
     with SimulatorServer(config=config) as server:
         yield server

@@ -105,7 +105,10 @@ class CredentialRef:
 class Store:
     """Every organization and activity, with indexes for stamps and fingerprints."""
 
-    TRANSIENT = ("retention", "_refs_by_org")  # not state: neither copied by snapshots nor exported
+    TRANSIENT = ("retention", "_refs_by_org", "enforce_documented_rules")  # not state: neither copied nor exported
+    # the simulator's setting (serve --lenient-documented-rules, a scenario's lenientDocumentedRules): whether
+    # handlers enforce the documented rules added after 0.2.0 (simulator.model.documented_rules)
+    enforce_documented_rules = True
     FLAT = ("fingerprints", "evaluations")  # values never changed in place: snapshots copy the tables only
 
     def __init__(self) -> None:
