@@ -257,7 +257,7 @@ def corrupt(sealed: str) -> str:
     return json.dumps({**parsed, "ciphertext": flipped.hex()})
 
 
-# another user's target needs an import for another user, which only the lenient switch allows since 0.2.0
+# another user's target needs an import for another user, which only the lenient switch allows after 0.2.0
 # (organizations.mdx: imports target your own user; tests/model/test_documented_rules.py)
 @pytest.mark.simulator_scenario("../scenarios/lenient_documented_rules.yaml")
 def test_bad_import_bundles_each_get_a_clear_error(client, simulator):

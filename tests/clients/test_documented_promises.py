@@ -104,6 +104,17 @@ def test_a_new_organization_and_sub_organization_have_both_email_features(turnke
     assert features_of(turnkey_client, sub_organization(turnkey_client)) == {EMAIL_AUTH, OTP_EMAIL_AUTH}
 
 
+@pytest.mark.simulator_scenario("../scenarios/email_features_off.yaml")
+def test_a_scenario_organization_may_start_with_both_features_off(turnkey_client):
+    assert features_of(turnkey_client, ORG) == {"FEATURE_NAME_WEBAUTHN_ORIGINS"}  # listed features add to the defaults
+    sub_id = sub_organization(turnkey_client)
+    assert features_of(turnkey_client, sub_id) == {EMAIL_AUTH, OTP_EMAIL_AUTH}
+    refused(
+        lambda: email_auth(turnkey_client, sub_id), 403, f"{EMAIL_AUTH}, which is not enabled on organization {ORG}"
+    )
+    refused(lambda: init_otp(turnkey_client), 403, OTP_EMAIL_AUTH)
+
+
 def test_removing_a_parent_feature_refuses_email_auth_and_otp_until_it_is_set_again(turnkey_client):
     tk = turnkey_client
     sub_id = sub_organization(tk)
@@ -279,6 +290,42 @@ def test_a_deny_naming_another_user_leaves_a_users_own_credentials_alone(turnkey
 
     assert len(add_key(client_for(simulator, alice_key, ORG), alice).apiKeyIds) == 1
     refused(lambda: add_key(client_for(simulator, bob_key, ORG), bob), 403)
+
+
+# credentials.mdx, "Credential types": LOGIN for the session logins, OTP, passkey or OAuth (ledger: oauth-login-credential-type)
+
+
+def test_otp_login_and_oauth_login_both_issue_a_login_credential(turnkey_client, simulator):
+    from simulator.standins import oauth_provider
+
+    tk, key = turnkey_client, ClientKey()
+    registration = oauth_provider.id_token(simulator.simulator, subject="g-1", audience="google-client")
+    provider = T.v1OauthProviderParams(providerName="Google", oidcToken=registration)
+    root = T.v1RootUserParamsV4(
+        userName="Alice", userEmail=EMAIL, apiKeys=[], authenticators=[], oauthProviders=[provider]
+    )
+    made = tk.create_sub_organization(
+        T.CreateSubOrganizationBody(subOrganizationName="logins", rootUsers=[root], rootQuorumThreshold=1)
+    )
+    sub_id, user_id = made.subOrganizationId, made.rootUserIds[0]
+    token = verified_token(tk, simulator, key)
+    login = client_signature(token, key, {"login": {"publicKey": key.public}}, "USAGE_TYPE_LOGIN")
+    tk.otp_login(
+        T.OtpLoginBody(
+            organizationId=sub_id,
+            verificationToken=token,
+            publicKey=key.public,
+            clientSignature=T.v1ClientSignature(**login),
+        )
+    )
+    oauth_key = ClientKey()
+    oidc = oauth_provider.id_token(
+        simulator.simulator, subject="g-1", audience="google-client", nonce=oauth_provider.nonce_for(oauth_key.public)
+    )
+    tk.oauth_login(T.OauthLoginBody(organizationId=sub_id, oidcToken=oidc, publicKey=oauth_key.public))
+    keys = tk.get_api_keys(T.GetApiKeysBody(organizationId=sub_id, userId=user_id)).apiKeys
+    types = {k.credential.publicKey: k.credential.type for k in keys}
+    assert types == {key.public: "CREDENTIAL_TYPE_LOGIN", oauth_key.public: "CREDENTIAL_TYPE_LOGIN"}
 
 
 # the one switch: serve --lenient-documented-rules, a scenario's lenientDocumentedRules: true --------------------------
