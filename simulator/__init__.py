@@ -7,6 +7,11 @@ import importlib.machinery
 import sys
 from typing import TYPE_CHECKING, Any, cast
 
+# The release: pyproject.toml, js/package.json (the JS helper ships in lockstep), the changelog's newest
+# section, `wallet-simulator --version` and the ready line's "version" all say this
+# (tests/project/test_release.py holds them together).
+__version__ = "0.3.0"
+
 if TYPE_CHECKING:
     from simulator.app import create_app
     from simulator.config import Budget, Config, RateLimits

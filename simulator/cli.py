@@ -12,7 +12,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from simulator import frames
+from simulator import __version__, frames
 from simulator.cli_commands import (
     CONTROL_ACTIONS,
     CONTROL_USAGE,
@@ -67,6 +67,7 @@ def show_scenario_warnings_plainly() -> None:
 
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="wallet-simulator", description="A local simulator of Turnkey's public API.")
+    top.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = top.add_subparsers(required=True, metavar="COMMAND")
     serve = commands.add_parser("serve", help="serve the main interface and the auth proxy")
     serve.add_argument(
@@ -290,6 +291,7 @@ def ready_line(server: Any) -> dict[str, Any]:
         # the control API's token when serve generated one (--host beyond loopback without --control-token); else None
         "controlToken": getattr(server, "generated_control_token", None),
         "dataDir": str(sim.config.data_dir.resolve()) if sim.config.data_dir is not None else None,
+        "version": __version__,  # the JS helper warns when it is not its own
     }
 
 

@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import sys
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
@@ -134,18 +135,33 @@ def coverage_command(args: argparse.Namespace) -> int:
 
 
 def check_command(args: argparse.Namespace) -> int:
-    """Each file as ``serve`` loads it (every check, then the seeding), so both refuse alike."""
+    """Each file as ``serve`` loads it (every check, then the seeding), so both refuse alike. Its warnings are
+    shown; those about a name that names nothing (a fault on no operation: it would never fire) fail it."""
     from simulator.core import Simulator
+    from simulator.scenario import ScenarioNameWarning, ScenarioWarning
 
     failed = 0
     for ref in args.files:
         try:
             path = resolve_scenario(ref)
-            Simulator(Config(seed=0, scenarios=(path,))).close()
-            print(f"{path}: ok")
+            with warnings.catch_warnings(record=True) as shown:
+                warnings.simplefilter("always", ScenarioWarning)
+                Simulator(Config(seed=0, scenarios=(path,))).close()
         except ScenarioError as exc:
             failed += 1
             print(exc, file=sys.stderr)
+            continue
+        for warning in shown:  # a scenario's as its own `file:line: ...` line (cli.show_scenario_warnings_plainly)
+            if issubclass(warning.category, ScenarioWarning):
+                print(warning.message, file=sys.stderr)
+            else:
+                warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
+        naming_nothing = sum(issubclass(w.category, ScenarioNameWarning) for w in shown)
+        if naming_nothing:
+            failed += 1
+            print(f"{path}: {naming_nothing} name(s) that name nothing (see the warnings above)", file=sys.stderr)
+        else:
+            print(f"{path}: ok")
     return 1 if failed else 0
 
 

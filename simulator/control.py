@@ -261,7 +261,14 @@ def keys_view() -> Response:
 
 
 def journal_view() -> Response:
-    return jsonify({"entries": simulator().journal.entries(request.args.get("op"))})
+    """The journal, or one operation's entries (``?op=``: its name, or an official client's method name for it)."""
+    from simulator.operation_names import UnknownOperation, operation
+
+    op = request.args.get("op")
+    try:
+        return jsonify({"entries": simulator().journal.entries(operation(op) if op else None)})
+    except UnknownOperation as exc:
+        raise InvalidArgument(f"op: {exc}") from None
 
 
 def coverage_view() -> Response:

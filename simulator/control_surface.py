@@ -60,6 +60,7 @@ class Endpoint(NamedTuple):
     returns: tuple[str, str] = ("Json", "Json")  # the Python and TypeScript result ("None", "void": nothing)
     client: Literal["generated", "hand"] = "generated"
     cli_call: str | None = None  # a function of simulator/cli_commands.py (client, words) for the CLI action
+    answers: str = ""  # the answer's shape, for the docs (docs/reference/control-api.md's "answers" column)
 
     @property
     def cli_action(self) -> str | None:
@@ -91,6 +92,7 @@ TABLE = [
         "reset",
         "control reset",
         returns=NOTHING,
+        answers="`{}`",
     ),
     Endpoint(
         "POST",
@@ -103,6 +105,7 @@ TABLE = [
         "control load FILE_OR_NAME...",
         client="hand",  # the paths are converted to strings (Python PathLike, JS String)
         cli_call="load_scenarios",
+        answers='`{"credentials": [...]}`: every key pair the loaded scenarios declared or made',
     ),
     Endpoint(
         "POST",
@@ -115,6 +118,7 @@ TABLE = [
         "control snapshot",
         answer="snapshotId",
         returns=("str", "string"),
+        answers='`{"snapshotId": "..."}`',
     ),
     Endpoint(
         "POST",
@@ -127,6 +131,7 @@ TABLE = [
         "control restore SNAPSHOT",
         (Arg("snapshot_id", "str", "string", "path"),),
         returns=NOTHING,
+        answers="`{}`",
     ),
     Endpoint(
         "GET",
@@ -137,6 +142,7 @@ TABLE = [
         "state",
         "state",
         "control state",
+        answers="the state export document (what `PUT` takes back)",
     ),
     Endpoint(
         "PUT",
@@ -148,6 +154,7 @@ TABLE = [
         "importState",
         args=(Arg("state", "Json", "Json", "whole"),),
         returns=NOTHING,
+        answers="`{}`",
     ),
     Endpoint(
         "GET",
@@ -161,6 +168,7 @@ TABLE = [
         (Arg("op", "str | None", "string", "query", default="None"),),
         answer="entries",
         returns=("list[Json]", "JournalEntry[]"),
+        answers='`{"entries": [{"time", "kind", "op", "status", "request", "outcome", "fault"?}]}`, oldest first; `op` names an operation, or an official client\'s method name for it (`get_wallets`: `list_wallets`); any other name is refused 400 naming the closest',
     ),
     Endpoint(
         "POST",
@@ -174,6 +182,7 @@ TABLE = [
         (Arg("seconds", "float", "number"),),
         answer="nowMs",
         returns=("int", "number"),
+        answers='`{"nowMs": ...}`: the simulated time after the move',
     ),
     Endpoint(
         "GET",
@@ -188,6 +197,7 @@ TABLE = [
         (Arg("contact", "str | None", "string", "query", default="None"),),
         answer="messages",
         returns=("list[Json]", "Json[]"),
+        answers='`{"messages": [{"contact", "channel", "code", "otpId", ...}]}`',
     ),
     Endpoint(
         "POST",
@@ -200,6 +210,7 @@ TABLE = [
         "control approve ACTIVITY USER",
         (ACTIVITY_ID, Arg("user", "str", "string", wire="userId")),
         answer="activity",
+        answers='`{"activity": {...}}`',
     ),
     Endpoint(
         "POST",
@@ -212,6 +223,7 @@ TABLE = [
         "control reject ACTIVITY USER",
         (ACTIVITY_ID, Arg("user", "str", "string", wire="userId")),
         answer="activity",
+        answers='`{"activity": {...}}`',
     ),
     Endpoint(
         "GET",
@@ -223,6 +235,7 @@ TABLE = [
         "explain",
         "control explain ACTIVITY",
         (ACTIVITY_ID,),
+        answers="the explanation: the rule, quorum and policies that decided it",
     ),
     Endpoint(
         "POST",
@@ -233,6 +246,7 @@ TABLE = [
         "configure_auth_proxy",
         "configureAuthProxy",
         args=(Arg("organization_id", "str", "string"), Arg("settings", "Any", "Json", "fields")),
+        answers="the auth proxy configuration",
     ),
     Endpoint(
         "POST",
@@ -245,6 +259,7 @@ TABLE = [
         args=(Arg("subject", "str", "string"), Arg("options", "Any", "Json", "fields")),
         answer="code",
         returns=("str", "string"),
+        answers='`{"code": "..."}`',
     ),
     Endpoint(
         "POST",
@@ -261,8 +276,16 @@ TABLE = [
         ),
         answer="idToken",
         returns=("str", "string"),
+        answers='`{"idToken": "..."}`',
     ),
-    Endpoint("GET", "/oauth/jwks", "jwks_view", None, "the fake OAuth provider's keys (fetched by OIDC libraries)"),
+    Endpoint(
+        "GET",
+        "/oauth/jwks",
+        "jwks_view",
+        None,
+        "the fake OAuth provider's keys (fetched by OIDC libraries)",
+        answers='`{"keys": [...]}` (a JWKS)',
+    ),
     Endpoint(
         "GET",
         "/keys",
@@ -272,6 +295,7 @@ TABLE = [
         "keys",
         "keys",
         returns=("Json", "Record<string, string>"),
+        answers='`{"<name>": "<hex>", ...}`',
     ),
     Endpoint(
         "GET",
@@ -282,6 +306,7 @@ TABLE = [
         "coverage",
         "coverage",
         "coverage",
+        answers='`{"summary": {...}, "operations": [{"operation", "status", "note"}]}`',
     ),
     Endpoint(
         "GET",
@@ -294,6 +319,7 @@ TABLE = [
         "webhooks list",
         answer="deliveries",
         returns=("list[Json]", "Json[]"),
+        answers='`{"deliveries": [...]}`',
     ),
     Endpoint(
         "POST",
@@ -311,6 +337,7 @@ TABLE = [
         ),
         answer="deliveries",
         returns=("Any", "Json[]"),
+        answers='`{"deliveries": [...]}`',
     ),
     Endpoint(
         "POST",
@@ -322,6 +349,7 @@ TABLE = [
         "resendWebhook",
         "webhooks resend --event ID",
         (Arg("event_id", "str", "string", "path"),),
+        answers="the delivery, queued again",
     ),
     Endpoint(
         "POST",
@@ -336,6 +364,7 @@ TABLE = [
                 "chaos", "Any", "{ drop?: boolean; duplicate?: boolean; delayMs?: number; reorder?: boolean }", "fields"
             ),
         ),
+        answers="the chaos settings now in force",
     ),
     Endpoint(
         "POST",
@@ -348,6 +377,7 @@ TABLE = [
         args=(Arg("timeout", "float", "number", default="5"),),
         answer="pending",
         returns=("Any", "number"),
+        answers='`{"pending": N}`: deliveries still pending',
     ),
     Endpoint(
         "POST",
@@ -362,6 +392,7 @@ TABLE = [
         (Arg("kind", "str", "FaultKind"), Arg("spec", "Any", "FaultSpec", "fields")),
         returns=("Json", "Fault"),
         cli_call="add_fault",
+        answers="the fault with its defaults (`name`, `match` with each operation as the catalogue names it); a name of no operation is refused 400 naming the closest",
     ),
     Endpoint(
         "GET",
@@ -374,6 +405,7 @@ TABLE = [
         "control faults",
         answer="faults",
         returns=("list[Json]", "Fault[]"),
+        answers='`{"faults": [{...the fault, "matched": N, "hits": N, "requests": [{"timeMs", "interface", "operation", "organizationId", "type", "fault"}]}]}` (the last 100 requests each hit)',
     ),
     Endpoint(
         "DELETE",
@@ -386,6 +418,7 @@ TABLE = [
         "control fault-remove NAME",
         (Arg("name", "str", "string", "path", quoted=True),),
         returns=NOTHING,
+        answers="`{}`; 404 naming the active faults when none has the name",
     ),
     Endpoint(
         "DELETE",
@@ -397,6 +430,7 @@ TABLE = [
         "clearFaults",
         "control faults-clear",
         returns=NOTHING,
+        answers="`{}`",
     ),
     Endpoint(
         "POST",
@@ -411,5 +445,6 @@ TABLE = [
             Arg("organization_id", "str | None", "string", default="None"),
         ),
         returns=("Json", "{ organizationId: string; url: string | null }"),
+        answers='`{"organizationId": "...", "url": ...}`',
     ),
 ]

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from simulator import operation_names
 from simulator.activity_types import kind_of
 from simulator.errors import ApiError
 from simulator.handling.matching import contains
@@ -113,8 +114,10 @@ def stream(seed: int, name: str, n: int) -> random.Random:
     return random.Random(f"{seed}/{name}/{n}")
 
 
-def checked(spec: Json, taken: set[str], number: int) -> Json:
-    """The fault with its defaults, or FaultError saying what is wrong (the schema checks the types)."""
+def checked(spec: Json, taken: set[str], number: int, strict_names: bool = True) -> Json:
+    """The fault with its defaults and its operations named as the catalogue names them, or FaultError saying
+    what is wrong (the schema checks the types). ``strict_names=False`` (a scenario file's fault, which warns
+    instead: simulator/scenario/flow_checks.py) keeps a name that names no operation as it was."""
     found = dict(spec)
     kind = found.get("kind")
     if kind not in KINDS:
@@ -125,9 +128,11 @@ def checked(spec: Json, taken: set[str], number: int) -> Json:
     found.setdefault("name", f"fault-{number}")
     if found["name"] in taken:
         raise FaultError(f"a fault named {found['name']!r} exists already: remove it first, or pick another name")
-    match = found.setdefault("match", {})
+    match = found["match"] = dict(found.get("match") or {})
     if match.get("interface", "api") not in INTERFACES:
         raise FaultError(f"match.interface must be one of {', '.join(INTERFACES)}")
+    if "operation" in match:
+        match["operation"] = named_operations(match["operation"], match.get("interface", "api"), strict_names)
     if kind == "latency":
         check_latency(found)
     if kind == "unavailable" and found.get("code", 13) not in (13, 14):
@@ -137,6 +142,19 @@ def checked(spec: Json, taken: set[str], number: int) -> Json:
     if kind == "slow" and not 0 < found.get("seconds", 1) * 1000 <= MAX_DELAY_MS:
         raise FaultError(f"a slow answer takes more than 0 and at most {MAX_DELAY_MS // 1000} seconds")
     return found
+
+
+def named_operations(value: str | list[str], interface: str, strict: bool) -> str | list[str]:
+    """``match.operation`` with each client method name (get_wallets) its operation's (list_wallets); a name
+    of no operation of the interface is refused naming the closest (kept as it is when not ``strict``)."""
+    kinds = operation_names.INTERFACE_KINDS[interface]
+    names = [value] if isinstance(value, str) else list(value)
+    resolved = [operation_names.resolve(name, kinds) for name in names]
+    unknown = [r.problem for r in resolved if r.operation is None]
+    if unknown and strict:
+        raise FaultError(f"match.operation: {'; '.join(unknown)}")
+    found = [r.operation or r.name for r in resolved]
+    return found[0] if isinstance(value, str) else found
 
 
 def check_latency(spec: Json) -> None:
@@ -194,10 +212,11 @@ class Faults:
         self._numbered = 0
         self.armed = False
 
-    def add(self, spec: Json) -> Json:
+    def add(self, spec: Json, strict_names: bool = True) -> Json:
+        """The fault, started (``checked``: a scenario file's is added with ``strict_names=False``)."""
         with self._lock:
             self._numbered += 1
-            found = checked(spec, {f.name for f in self._faults}, self._numbered)
+            found = checked(spec, {f.name for f in self._faults}, self._numbered, strict_names)
             if found["kind"] not in self.carried:
                 raise FaultError(
                     f"a {found['kind']} fault acts on the connection, which the {self.server} transport does not "

@@ -1,5 +1,9 @@
 """The request journal: every call to the main interface with its outcome, bounded in memory,
-and assertions whose failures show the nearest actual calls."""
+and assertions whose failures show the nearest actual calls.
+
+An assertion names its operation as the catalogue does, or by an official client's method name
+(``get_wallets`` is ``list_wallets``: simulator/operation_names.py); a name of no operation is refused
+(``UnknownOperation``, a ValueError, naming the closest), since ``assert_not_called`` on it always passed."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ import threading
 from collections import deque
 from typing import Any
 
+from simulator import operation_names
 from simulator.handling.matching import contains
 from simulator.wire import Json
 
@@ -34,10 +39,11 @@ class Journal:
 
     def calls(self, op: str, **parameters: Any) -> list[Json]:
         """Calls of ``op`` whose parameters (activities) or body (queries) contain ``parameters``."""
-        return [e for e in self.entries(op) if contains(fields_of(e), parameters)]
+        return [e for e in self.entries(operation_names.operation(op)) if contains(fields_of(e), parameters)]
 
     def assert_called(self, op: str, times: int | None = None, **parameters: Any) -> list[Json]:
         """Raise AssertionError, naming the nearest actual calls, unless ``op`` was called as asked."""
+        op = operation_names.operation(op)
         found = self.calls(op, **parameters)
         if (times is None and found) or (times is not None and len(found) == times):
             return found

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from simulator import catalogue
+from simulator.activity_types import kind_of, submit_schemas
 from simulator.catalogue import Kind
 from simulator.validation import Schemas
 
@@ -32,17 +33,28 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, int]:
     return counts
 
 
+def accepted_types(operation: str) -> str:
+    """``ACTIVITY_TYPE_INIT_OTP``, ``_V2``, ``_V3``: every activity-type version the path accepts, oldest first."""
+    types = sorted(submit_schemas().types.get(operation, ()), key=lambda t: (kind_of(t), len(t), t))
+    shown = [
+        f"`{t}`" if i == 0 or kind_of(t) != kind_of(types[i - 1]) else f"`{t[len(t.rsplit('_V', 1)[0]) :]}`"
+        for i, t in enumerate(types)
+    ]
+    return ", ".join(shown)
+
+
 def markdown() -> str:
-    """The README's operations table: every operation with its status and policy resource/action."""
+    """The operations table: every operation with its status, policy resource/action and accepted activity types."""
     lines = [
-        "| operation | path | status | policy resource / action | note |",
-        "|---|---|---|---|---|",
+        "| operation | path | status | policy resource / action | activity types accepted | note |",
+        "|---|---|---|---|---|---|",
     ]
     for kind in (Kind.ACTIVITY, Kind.QUERY, Kind.PROXY):
         for op in sorted(catalogue.of_kind(kind), key=lambda o: o.name):
             where = op.path or f"/public/v1/{kind.value}/{op.name}"
             policy = f"{op.resource} / {op.action}" if op.resource else ("root quorum" if op.root_quorum_only else "—")
+            types = accepted_types(op.name) if kind is Kind.ACTIVITY else ""
             if kind is not Kind.ACTIVITY:
                 policy = ""
-            lines.append(f"| `{op.name}` | `{where}` | {op.status.value} | {policy} | {op.partial} |")
+            lines.append(f"| `{op.name}` | `{where}` | {op.status.value} | {policy} | {types} | {op.partial} |")
     return "\n".join(lines) + "\n"

@@ -181,7 +181,7 @@ def _submit(
         throttle(host, Kind.ACTIVITY, op, body, principal, now)
         existing = host.store.activity_by_fingerprint(fingerprint)
         if existing is not None:
-            host.notify(existing, "created")  # a repeated request is a new request, as the interface says
+            host.notify(existing, "created")  # a repeated request is a new request (Turnkey's Activity Webhooks guide)
             return {"activity": existing.to_api(principal.user.user_id, now)}
         check_liveness(host, body["timestampMs"], now)
         if spec.vote is not None:

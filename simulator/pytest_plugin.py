@@ -5,7 +5,8 @@ fixture                         scope     yields
 ==============================  ========  ========================================================
 ``simulator_server``            session   a started :class:`~simulator.server.SimulatorServer` on
                                           free loopback ports (main and auth proxy; default
-                                          scenario, random seed); one per xdist worker
+                                          scenario, random seed unless ``simulator_seed``);
+                                          one per xdist worker
 ``simulator``                   function  the same server, reset to the test's scenario first
                                           (``@pytest.mark.simulator_scenario(...)``, else the
                                           default); the test fails if the simulator crashed
@@ -36,7 +37,8 @@ else to the working directory, or absolute). The older spelling ``"scenarios/<na
 the shipped file when no such file exists. Each set is built once per session and restored from a
 snapshot for every test that names it.
 
-Ini options: ``simulator_control_token`` (the control API's token), ``simulator_data_dir`` (a
+Ini options: ``simulator_seed`` (the session server's seed, or ``--simulator-seed N``: the same ids, keys,
+mnemonics and fault draws every session), ``simulator_control_token`` (the control API's token), ``simulator_data_dir`` (a
 directory simulator_server keeps its state in: serve --data-dir), ``simulator_transport = granian``
 (the transport simulator_server runs on: serve --server; waitress by default), ``simulator_inspector = true``
 (serve the inspector page at ``simulator_server.url + "/_simulator/ui"``; off by default) and
@@ -100,6 +102,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
     )
     parser.addini(
+        "simulator_seed",
+        "the seed of simulator_server's random source: ids, keys, mnemonics and which requests a fault's "
+        "probability hits are the same in every session, as serve --seed makes them (default: a random seed)",
+        default="",
+    )
+    parser.addoption(
+        "--simulator-seed",
+        type=int,
+        default=None,
+        help="the seed of simulator_server's random source (overrides the ini option simulator_seed)",
+    )
+    parser.addini(
         "simulator_data_dir",
         "keep simulator_server's state in this directory across sessions (serve --data-dir); the simulator "
         "fixture still resets it to the test's scenario (default: in memory)",
@@ -111,6 +125,24 @@ def data_dir(config: pytest.Config) -> Path | None:
     """The ini option ``simulator_data_dir``, relative to the ini file's folder."""
     text = str(config.getini("simulator_data_dir") or "").strip()
     return Path(config.rootpath, text) if text else None
+
+
+def seed_of(config: pytest.Config) -> int | None:
+    """``--simulator-seed``, else the ini option ``simulator_seed``; None: a random seed."""
+    given = config.getoption("--simulator-seed")
+    if given is not None:
+        return int(given)
+    text = str(config.getini("simulator_seed") or "").strip()
+    try:
+        return int(text) if text else None
+    except ValueError:
+        raise pytest.UsageError(f"simulator_seed must be an integer, got {text!r}") from None
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    """The seed, when one is set: a failing seeded run is repeated by running it again."""
+    seed = seed_of(config)
+    return None if seed is None else f"wallet-simulator seed: {seed}"
 
 
 def control_token(config: pytest.Config) -> str | None:
@@ -129,6 +161,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def simulator_server(pytestconfig: pytest.Config) -> Iterator[SimulatorServer]:
     """One simulator for the whole test session, stopped at its end."""
     config = Config(
+        seed=seed_of(pytestconfig),
         control_token=control_token(pytestconfig),
         inspector=bool(pytestconfig.getini("simulator_inspector")),
         data_dir=data_dir(pytestconfig),

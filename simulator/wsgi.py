@@ -244,7 +244,8 @@ def error_task(channel: Any, request: Any) -> Any:
 
 class Pace:
     """How a faulted answer leaves the channel: held (``next_at`` is infinite while the worker makes
-    it), then sent at ``next_at`` whole (a late answer) or in pieces ``interval`` seconds apart (slow)."""
+    it), then sent at ``next_at`` whole (a late answer) or in pieces ``interval`` seconds apart (slow: the
+    first one interval after the answer is made, the last ``seconds`` after it)."""
 
     def __init__(self, hit: Hit) -> None:
         self.hit = hit
@@ -257,10 +258,12 @@ class Pace:
         """The worker is done; returns when the first bytes may go."""
         self.ready = True
         if self.hit.kind == "slow":
+            # a piece every seconds/pieces, the first after one interval: the last arrives at `seconds`, as
+            # documented (sending the first at once made it arrive one interval early)
             pieces = max(1, min(self.hit.pieces, size))
             self.piece = max(1, math.ceil(size / pieces))
             self.interval = self.hit.delay_s / pieces
-            self.next_at = now
+            self.next_at = now + self.interval
         else:  # latency after the work: the whole answer, late
             self.next_at = now + self.hit.delay_s
         return self.next_at

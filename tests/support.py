@@ -9,8 +9,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -21,7 +23,7 @@ from typing import Any
 
 import base58
 from bip_utils import Bip39SeedGenerator, Bip44, Bip44Changes, Bip44Coins  # type: ignore[import-untyped]
-from conftest import ETH_ACCOUNT, result_of
+from conftest import ETH_ACCOUNT, ROOT, preloaded_env, result_of
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature, encode_dss_signature
@@ -323,3 +325,58 @@ def project_with_the_helper(where: Path, name: str) -> Path:
         timeout=120,
     )
     return app
+
+
+# Running the docs' code blocks as a reader would (tests/docs/test_readme.py for today's pages,
+# tests/compat/test_release_suites.py for what earlier releases published).
+NODE = shutil.which("node")
+JS_MODULES = ROOT / "tests" / "js" / "node_modules"
+PRELOADED_SCRIPT = "import defer_pydantic_build, runpy, sys; runpy.run_path(sys.argv[1], run_name='__main__')"
+
+
+def with_urls(code: str, server: Any) -> str:
+    """A block written for ``serve``'s default ports, pointed at ``server``."""
+    return code.replace("http://127.0.0.1:8080", server.url).replace("http://127.0.0.1:8081", server.proxy_url)
+
+
+def run_python_block(code: str, server: Any, where: Path) -> subprocess.CompletedProcess[str]:
+    """A fresh interpreter runs the block as __main__ against ``server`` (after tests/preload's setting)."""
+    script = where / "snippet.py"
+    script.write_text(with_urls(code, server))
+    command = [sys.executable, "-c", PRELOADED_SCRIPT, str(script)]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=where, env=preloaded_env())
+
+
+def run_pytest_block(code: str, where: Path) -> subprocess.CompletedProcess[str]:
+    """The block as the test module of a downstream suite: pytest in ``where``, the plugin's fixtures."""
+    (where / "test_snippet.py").write_text(code)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_snippet.py"],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=where,
+        env=preloaded_env(),
+    )
+
+
+def node_env(where: Path) -> dict[str, str]:
+    """``wallet-simulator-testing`` resolves to js/, the official clients to tests/js/node_modules."""
+    modules = where / "node_modules"
+    modules.mkdir(exist_ok=True)
+    link = modules / "wallet-simulator-testing"
+    if not link.exists():
+        link.symlink_to(ROOT / "js", target_is_directory=True)
+    return {
+        **os.environ,
+        "NODE_PATH": os.pathsep.join([str(modules), str(JS_MODULES)]),
+        "WALLET_SIMULATOR_COMMAND": json.dumps([sys.executable, "-m", "simulator"]),
+    }
+
+
+def run_js_block(code: str, server: Any, where: Path) -> subprocess.CompletedProcess[str]:
+    script = where / "snippet.js"
+    script.write_text(with_urls(code, server))
+    return subprocess.run(
+        [str(NODE), str(script)], capture_output=True, text=True, timeout=120, cwd=where, env=node_env(where)
+    )

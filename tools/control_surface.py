@@ -216,12 +216,15 @@ def ts_block() -> str:
 
 # docs -----------------------------------------------------------------------------------------
 def readme_table() -> str:
-    rows = ["| endpoint | body | Python client | JS client | CLI | does |", "|---|---|---|---|---|---|"]
+    rows = [
+        "| endpoint | body | Python client | JS client | CLI | does | answers |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for e in TABLE:
         route = re.sub(r"<(\w+?)_id>", r"<\1 id>", e.route)
         cells = [f"`{e.method} /_simulator{route}`", f"`{e.schema}`" if e.schema else ""]
         cells += [f"`{name}`" if name else "" for name in (e.python, e.js)]
-        cells += [f"`wallet-simulator {e.cli}`" if e.cli else "", e.does]
+        cells += [f"`wallet-simulator {e.cli}`" if e.cli else "", e.does, e.answers]
         rows.append("| " + " | ".join(cells) + " |")
     return "\n" + "\n".join(rows) + "\n"
 

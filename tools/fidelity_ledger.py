@@ -5,7 +5,9 @@ python tools/fidelity_ledger.py          # rewrite docs/fidelity-ledger.md
 python tools/fidelity_ledger.py --check  # exit 1 when it is stale or an entry is wrong
 
 Each file is a YAML list of entries: ``id`` (kebab-case, unique), ``behaviour`` (one sentence), ``source``
-(a public URL or a shared reference file and section), ``service`` (what the real service does),
+(public only: a Turnkey docs URL, an SDK file with its package and version, Turnkey's public swagger
+in tkhq/sdk, or "observed on the real service" for what only captured responses show; the test
+tests/project/test_stands_alone.py refuses private paths), ``service`` (what the real service does),
 ``simulator`` (what the simulator does), ``status`` (``implemented`` or ``difference``), ``reason`` (why;
 required for a difference, optional for an implemented behaviour), ``tests`` (pytest node ids ``tests/<folder>/test_x.py::test_y`` that show it; only a difference
 that no test can show may list none). ``problems`` finds what is wrong without running pytest: a named

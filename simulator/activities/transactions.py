@@ -8,6 +8,7 @@ activity runs, which may be after approvals; it is cheap, and keeps nothing but 
 
 from __future__ import annotations
 
+from simulator.activities.versions import adapted
 from simulator.chains import ParsedTransaction
 from simulator.chains.ethereum import EthereumTransaction
 from simulator.chains.registry import parse
@@ -64,6 +65,7 @@ def refuse_raw_payload_only(ctx: Context, sign_with: str) -> None:
         )
 
 
+@adapted
 def policy_context(ctx: Context, params: Json) -> Json:
     refuse_raw_payload_only(ctx, params["signWith"])  # before the decision: refused at once, whatever policies say
     parsed = parsed_from(ctx, params)
@@ -82,6 +84,7 @@ def ethereum_address(ctx: Context, sign_with: str, signer: Json) -> str:
     return found[0] if found else sign_with
 
 
+@adapted
 def sign_transaction(ctx: Context, params: Json) -> Json:
     parsed = parsed_from(ctx, params)
     curve, secret = signing_key(ctx, params["signWith"])

@@ -1,7 +1,10 @@
 """Who is calling: a verified stamp mapped to a user of an organization.
 
-Lookup order (service-facts.md §3.1): the target organization, then its parent; a credential
-of a sub-organization on a request that names the parent resolves to that sub-organization.
+Lookup order (https://docs.turnkey.com/api-reference/overview/errors, "could not find public key in
+organization or its parent organization" and "more than one suborg associated with a public key";
+https://docs.turnkey.com/api-reference/queries/who-am-i, a sub-organization's user may name the parent):
+the target organization, then its parent; a credential of a sub-organization on a request that names the
+parent resolves to that sub-organization.
 """
 
 from __future__ import annotations

@@ -1,11 +1,13 @@
 """The service's own semantics: the root quorum, then the organization's policies.
 
-Order (service-facts.md §10): a root user's request is governed by the root quorum (threshold
-1 completes at once; more waits for distinct root approvals unless a policy lets the user act
-alone); root-quorum-only activities are denied to everyone else; otherwise any matching DENY
-policy denies, a matching ALLOW whose consensus is met allows, an ALLOW whose consensus is not
-yet met needs consensus, and nothing matching is an implicit deny. Users may manage their own
-credentials without a policy.
+Order (https://docs.turnkey.com/features/policies/overview, the policy engine's evaluation order
+and its implicit permissions; https://docs.turnkey.com/features/policies/language, Root quorum
+activities; https://docs.turnkey.com/features/users/root-quorum): a root user's request is governed
+by the root quorum (threshold 1 completes at once; more waits for distinct root approvals unless a
+policy lets the user act alone); root-quorum-only activities are denied to everyone else; otherwise
+any matching DENY policy denies, a matching ALLOW whose consensus is met allows, an ALLOW whose
+consensus is not yet met needs consensus, and nothing matching is an implicit deny. Users may manage
+their own credentials without a policy.
 """
 
 from __future__ import annotations

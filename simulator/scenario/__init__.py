@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Scenario",
     "ScenarioError",
+    "ScenarioNameWarning",
     "ScenarioWarning",
     "load_scenario",
     "parse_scenario",
@@ -35,12 +36,18 @@ class ScenarioWarning(FutureWarning):
     FutureWarning is: it is meant for the people who wrote the file)."""
 
 
+class ScenarioNameWarning(ScenarioWarning):
+    """A scenario warning about a name that names nothing (a fault's operation no request has), so what
+    holds it never applies: the file still loads, and ``wallet-simulator check`` fails on it."""
+
+
 @dataclass
 class Scenario:
     path: Path
     data: dict[str, Any]
     text: str
     warnings: list[str] = field(default_factory=list)  # what later checks found; the file still loads
+    failing: list[str] = field(default_factory=list)  # those of the warnings `wallet-simulator check` fails on
 
     @cached_property
     def root(self) -> yaml.Node:
@@ -83,12 +90,12 @@ def load_scenario(path: Path | str, *, trusted: bool = False) -> Scenario:
         return scenario
     from simulator.scenario.checks import check
 
-    problems = check(scenario, warnings=scenario.warnings)
+    problems = check(scenario, warnings=scenario.warnings, failing=scenario.failing)
     if problems:  # refused: its warnings are listed too, so one round of fixes is enough
         every = problems + scenario.warnings
         raise ScenarioError(f"{len(problems)} problem(s) in scenario {scenario.path}:\n" + "\n".join(every))
     for text in scenario.warnings:
-        warnings.warn(text, ScenarioWarning, stacklevel=2)
+        warnings.warn(text, ScenarioNameWarning if text in scenario.failing else ScenarioWarning, stacklevel=2)
     return scenario
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from simulator import faults
+from simulator import faults, operation_names
 from simulator.scenario import Scenario, ScenarioError, flow_checks, parse_scenario, resolve_scenario, schema_errors
 from simulator.scenario import key_checks as km
 from simulator.scenario.problems import Checker, Known, Where
@@ -24,14 +24,16 @@ def check(
     stack: tuple[Path, ...] = (),
     known: Known | None = None,
     warnings: list[str] | None = None,
+    failing: list[str] | None = None,
 ) -> list[str]:
     """Every problem of ``scenario`` and of the files it includes, as ``file:line: path: problem``.
 
     ``known`` collects what the file declares, so that a file including it can refer to it.
     ``warnings`` collects what later checks find in a file that earlier releases loaded
-    (``Checker.warn``): reported, never refused.
+    (``Checker.warn``): reported, never refused; ``failing``, those of them ``wallet-simulator check``
+    fails on (``Checker.flag``: a name that names nothing).
     """
-    checker = Checker(scenario, known if known is not None else Known(), warnings)
+    checker = Checker(scenario, known if known is not None else Known(), warnings, failing)
     for where, message in schema_errors(scenario):
         checker.add(where, message)
     checker.schema_failed = bool(checker.found)
@@ -47,13 +49,19 @@ def check(
 
 
 def check_faults(checker: Checker, specs: list[Json]) -> None:
-    """What the schema cannot say of a fault (a latency's needed keys, a unique name): as serve would refuse it."""
+    """What the schema cannot say of a fault (a latency's needed keys, a unique name): as serve would refuse it.
+    Its operations came later: a name of no operation is warned of (``wallet-simulator check`` fails on it)."""
     taken: set[str] = set()
     for i, spec in enumerate(specs):
         try:
-            taken.add(faults.checked(spec, taken, i + 1)["name"])
+            taken.add(faults.checked(spec, taken, i + 1, strict_names=False)["name"])
         except faults.FaultError as exc:
             checker.add(("faults", i), str(exc))
+            continue
+        match = spec.get("match") or {}
+        if "operation" in match:
+            kinds = operation_names.INTERFACE_KINDS[match.get("interface", "api")]
+            flow_checks.operation_names(checker, ("faults", i, "match", "operation"), match["operation"], kinds)
 
 
 def guarded(checker: Checker, where: Where, action: Any) -> None:
@@ -81,7 +89,7 @@ def includes(checker: Checker, stack: tuple[Path, ...]) -> list[str]:
             checker.add(("include", i), f"includes itself ({cycle})")
             continue
         try:
-            problems += check(parse_scenario(path), stack, checker.known, checker.warnings)
+            problems += check(parse_scenario(path), stack, checker.known, checker.warnings, checker.failing)
         except ScenarioError as exc:
             problems.append(str(exc))
     return problems
@@ -104,7 +112,10 @@ def declare(checker: Checker, where: Where, org: Json) -> None:
     if isinstance(org.get("id"), str):
         if org["id"] in known.org_ids:
             checker.add(
-                where + ("id",), f"organization id {org['id']} is used twice (also at {known.org_ids[org['id']]})"
+                where + ("id",),
+                f"organization id {org['id']} is used twice (also at {known.org_ids[org['id']]}); two declarations "
+                "are never merged: to add to an included organization, declare it whole here instead of including "
+                "it (the default one is scenarios/default.yaml)",
             )
         known.org_ids[org["id"]] = checker.sc.where(*where, "id")
     for j, user in enumerate(org.get("users") or []):

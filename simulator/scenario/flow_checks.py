@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from simulator.scenario.api_names import catalog
 
 if TYPE_CHECKING:
+    from simulator.catalogue import Kind
     from simulator.policy.nodes import Node
     from simulator.scenario.problems import Checker, Where
 
@@ -118,24 +119,34 @@ def rules(checker: Checker) -> None:
 
 def rate_limited_fields(checker: Checker, where: Where, rule: dict[str, Any], match: dict[str, Any]) -> None:
     """``match.operation`` and ``budget`` belong to ``rateLimited`` rules (consensus/throttle), and an
-    operation must be one the public API has."""
-    from simulator import catalogue
+    operation must be one the public API has (refused since rules could name one; a client's method name
+    for one is taken as it, with a warning naming the operation)."""
+    from simulator import operation_names as names
 
     if rule.get("outcome") != "rateLimited":
         for field, path in (("budget", ("budget",)), ("operation", ("match", "operation"))):
             if field in (rule if field == "budget" else match):
                 checker.add(where + path, f"{field} applies to outcome rateLimited only, not {rule.get('outcome')!r}")
         return
-    value = match.get("operation")
-    names = [value] if isinstance(value, str) else [v for v in value or [] if isinstance(v, str)]
-    known = {o.name for kind in (catalogue.Kind.ACTIVITY, catalogue.Kind.QUERY) for o in catalogue.of_kind(kind)}
-    for name in names:
-        if name not in known:
-            close = difflib.get_close_matches(name, sorted(known), n=3)
-            hint = f"; did you mean {' or '.join(close)}?" if close else ""
-            checker.add(
-                where + ("match", "operation"), f"unknown operation {name!r}{hint} (as in the URL: list_wallets)"
-            )
+    if "operation" in match:
+        operation_names(checker, where + ("match", "operation"), match["operation"], names.API, refuse=True)
+
+
+def operation_names(checker: Checker, where: Where, value: Any, kinds: tuple[Kind, ...], refuse: bool = False) -> None:
+    """Each name of a ``match.operation`` (a fault's, a rateLimited rule's): a client's method name for an
+    operation is noted with the operation's name; a name of no operation is flagged (``refuse``: refused)."""
+    from simulator import operation_names as names
+
+    written = [value] if isinstance(value, str) else [v for v in value or [] if isinstance(v, str)]
+    for i, name in enumerate(written):
+        at = where if isinstance(value, str) else where + (i,)
+        found = names.resolve(name, kinds)
+        if found.alias:
+            checker.note(at, f"{found.problem}: write {found.operation}")
+        elif found.operation is None and refuse:
+            checker.add(at, found.problem)
+        elif found.operation is None:
+            checker.flag(at, f"{found.problem}: it matches no request", "name the operation as in its URL")
 
 
 def rule_types(checker: Checker, where: Where, value: Any) -> list[str] | None:

@@ -30,10 +30,13 @@ class Known:
 
 
 class Checker:
-    def __init__(self, scenario: Scenario, known: Known, warnings: list[str] | None = None) -> None:
+    def __init__(
+        self, scenario: Scenario, known: Known, warnings: list[str] | None = None, failing: list[str] | None = None
+    ) -> None:
         self.sc, self.known = scenario, known
         self.found: list[tuple[int, str]] = []
         self.warnings = warnings if warnings is not None else []
+        self.failing = failing if failing is not None else []  # the warnings `wallet-simulator check` fails on
         self.schema_failed = False
 
     def add(self, where: Where, message: str) -> None:
@@ -49,6 +52,12 @@ class Checker:
                 f"release will refuse this; {update}; see docs/changelog.md]",
             )
         )
+
+    def flag(self, where: Where, message: str, update: str) -> None:
+        """A warning (:meth:`warn`) about a name that names nothing, so that what holds it never applies
+        (a fault on no operation never fires): the file loads, and ``wallet-simulator check`` fails on it."""
+        self.warn(where, message, update)
+        self.failing.append(self.warnings[-1])
 
     def note(self, where: Where, message: str) -> None:
         """A warning that never becomes a refusal (a policy the docs' own example misleads into never

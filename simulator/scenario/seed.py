@@ -6,6 +6,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
+from simulator import operation_names
 from simulator.auth_proxy_config import config as proxy_config
 from simulator.clock import Source
 from simulator.config import origin_text
@@ -241,7 +242,20 @@ def rules(scenario: Scenario, existing: list[Json]) -> list[Json]:
         if rule["name"] in names:
             raise scenario.error(("rules", i, "name"), f"rule name {rule['name']!r} is used twice")
         names.add(rule["name"])
-    return [dict(r) for r in found] + rate_limit_rules(scenario, names)
+    return [named_operations(r) for r in found] + rate_limit_rules(scenario, names)
+
+
+def named_operations(rule: Json) -> Json:
+    """The rule, its ``match.operation`` names an official client's method (get_wallets) would give read as
+    the operation's (list_wallets), as the throttle compares them with the URL's (the checks noted them)."""
+    found = dict(rule)
+    match = found.get("match")
+    if isinstance(match, dict) and "operation" in match:
+        value = match["operation"]
+        names = [value] if isinstance(value, str) else list(value)
+        meant = [operation_names.resolve(n, operation_names.API).operation or n for n in names]
+        found["match"] = {**match, "operation": meant[0] if isinstance(value, str) else meant}
+    return found
 
 
 def rate_limit_rules(scenario: Scenario, names: set[str]) -> list[Json]:

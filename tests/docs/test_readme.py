@@ -38,17 +38,15 @@ info string        what the test does
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT, preloaded_env
+from conftest import ROOT
+from support import NODE, node_env, run_js_block, run_pytest_block, run_python_block
 
 from simulator.cli import parser, ready_line
 from simulator.scenario import load_scenario
@@ -110,66 +108,28 @@ def test_the_docs_pages_are_found():
     assert {"README.md", "docs/tutorials/pytest.md", "docs/tutorials/js-suites.md"} <= names
 
 
-PRELOADED_SCRIPT = "import defer_pydantic_build, runpy, sys; runpy.run_path(sys.argv[1], run_name='__main__')"
-
-
-def with_urls(code: str, server) -> str:
-    return code.replace("http://127.0.0.1:8080", server.url).replace("http://127.0.0.1:8081", server.proxy_url)
-
-
 @pytest.mark.parametrize("code", params("python"))
 def test_python_blocks_run(code, simulator, tmp_path):
-    script = tmp_path / "snippet.py"
-    script.write_text(with_urls(code, simulator))
-    # a fresh interpreter runs the block as __main__, after tests/preload's one test-process setting
-    command = [sys.executable, "-c", PRELOADED_SCRIPT, str(script)]
-    run = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=tmp_path, env=preloaded_env())
+    run = run_python_block(code, simulator, tmp_path)
     assert run.returncode == 0, run.stderr
 
 
 @pytest.mark.parametrize("code", params("python pytest"))
 def test_pytest_blocks_pass_as_a_downstream_suite(code, tmp_path):
-    (tmp_path / "test_snippet.py").write_text(code)
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_snippet.py"],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        cwd=tmp_path,
-        env=preloaded_env(),
-    )
+    run = run_pytest_block(code, tmp_path)
     assert run.returncode == 0, run.stdout[-4000:]
     assert " passed" in run.stdout and "skipped" not in run.stdout
 
 
-NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(
     not (NODE and (JS / "node_modules").is_dir()), reason="node or tests/js/node_modules missing"
 )
 
 
-def node_env(tmp_path: Path) -> dict[str, str]:
-    """``wallet-simulator-testing`` resolves to js/, the official clients to tests/js/node_modules."""
-    modules = tmp_path / "node_modules"
-    modules.mkdir(exist_ok=True)
-    link = modules / "wallet-simulator-testing"
-    if not link.exists():
-        link.symlink_to(ROOT / "js", target_is_directory=True)
-    return {
-        **os.environ,
-        "NODE_PATH": os.pathsep.join([str(modules), str(JS / "node_modules")]),
-        "WALLET_SIMULATOR_COMMAND": json.dumps([sys.executable, "-m", "simulator"]),
-    }
-
-
 @needs_node
 @pytest.mark.parametrize("code", params("js"))
 def test_js_blocks_run(code, simulator, tmp_path):
-    script = tmp_path / "snippet.js"
-    script.write_text(with_urls(code, simulator))
-    run = subprocess.run(
-        [NODE, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path, env=node_env(tmp_path)
-    )
+    run = run_js_block(code, simulator, tmp_path)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
 
 

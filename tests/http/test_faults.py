@@ -174,6 +174,28 @@ def test_slow_answer_dribbles_out_in_pieces(simulator, simulator_credentials):
     assert json.loads(received.split(b"\r\n\r\n", 1)[1])["username"] == "Root User"
 
 
+def test_a_slow_answer_delivers_its_last_piece_at_seconds():
+    """As the faults' table says: the answer dribbles out in ``pieces`` over ``seconds``, the last piece at
+    ``seconds`` (one piece every seconds/pieces), not one interval early."""
+    request = (
+        b"POST /public/v1/query/whoami HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 2\r\n\r\n{}"
+    )
+    with SimulatorServer(config=Config(seed=1, auth="off")) as server:
+        server.add_fault({"kind": "slow", "match": {"operation": "whoami"}, "seconds": 0.8, "pieces": 4})
+        arrivals = []
+        with socket.create_connection((server.host, server.port), timeout=10) as sock:
+            sock.sendall(request)
+            started, received = time.monotonic(), b""
+            while b"\r\n\r\n" not in received or not received.endswith(b"\n"):
+                data = sock.recv(65536)
+                assert data
+                arrivals.append(time.monotonic() - started)
+                received += data
+    assert 0.15 <= arrivals[0] < 0.4  # the first piece after 0.8 / 4 s
+    assert 0.78 <= arrivals[-1] < 1.3, arrivals  # the last at 0.8 s
+
+
 def test_slow_answer_reaches_the_python_client_whole(simulator, simulator_credentials):
     client = python_client(simulator, simulator_credentials)
     with simulator.fault("slow", match=CREATE, seconds=0.6, pieces=6):
@@ -550,9 +572,9 @@ def test_the_retry_wrapper_makes_each_wallet_exactly_once(simulator, simulator_c
 def test_stopping_the_server_does_not_wait_for_connections_a_fault_holds():
     with SimulatorServer(config=Config(seed=2, auth="off")) as server:
         server.add_fault({"kind": "timeout", "seconds": 60, "match": {"operation": "whoami"}})
-        server.add_fault({"kind": "latency", "ms": 30000, "match": {"operation": "get_wallets"}})
+        server.add_fault({"kind": "latency", "ms": 30000, "match": {"operation": "list_wallets"}})
         sockets = []
-        for op in ("whoami", "get_wallets"):
+        for op in ("whoami", "list_wallets"):
             sock = socket.create_connection((server.host, server.port))
             body = b'{"organizationId": "x"}'
             sock.sendall(

@@ -135,7 +135,7 @@ describe("global setup, as jest or vitest runs it", () => {
     const { control } = sim;
     const added = await control.addFault("unavailable", { match: { operation: "create_wallet" }, times: 1 });
     assert.equal(added.name, "fault-1");
-    await control.addFault("latency", { name: "late", ms: 1, match: { operation: "get_whoami" } });
+    await control.addFault("latency", { name: "late", ms: 1, match: { operation: "whoami" } });
     await assert.rejects(apiFor(sim).createWallet({ walletName: "refused", accounts: [] }), /Turnkey error 13: internal server error/);
     const listed = Object.fromEntries((await control.faults()).map((f) => [f.name, f]));
     assert.equal(listed["fault-1"].hits, 1);
@@ -153,12 +153,58 @@ describe("global setup, as jest or vitest runs it", () => {
     assert.deepEqual(await control.faults(), []);
     assert.equal((await apiFor(sim).createWallet({ walletName: "after", accounts: [] })).activity.status, "ACTIVITY_STATUS_COMPLETED");
   });
+
+  test("an operation name that names nothing is refused naming the closest; a client's method name is its operation", async () => {
+    const sim = helper.connect();
+    const { control } = sim;
+    await assert.rejects(control.addFault("reset", { match: { operation: "no_such_operation" } }), (error) => {
+      assert.equal(error.name, "ControlError");
+      assert.equal(error.status, 400);
+      assert.match(error.message, /no operation is named 'no_such_operation'.*the closest: /);
+      return true;
+    });
+    assert.deepEqual(await control.faults(), []);
+    const added = await control.addFault("unavailable", { match: { operation: "getWallets" }, times: 1 });
+    assert.equal(added.match.operation, "list_wallets");
+    await assert.rejects(apiFor(sim).getWallets({}), /Turnkey error 13/);
+    assert.equal((await control.faults())[0].hits, 1);
+    await control.clearFaults();
+    assert.equal((await control.assertCalled("getWallets", {}, { times: 1 }))[0].op, "list_wallets");
+    await assert.rejects(control.assertNotCalled("list_walets"), /the closest: list_wallets/);
+  });
 });
 
 test("startSimulator says why it could not start", async () => {
   await assert.rejects(helper.startSimulator({ scenarios: ["no_such_scenario"], timeoutMs: 30000 }),
                        /did not start: it exited with status 2[\s\S]*no_such_scenario/);
   await assert.rejects(helper.startSimulator({ command: ["/nonexistent/wallet-simulator"] }), /cannot run/);
+});
+
+// A simulator of another release than the helper's: the helper warns once it has read the ready line.
+async function warningsOfAStart(command) {
+  const seen = [];
+  const listener = (warning) => seen.push(warning);
+  process.on("warning", listener);
+  try {
+    const sim = await helper.startSimulator({ command, timeoutMs: 30000 });
+    await sim.stop();
+    await new Promise((resolve) => setImmediate(resolve)); // emitWarning delivers on the next tick
+    return { sim, seen: seen.filter((w) => w.code === "WALLET_SIMULATOR_VERSION") };
+  } finally {
+    process.off("warning", listener);
+  }
+}
+
+test("startSimulator warns when the simulator is another release, and not when it is its own", async () => {
+  const [python] = JSON.parse(process.env.WALLET_SIMULATOR_COMMAND || '["python3"]');
+  const older = "import sys, simulator; simulator.__version__ = '0.2.9'; from simulator.cli import main; sys.exit(main())";
+  const other = await warningsOfAStart([python, "-c", older]);
+  assert.equal(other.sim.ready.version, "0.2.9");
+  assert.equal(other.seen.length, 1);
+  assert.match(other.seen[0].message, new RegExp(`started wallet-simulator 0\\.2\\.9, but wallet-simulator-testing is ${helper.VERSION.replace(/\./g, "\\.")}`));
+  const own = await warningsOfAStart(undefined);
+  assert.equal(own.sim.ready.version, helper.VERSION);
+  assert.deepEqual(own.seen, []);
 });
 
 test("connect without a simulator names the variable", () => {

@@ -168,3 +168,36 @@ def test_the_ini_option_simulator_lenient_documented_rules_turns_the_rules_off(p
     pytester.makepyfile(test_import=IMPORT_FOR_ANOTHER_USER.replace("EXPECTED", str(status)))
     result = pytester.runpytest_subprocess("-q", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
+
+
+SEEDED = """
+import os
+
+from simulator.faults import drawn
+
+SEED = int(os.environ["EXPECTED_SEED"])
+
+
+def test_the_session_simulator_has_the_seed_and_its_faults_hit_what_it_draws(simulator_server, simulator, simulator_client):
+    assert simulator_server.simulator.source.seed == SEED
+    with simulator.fault("unavailable", name="flaky", match={"operation": "whoami"}, probability=0.5):
+        hit = [simulator_client.query("whoami").status == 500 for _ in range(8)]
+    # which matches a fault's probability hits is drawn from the seed, per fault and per match
+    assert hit == [drawn(SEED, "flaky", n, 0.5) for n in range(1, 9)]
+"""
+
+
+def test_the_seed_of_the_session_simulator_is_an_ini_option_and_a_command_line_option(pytester, monkeypatch):
+    pytester.makeini("[pytest]\nsimulator_seed = 41\n")
+    pytester.makepyfile(test_seeded=SEEDED)
+    monkeypatch.setenv("EXPECTED_SEED", "41")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["wallet-simulator seed: 41"])
+    monkeypatch.setenv("EXPECTED_SEED", "7")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--simulator-seed", "7")
+    result.assert_outcomes(passed=1)  # the command line's seed wins over the ini's
+    pytester.makeini("[pytest]\nsimulator_seed = many\n")
+    result = pytester.runpytest_subprocess("-q", "-p", "no:cacheprovider")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*simulator_seed must be an integer, got 'many'*"])

@@ -24,6 +24,8 @@ export interface ReadyLine {
   controlToken?: string | null;
   /** The data directory the state is kept in (serve --data-dir), absolute; null when the state is in memory only. */
   dataDir?: string | null;
+  /** The simulator's release (wallet-simulator --version); absent before 0.3.0. */
+  version?: string;
 }
 
 export interface Credentials {
@@ -129,7 +131,9 @@ export declare class ControlClient {
    * outbox (GET /outbox?wait=), so one request answers when the code arrives; intervalMs only paces
    * a server without ?wait=. */
   waitForOtp(contact: string, options?: { timeoutMs?: number; intervalMs?: number; after?: number }): Promise<string>;
-  /** Journal entries of `op` whose parameters (activities) or body (queries) contain `parameters`. */
+  /** Journal entries of `op` whose parameters (activities) or body (queries) contain `parameters`. `op` is the
+   * operation as in its URL (`list_wallets`) or an official client's method name for it (`getWallets`); any
+   * other name rejects with a ControlError (400) naming the closest operations. */
   calls(op: string, parameters?: Json): Promise<JournalEntry[]>;
   /** Rejects with an AssertionError naming the latest calls of `op` unless it was called as asked. */
   assertCalled(op: string, parameters?: Json, options?: { times?: number }): Promise<JournalEntry[]>;
@@ -231,6 +235,8 @@ export interface Simulator {
 }
 
 export declare const READY_ENV: "WALLET_SIMULATOR_READY";
+/** This helper's release, the same as the simulator's it ships with; startSimulator warns (WALLET_SIMULATOR_VERSION) when the one it starts differs. */
+export declare const VERSION: string;
 export declare const COMMAND_ENV: "WALLET_SIMULATOR_COMMAND";
 export declare function startSimulator(options?: StartOptions): Promise<Simulator>;
 export declare function connect(ready?: string | ReadyLine): Simulator;

@@ -11,6 +11,9 @@ const readline = require("node:readline");
 const READY_ENV = "WALLET_SIMULATOR_READY";
 const COMMAND_ENV = "WALLET_SIMULATOR_COMMAND";
 const SHARED = Symbol.for("wallet-simulator.started");
+// This helper's release: it ships in lockstep with the simulator (the Python package), so a simulator
+// of another release may answer what this helper does not expect (startSimulator warns).
+const VERSION = require("../../package.json").version;
 const OUTBOX_LONG_POLL_MS = 10000; // one long poll of the outbox asks for at most this (the server allows 30 s)
 // The simulator's published webhook signing keys (GET /public/v1/discovery/webhooks/jwks); a test
 // in tests/js_helper/test_downstream_js.py keeps this copy equal to the served one.
@@ -218,7 +221,7 @@ class ControlClient {
     const found = await this.calls(op, parameters);
     if ((times === undefined && found.length) || (times !== undefined && found.length === times)) return found;
     const expected = times === undefined ? "at least once" : `${times} time(s)`;
-    const nearest = (await this.journal()).filter((e) => e.op === op).slice(-5);
+    const nearest = (await this.journal(op)).slice(-5); // the server reads op as assertCalled did (an alias too)
     const lines = nearest.map((e) => `  ${e.kind}/${e.op} -> ${e.status}: ${JSON.stringify(fieldsOf(e)).slice(0, 300)}`);
     throw new JournalAssertionError(
       `expected ${op}(${JSON.stringify(parameters)}) ${expected}, found ${found.length}.\n` +
@@ -405,13 +408,28 @@ function startSimulator(options = {}) {
     readline.createInterface({ input: child.stdout }).once("line", (line) => {
       clearTimeout(timer);
       child.removeAllListeners("exit");
+      let simulator;
       try {
-        resolve(connect(line, child, options.controlToken));
+        simulator = connect(line, child, options.controlToken);
       } catch (error) {
         fail(`unreadable ready line ${JSON.stringify(line)}: ${error.message}`);
+        return;
       }
+      warnOnAnotherRelease(simulator.ready.version, program);
+      resolve(simulator);
     });
   });
+}
+
+/** A simulator of another release than this helper (or one from before the ready line said its release). */
+function warnOnAnotherRelease(version, program) {
+  if (version === VERSION) return;
+  const started = version ? `wallet-simulator ${version}` : "a wallet-simulator older than 0.3.0 (its ready line has no version)";
+  process.emitWarning(
+    `${program} started ${started}, but wallet-simulator-testing is ${VERSION}: install the same release of both ` +
+      "(pip install the Python package and npm pack its js/ folder from one checkout)",
+    { code: "WALLET_SIMULATOR_VERSION" },
+  );
 }
 
 function stopChild(child, timeoutMs = 10000) {
@@ -467,4 +485,5 @@ module.exports = {
   globalTeardown,
   resetBeforeEach,
   startSimulator,
+  VERSION,
 };
