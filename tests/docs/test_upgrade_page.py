@@ -190,6 +190,9 @@ def test_the_switches_config_fields_and_ini_options_named_exist():
         def addini(self, name: str, *args: object, **kwargs: object) -> None:
             self.names.add(name)
 
+        def addoption(self, *args: object, **kwargs: object) -> None:  # command-line options (--simulator-seed)
+            pass
+
     pytest_addoption(Parser())  # type: ignore[arg-type]
     ini = {m for span in spans for m in re.findall(r"\b(simulator_[a-z_]+)\b", span)}
     assert switches and named_fields and ini
