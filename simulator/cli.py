@@ -28,6 +28,7 @@ from simulator.cli_options import (
     control_switches,
     control_token_option,
     data_dir_switches,
+    documented_rules_switch,
     rate_limit_switch,
     rate_limits_setting,
     transport_switches,
@@ -134,6 +135,7 @@ def parser() -> argparse.ArgumentParser:
     )
     control_switches(serve)
     rate_limit_switch(serve)
+    documented_rules_switch(serve)
     serve.add_argument(
         "--record",
         type=Path,
@@ -231,6 +233,7 @@ def config_from(args: argparse.Namespace) -> Config:
         rate_limits=rate_limits_setting(args),
         data_dir=args.data_dir,
         data_durability=args.data_durability,
+        lenient_documented_rules=args.lenient_documented_rules,
         **web_app_settings(args),
     )
 

@@ -224,6 +224,18 @@ def rate_limit_switch(serve: argparse.ArgumentParser) -> None:
     )
 
 
+def documented_rules_switch(serve: argparse.ArgumentParser) -> None:
+    """The documented rules enforced after 0.2.0, turned off (Config.lenient_documented_rules)."""
+    serve.add_argument(
+        "--lenient-documented-rules",
+        action="store_true",
+        help="do not enforce the documented rules added after 0.2.0, as 0.2.0 did not: organization features "
+        "(FEATURE_NAME_EMAIL_AUTH, FEATURE_NAME_OTP_EMAIL_AUTH) refusing e-mail auth and OTP, imports only for the "
+        "requester's own user, sign_transaction refused to ADDRESS_FORMAT_COMPRESSED accounts, Solana IDLs without "
+        "a types key (a scenario's lenientDocumentedRules: true does the same)",
+    )
+
+
 def rate_limits_setting(args: argparse.Namespace) -> RateLimits | None:
     return None if args.rate_limits is None else RateLimits.plan(args.rate_limits)
 

@@ -88,6 +88,10 @@ class Config:
     # None: in memory only. data_durability: "everysec" (written before each answer, synced within a second), "always" (synced before each answer) or "no"
     data_dir: Path | None = None
     data_durability: str = "everysec"
+    # the documented rules enforced after 0.2.0 (simulator/model/documented_rules.py) turned off, as in 0.2.0:
+    # organization features refusing e-mail auth and OTP, imports for another user, sign_transaction with an
+    # ADDRESS_FORMAT_COMPRESSED account, Solana IDLs without `types` (a scenario's `lenientDocumentedRules: true`)
+    lenient_documented_rules: bool = False
 
     def __post_init__(self) -> None:
         if self.auth not in ("verify", "off"):

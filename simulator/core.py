@@ -72,6 +72,8 @@ class Simulator:
         self.store.mnemonic_stream = MnemonicStream(mnemonic_pool.stream_key(self.source.seed))
         self.store.retention.limit = self.config.max_activities
         self.store.strict_email = self.config.strict_email  # a loaded scenario's strictEmail: true turns it on too
+        self.scenario_lenient = False  # a loaded scenario's lenientDocumentedRules: true
+        self.store.enforce_documented_rules = not self.config.lenient_documented_rules
         self.mnemonics = mnemonic_pool.MnemonicPool(live_stream(self))  # new wallets' mnemonics, computed ahead
         mnemonic_pool.serve(self.source, self.mnemonics)
         self.credentials: list[Json] = []
@@ -100,6 +102,7 @@ class Simulator:
         self._scenario_cache = {scenario_key(self.config.scenarios): self._baseline}
         self._scenario_faults = {scenario_key(self.config.scenarios): list(self.scenario_faults)}
         self._scenario_strict_email = {scenario_key(self.config.scenarios): self.strict_email}
+        self._scenario_lenient = {scenario_key(self.config.scenarios): self.scenario_lenient}
 
     # scenarios and reset -------------------------------------------------------------------
     def load(self, path: Path) -> list[Json]:
@@ -111,6 +114,8 @@ class Simulator:
                 self.store.strict_email = True
             made = seed.apply(scenario, self.store, self.source, self.clock.now_ms())
             self.rules.extend(seed.rules(scenario, self.rules))
+            if scenario.data.get("lenientDocumentedRules"):
+                self.scenario_lenient, self.store.enforce_documented_rules = True, False
             for i, spec in enumerate(scenario.data.get("faults", [])):
                 try:
                     # a name of no operation was warned of by the file's checks: it loads, and never fires
@@ -144,9 +149,11 @@ class Simulator:
                 baseline = self._scenario_cache[key] = fresh._baseline
                 self._scenario_faults[key] = fresh.scenario_faults
                 self._scenario_strict_email[key] = fresh.strict_email
+                self._scenario_lenient[key] = fresh.scenario_lenient
             self._baseline = baseline
             self.scenario_faults = list(self._scenario_faults[key])
             self.strict_email = self._scenario_strict_email[key]
+            self.scenario_lenient = self._scenario_lenient[key]
             self.reset()
 
     def export_state(self) -> Json:
@@ -231,6 +238,7 @@ class Simulator:
         self.store = store.snapshot()
         self.store.retention.limit = self.config.max_activities
         self.store.strict_email = self.strict_email
+        self.store.enforce_documented_rules = not (self.config.lenient_documented_rules or self.scenario_lenient)
         self.source.restore(source_state)
         self.clock.restore(clock_state)
         self.credentials, self.rules = list(credentials), list(rules)

@@ -94,6 +94,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default="waitress",
     )
     parser.addini(
+        "simulator_lenient_documented_rules",
+        "do not enforce the documented rules added after 0.2.0 on simulator_server (serve "
+        "--lenient-documented-rules): organization features refusing e-mail auth and OTP, imports for another "
+        "user, sign_transaction with an ADDRESS_FORMAT_COMPRESSED account, Solana IDLs without types",
+        type="bool",
+        default=False,
+    )
+    parser.addini(
         "simulator_seed",
         "the seed of simulator_server's random source: ids, keys, mnemonics and which requests a fault's "
         "probability hits are the same in every session, as serve --seed makes them (default: a random seed)",
@@ -166,6 +174,7 @@ def simulator_server(pytestconfig: pytest.Config) -> Iterator[SimulatorServer]:
         data_dir=data_dir(pytestconfig),
         server=str(pytestconfig.getini("simulator_transport") or "waitress").strip(),
         strict_email=bool(pytestconfig.getini("simulator_strict_email")),
+        lenient_documented_rules=bool(pytestconfig.getini("simulator_lenient_documented_rules")),
     )
     with SimulatorServer(config=config) as server:
         yield server

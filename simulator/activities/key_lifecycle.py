@@ -16,7 +16,7 @@ from simulator.crypto import bundles, keys, mnemonic_languages
 from simulator.errors import InvalidArgument, NotFound
 from simulator.handling.context import Context, require_unique
 from simulator.handling.limits import check_limit
-from simulator.model import key_material
+from simulator.model import documented_rules, key_material
 from simulator.model.enclave_bundles import IMPORT_TARGET_TTL_MS, sealed_for_export
 from simulator.state.records import ImportTarget, PrivateKey, Wallet, WalletAccount, timestamp
 from simulator.wire import Json
@@ -93,6 +93,7 @@ def init_import_private_key(ctx: Context, params: Json) -> Json:
 def new_target(ctx: Context, user_id: str, kind: str) -> str:
     """A fresh target key for the user; it replaces their previous one of this kind."""
     ctx.user(user_id)
+    documented_rules.require_own_user(ctx, user_id, init_of(kind))
     key = keys.new_ec_key(ctx.source, "p256")
     org_id = ctx.org.organization_id
     target = ImportTarget(
@@ -159,6 +160,7 @@ def open_import(ctx: Context, params: Json, kind: str) -> tuple[ImportTarget, by
     """The user's live target and what the bundle holds, or an error saying what went wrong."""
     user_id = params["userId"]
     ctx.user(user_id)
+    documented_rules.require_own_user(ctx, user_id, f"import_{kind}")
     try:
         enc, ciphertext = bundles.parse_sealed(params["encryptedBundle"])
     except bundles.BundleError as exc:

@@ -70,7 +70,9 @@ def sealed_bearer_token(ctx: Context, target: str) -> str:
 def oauth_login(ctx: Context, params: Json) -> Json:
     claims = oidc_claims(ctx, params["oidcToken"], params["publicKey"])
     user = user_by_provider(ctx, claims)
-    return session_keys.new_session(ctx, user, params["publicKey"], params, "CREDENTIAL_TYPE_OAUTH_KEY_P256")
+    # a session login, as otp_login and stamp_login: CREDENTIAL_TYPE_LOGIN (docs/ledger/docs-promises.yaml,
+    # oauth-login-credential-type); the legacy oauth activity below keeps CREDENTIAL_TYPE_OAUTH_KEY_P256
+    return session_keys.new_session(ctx, user, params["publicKey"], params, "CREDENTIAL_TYPE_LOGIN")
 
 
 def oidc_claims(ctx: Context, token: str, public_key: str) -> Json:

@@ -21,7 +21,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from simulator.crypto import hpke, keys, service_keys, tokens
 from simulator.errors import InvalidArgument, NotFound
 from simulator.handling.context import Context
-from simulator.model import session_keys
+from simulator.model import documented_rules, session_keys
 from simulator.model.email_customization import check_template_variables
 from simulator.model.verification_tokens import reachable, verification_claims, verify_client_signature
 from simulator.state.records import Otp, User, timestamp
@@ -71,7 +71,14 @@ def check_init_limits(ctx: Context, contact: str, identifier: str | None) -> Non
             raise InvalidArgument(TOO_MANY, error_code="MAX_OTP_INITIATED")
 
 
+def require_otp_feature(ctx: Context, otp_type: object, operation: str) -> None:
+    """E-mail codes need FEATURE_NAME_OTP_EMAIL_AUTH here and above (SMS codes have a feature of their own)."""
+    if otp_type in (None, "OTP_TYPE_EMAIL"):
+        documented_rules.require_feature(ctx, documented_rules.OTP_EMAIL_AUTH, operation)
+
+
 def new_otp(ctx: Context, params: Json) -> Otp:
+    require_otp_feature(ctx, params["otpType"], "init_otp")
     contact, now, identifier = params["contact"], ctx.now_ms, params.get("userIdentifier") or None
     check_template_variables(params.get("emailCustomization") or {})
     check_init_limits(ctx, contact, identifier)
@@ -148,6 +155,9 @@ def spend(ctx: Context, otp_id: str, code: str) -> Otp:
 def verify_otp(ctx: Context, params: Json) -> Json:
     """V1 takes the code (and the client's key) in clear; V2 takes them HPKE-sealed to V3's target."""
     code, public_key = params.get("otpCode"), params.get("publicKey")
+    known = ctx.store.otps.get(params["otpId"])
+    if known is not None:
+        require_otp_feature(ctx, known.otp_type, "verify_otp")
     if "encryptedOtpBundle" in params:
         code, public_key = open_otp_bundle(ctx, params["otpId"], params["encryptedOtpBundle"])
     otp = spend(ctx, params["otpId"], str(code))
@@ -191,6 +201,7 @@ def open_otp_bundle(ctx: Context, otp_id: str, bundle: str) -> tuple[str, str | 
 
 def otp_login(ctx: Context, params: Json) -> Json:
     claims = verification_claims(ctx, params["verificationToken"])
+    require_otp_feature(ctx, claims.get("verification_type"), "otp_login")
     user = user_by_contact(ctx, claims)
     signature = params.get("clientSignature")
     if signature is None and (claims.get("public_key") or ctx.activity_type.endswith("_V2")):
@@ -229,6 +240,9 @@ def check_client_signature(signature: Json, claims: Json, public_key: str) -> No
 
 def otp_auth(ctx: Context, params: Json) -> Json:
     """A new expiring P-256 key for the user, its private key sealed to targetPublicKey."""
+    known = ctx.store.otps.get(params["otpId"])
+    if known is not None:
+        require_otp_feature(ctx, known.otp_type, "otp_auth")
     otp = spend(ctx, params["otpId"], params["otpCode"])
     user = user_by_contact(ctx, {"contact": otp.contact, "verification_type": otp.otp_type})
     key, bundle = session_keys.sealed_key(ctx, user, params, "CREDENTIAL_TYPE_OTP_AUTH_KEY_P256", "OTP Auth")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from simulator.errors import InvalidArgument, PermissionDenied
 from simulator.handling.context import Context
-from simulator.model import credential_records, session_keys
+from simulator.model import credential_records, documented_rules, session_keys
 from simulator.model.email_customization import check_magic_link_template, check_template_variables
 from simulator.state.records import User, timestamp
 from simulator.wire import Json
@@ -27,6 +27,7 @@ def email_auth(ctx: Context, params: Json) -> Json:
             f"stamp it with a credential of the parent of {ctx.org.organization_id} and name the sub-organization",
             error_code="REQUEST_NOT_AUTHORIZED",
         )
+    documented_rules.require_feature(ctx, documented_rules.EMAIL_AUTH, "email_auth")
     check_customization(ctx, params)
     user = session_keys.user_by_email(ctx, params["email"])
     key, bundle = session_keys.sealed_key(ctx, user, params, EMAIL_AUTH_TYPE, "Email Auth")

@@ -9,7 +9,7 @@ from simulator.activities.versions import adapted
 from simulator.errors import InvalidArgument, PermissionDenied
 from simulator.handling.context import Context, require_unique
 from simulator.handling.limits import check_limit
-from simulator.model import key_material, user_records, verification_tokens
+from simulator.model import documented_rules, key_material, user_records, verification_tokens
 from simulator.state.store import Organization
 from simulator.wire import Json
 
@@ -34,9 +34,9 @@ def create_sub_organization(ctx: Context, params: Json) -> Json:
         raise InvalidArgument("quorum users missing: a sub-organization needs at least one root user")
     if not 1 <= threshold <= len(roots):
         raise InvalidArgument("quorum threshold must be non-zero integer no larger than the number of root users")
-    if params.get("verificationToken"):
-        check_signup(ctx, params)
+    claims = check_signup(ctx, params) if params.get("verificationToken") else None
     child = Organization(ctx.new_id(), params["subOrganizationName"], ctx.now_ms, ctx.org.organization_id)
+    child.features = documented_rules.default_features(params)  # disableEmailAuth, disableOtpEmailAuth
     child_ctx = Context(ctx.store, ctx.source, ctx.now_ms, child, None, ctx.activity_type)
     built = [user_records.build_user(child_ctx, {**user, "userTags": []}) for user in roots]
     wallet = None
@@ -62,6 +62,8 @@ def create_sub_organization(ctx: Context, params: Json) -> Json:
     for key in private_keys:
         child.private_keys[key.private_key_id] = key
     child.root_user_ids = [user.user_id for user, _, _ in built]
+    if claims is not None:  # auth-proxy.mdx, "Signup": the contact the token verified is marked verified
+        verification_tokens.mark_contact_verified([user for user, _, _ in built], claims)
     child.root_threshold = threshold
     result: Json = {"subOrganizationId": child.organization_id, "rootUserIds": list(child.root_user_ids)}
     if "privateKeys" in params:
@@ -73,11 +75,11 @@ def create_sub_organization(ctx: Context, params: Json) -> Json:
     return result
 
 
-def check_signup(ctx: Context, params: Json) -> None:
+def check_signup(ctx: Context, params: Json) -> Json:
     """A sign-up with a verification token: valid token, and the client's signature when it names a key."""
     claims = verification_tokens.verification_claims(ctx, params["verificationToken"])
     if not claims.get("public_key"):
-        return
+        return claims
     signature = params.get("clientSignature")
     if signature is None:
         raise InvalidArgument("clientSignature is required: the verification token names a public key")
@@ -88,6 +90,7 @@ def check_signup(ctx: Context, params: Json) -> None:
     if message.get("tokenId") != claims["id"] or message.get("type") != "USAGE_TYPE_SIGNUP":
         raise InvalidArgument("invalid client signature: the message must name the token id and USAGE_TYPE_SIGNUP")
     verification_tokens.verify_client_signature(signature, claims)
+    return claims
 
 
 def delete_sub_organization(ctx: Context, params: Json) -> Json:

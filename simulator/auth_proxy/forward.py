@@ -105,17 +105,6 @@ def oidc_claims_filter(value: str) -> Json:
     return claims
 
 
-def mark_verified(sim: Host, org_id: str, user_id: str, token: str) -> None:
-    """A sign-up with a verification token marks the new user's contact verified."""
-    claims = token_claims(token)
-    with sim.lock:
-        user = sim.store.org(org_id).users[user_id]
-        if claims.get("verification_type") == "OTP_TYPE_SMS":
-            user.phone_verified = True
-        else:
-            user.email_verified = True
-
-
 def org_for_token(sim: Host, config: Json, token: str) -> str:
     """The sub-organization whose user the verification token's contact belongs to."""
     claims = token_claims(token)

@@ -63,11 +63,27 @@ def decide(
         )
     by_policy = evaluate_policies(org, spec, activity_type, params, [user], used, extra, now_ms=now_ms)
     if spec.own_credentials and params.get("userId") == user.user_id:
-        # an implicit permission: it yields to a policy that explicitly denies (overview.mdx)
-        if any(e.get("outcome") == "OUTCOME_DENY_EXPLICIT" for e in by_policy.evaluations):
+        # an implicit permission: it yields to a policy that explicitly denies (overview.mdx) this user
+        if denies_the_requester(org, by_policy, user, used):
             return by_policy
         return Decision(ALLOW, [{"outcome": "OUTCOME_ALLOW"}], "users may manage their own credentials")
     return by_policy
+
+
+def denies_the_requester(org: Organization, decision: Decision, user: User, used: list[Json]) -> bool:
+    """Whether an explicit deny among ``decision``'s applies to ``user``: its consensus (who the policy is about)
+    holds for them. A deny naming other users leaves their implicit right to their own credentials alone
+    (policy-engine.mdx: "unless a policy explicitly allows or denies those actions"); one whose consensus errors
+    counts as denying."""
+    context = {"approvers": [approver(user)], "credentials": used}
+    for evaluation in decision.evaluations:
+        policy = org.policies.get(str(evaluation.get("policyId")))
+        if evaluation.get("outcome") != "OUTCOME_DENY_EXPLICIT" or policy is None:
+            continue
+        verdict = expression(policy.consensus).check(context)
+        if verdict.matched or verdict.errored:
+            return True
+    return False
 
 
 def evaluate_policies(

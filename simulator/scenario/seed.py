@@ -14,7 +14,7 @@ from simulator.consensus import throttle
 from simulator.crypto import keys
 from simulator.errors import ApiError
 from simulator.handling.context import Context
-from simulator.model import credential_records, policy_records
+from simulator.model import credential_records, documented_rules, policy_records
 from simulator.scenario import Scenario
 from simulator.standins import chain as chain_standin
 from simulator.standins import longtail
@@ -55,7 +55,9 @@ class Seeder:
             for j, u in enumerate(spec.get("users", []))
         }
         self.quorum(ctx, path, spec.get("rootQuorum"), users)
-        org.features = {f["name"]: f.get("value", "") for f in spec.get("features", [])}
+        # the documented defaults (e-mail auth and OTP e-mail auth on, unless disabled), then the listed features
+        org.features = documented_rules.default_features(spec)
+        org.features.update({f["name"]: f.get("value", "") for f in spec.get("features", [])})
         self.resources(ctx, path, spec)
         if "authProxy" in spec:
             self.guard(path + ("authProxy",), lambda: proxy_config.enable(ctx, dict(spec["authProxy"])))

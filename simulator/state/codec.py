@@ -400,6 +400,10 @@ def build_now(value: dict[str, Any]) -> Any:
         return activity.Activity.from_older(fields)
     if name not in CLASSES:
         raise ValueError(f"unknown record type {name!r} in the state")
+    if name == "Organization" and "default_features_given" not in fields:
+        # written by a release before 0.3.0, whose organizations started without features and where none was
+        # enforced: the documented defaults keep e-mail auth and OTP working in them, as they did
+        fields["features"] = {**dict.fromkeys(store.DEFAULT_FEATURE_NAMES, ""), **fields.get("features", {})}
     if name == "Pending":
         fields["wait"] = activity.Pending.wait_from_document(
             fields.pop("polls_left", None), fields.pop("ready_at_ms", None)

@@ -35,6 +35,10 @@ T = TypeVar("T")
 NO_REFS: tuple[CredentialRef, ...] = ()
 
 
+# organizations.mdx, "Features": e-mail auth and OTP e-mail auth are "Enabled" by default (simulator.model.documented_rules)
+DEFAULT_FEATURE_NAMES = ("FEATURE_NAME_EMAIL_AUTH", "FEATURE_NAME_OTP_EMAIL_AUTH")
+
+
 @dataclass
 class Organization:
     organization_id: str
@@ -62,6 +66,9 @@ class Organization:
     # swaps, earn, TVC, secrets, on-ramp: table name -> record id -> record (simulator.state.longtail_records)
     longtail: dict[str, dict[str, Any]] = field(default_factory=dict)
     session_profiles: dict[str, SessionProfile] = field(default_factory=dict)
+    # made by 0.3.0 or later, with the documented default features: an organization a state of an earlier release
+    # holds has no such field, and is given the default features when it is read (codec.build_now)
+    default_features_given: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.activities, (ActivityTable, ActivityIds)):  # a decoded document: a plain dict
@@ -105,10 +112,14 @@ class CredentialRef:
 class Store:
     """Every organization and activity, with indexes for stamps and fingerprints."""
 
-    TRANSIENT = ("retention", "_refs_by_org", "strict_email")  # not state: neither copied by snapshots nor exported
-    # the simulator's setting (Config.strict_email, a scenario's strictEmail), set by its owner on every store it
-    # uses: a store made otherwise (decoded, copied) reads this default
+    # not state: neither copied by snapshots nor exported
+    TRANSIENT = ("retention", "_refs_by_org", "strict_email", "enforce_documented_rules")
+    # the simulator's settings, set by its owner on every store it uses (a store made otherwise, decoded or
+    # copied, reads these defaults): Config.strict_email / a scenario's strictEmail, and whether handlers enforce
+    # the documented rules added after 0.2.0 (serve --lenient-documented-rules, a scenario's lenientDocumentedRules;
+    # simulator.model.documented_rules)
     strict_email: bool = False
+    enforce_documented_rules = True
     FLAT = ("fingerprints", "evaluations")  # values never changed in place: snapshots copy the tables only
 
     def __init__(self) -> None:

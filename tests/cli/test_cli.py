@@ -139,6 +139,26 @@ def test_serve_granian_without_granian_says_what_to_install():
     assert "pip install 'wallet-simulator[granian]'" in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("switches, status", [([], 403), (["--lenient-documented-rules"], 200)])
+def test_serve_lenient_documented_rules_turns_the_rules_off(switches, status):
+    """An import for another user (organizations.mdx, Permissions) through a simulator built from serve's switches."""
+    from simulator.app import create_app
+    from simulator.cli import config_from, parser
+    from simulator.core import Simulator
+    from simulator.testing import InProcessClient
+
+    sim = Simulator(config_from(parser().parse_args(["serve", *switches])))
+    credentials = sim.default_credentials()
+    client = InProcessClient(
+        create_app(sim), ApiKeyStamper(credentials["apiPrivateKey"]), credentials["organizationId"]
+    )
+    user = {"userName": "Bob", "apiKeys": [], "authenticators": [], "oauthProviders": [], "userTags": []}
+    made = ok(client.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V3", {"users": [user]}))
+    bob = made["activity"]["result"]["createUsersResult"]["userIds"][0]
+    answer = client.submit("init_import_wallet", "ACTIVITY_TYPE_INIT_IMPORT_WALLET", {"userId": bob})
+    assert answer.status == status, answer.body
+
+
 def test_serve_switches_choose_the_transport():
     from simulator.cli import config_from, parser
     from simulator.config import Config

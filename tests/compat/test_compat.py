@@ -128,3 +128,25 @@ def test_every_data_dir_an_earlier_release_wrote_loads_now(kept, tmp_path):
     finally:
         proc.terminate()
         proc.communicate(timeout=30)
+
+
+STATES = sorted((CORPUS / "states").glob("*.json"))
+
+
+@pytest.mark.parametrize("kept", STATES, ids=lambda p: p.name)
+def test_a_sub_organization_an_earlier_release_made_keeps_email_otp(kept, simulator, simulator_client):
+    """0.2.0 made sub-organizations with no features and enforced none; 0.3.0 enforces the e-mail
+    features (organizations.mdx): a state 0.2.0 wrote is read with the documented defaults, so
+    what it allowed (an OTP to a sub-organization's user) still completes."""
+    simulator.simulator.import_state(json.loads(kept.read_text()))
+    sub_org = "99c566c6-74f4-4996-aed5-ce80fb85a89c"
+    configs = simulator_client.query("get_organization_configs", organizationId=sub_org).body
+    features = {f["name"] for f in configs["configs"]["features"]}
+    assert {"FEATURE_NAME_EMAIL_AUTH", "FEATURE_NAME_OTP_EMAIL_AUTH"} <= features
+    started = simulator_client.submit(
+        "init_otp",
+        "ACTIVITY_TYPE_INIT_OTP_V2",
+        {"otpType": "OTP_TYPE_EMAIL", "contact": "ada@example.com", "appName": "upgrade"},
+        organizationId=sub_org,
+    ).body
+    assert started["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED", started

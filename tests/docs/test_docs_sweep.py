@@ -41,9 +41,7 @@ def test_the_generated_page_is_current() -> None:
 def test_a_statement_without_evidence_is_named(tmp_path: Path) -> None:
     assert problems_of(tmp_path, STATEMENT) == []
     no_test = {**STATEMENT, "tests": ["tests/docs/test_docs_sweep.py::test_no_such_test"]}
-    assert any(
-        "no test tests/docs/test_docs_sweep.py::test_no_such_test" in p for p in problems_of(tmp_path, no_test)
-    )
+    assert any("no test tests/docs/test_docs_sweep.py::test_no_such_test" in p for p in problems_of(tmp_path, no_test))
     unledgered = {**STATEMENT, "verdict": "ledgered", "ledger": "no-such-entry"}
     assert any("fidelity-ledger entry" in p for p in problems_of(tmp_path, unledgered))
     elsewhere = {**STATEMENT, "url": "https://example.com/docs"}

@@ -31,10 +31,6 @@ from conftest import ROOT
 CHANGELOG = ROOT / "docs" / "changelog.md"
 PAGE = ROOT / "docs" / "how-to" / "upgrading-from-0.2.md"
 NOT_REQUIRED = {"Added"}  # additions change nothing until used (see the docstring)
-PENDING_SECTION = "## Changes made in the 0.3.0 release itself"  # filled when the release's last changes land
-# switches other branches of the 0.3.0 release are adding (wallet-simulator --version, serve --strict-email):
-# drop each here once merged, so that the check covers it
-PENDING_SWITCHES: set[str] = set()
 MARKER = re.compile(r"<!--\s*changelog:\s*(.*?)\s*-->", re.S)
 
 
@@ -165,8 +161,7 @@ def cli_switches() -> set[str]:
 
 
 def checked_part() -> str:
-    """The page without its last section, which names what other branches of the release are adding."""
-    return PAGE.read_text().split(PENDING_SECTION, 1)[0]
+    return PAGE.read_text()
 
 
 def test_the_switches_config_fields_and_ini_options_named_exist(pytestconfig):
@@ -176,7 +171,7 @@ def test_the_switches_config_fields_and_ini_options_named_exist(pytestconfig):
 
     spans = re.findall(r"`([^`\n]+)`", checked_part())
     switches = {m for span in spans for m in re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", span)}
-    unknown_switches = switches - cli_switches() - PENDING_SWITCHES
+    unknown_switches = switches - cli_switches()
     fields = {f.name for f in dataclasses.fields(Config)}
     named_fields = {m for span in spans for m in re.findall(r"\bConfig\.(\w+)", span)}
     named_fields |= {

@@ -151,6 +151,25 @@ def test_an_unknown_simulator_transport_names_the_choices(pytester):
     result.stdout.fnmatch_lines(["*server must be 'waitress' or 'granian', got 'gunicorn'*"])
 
 
+IMPORT_FOR_ANOTHER_USER = """
+def test_an_import_for_another_user(simulator_client):
+    params = {"users": [{"userName": "Bob", "apiKeys": [], "authenticators": [], "oauthProviders": [], "userTags": []}]}
+    made = simulator_client.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V3", params)
+    bob = made.body["activity"]["result"]["createUsersResult"]["userIds"][0]
+    answer = simulator_client.submit("init_import_wallet", "ACTIVITY_TYPE_INIT_IMPORT_WALLET", {"userId": bob})
+    assert answer.status == EXPECTED, answer.body
+"""
+
+
+@pytest.mark.parametrize("lenient, status", [(True, 200), (False, 403)])
+def test_the_ini_option_simulator_lenient_documented_rules_turns_the_rules_off(pytester, lenient, status):
+    """organizations.mdx: imports target your own user; the ini option restores 0.2.0's behaviour."""
+    pytester.makeini(f"[pytest]\nsimulator_lenient_documented_rules = {str(lenient).lower()}\n")
+    pytester.makepyfile(test_import=IMPORT_FOR_ANOTHER_USER.replace("EXPECTED", str(status)))
+    result = pytester.runpytest_subprocess("-q", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+
+
 SEEDED = """
 import os
 
