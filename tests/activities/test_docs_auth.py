@@ -425,3 +425,125 @@ def test_email_recovery_issues_a_recover_user_key_that_expires_in_15_minutes(cli
     assert [(k["credential"]["type"], k["expirationSeconds"]) for k in keys] == [
         ("CREDENTIAL_TYPE_RECOVER_USER_KEY_P256", "900")
     ]
+
+
+# --- what each response carries (api-reference/activities/*, api-reference/queries/*) ----------------
+
+TIMESTAMP = {"seconds", "nanos"}
+
+
+def test_session_activities_answer_the_fields_the_reference_lists(client, simulator):
+    rw = ok(
+        client.submit(
+            "create_read_write_session",
+            "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2",
+            {"targetPublicKey": ClientKey().uncompressed},
+        )
+    )["activity"]
+    assert set(rw["result"]["createReadWriteSessionResultV2"]) == {
+        "organizationId",
+        "organizationName",
+        "userId",
+        "username",
+        "apiKeyId",
+        "credentialBundle",
+    }
+    assert rw["intent"]["createReadWriteSessionIntentV2"]["targetPublicKey"]
+    ro = result_of(
+        client.submit("create_read_only_session", "ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION", {}),
+        "createReadOnlySessionResult",
+    )
+    assert set(ro) == {"organizationId", "organizationName", "userId", "username", "session", "sessionExpiry"}
+    assert int(ro["sessionExpiry"]) > now_s(simulator)  # UTC seconds
+    key = ClientKey()
+    made = result_of(client.submit(*LOGIN, {"publicKey": key.public}), "stampLoginResult")
+    assert set(made) == {"session"}
+    assert set(verify_session(made["session"])) == {"exp", "public_key", "session_type", "user_id", "organization_id"}
+
+
+def test_session_profile_answers_carry_the_listed_fields(client):
+    profile_id = profile(client, "true", name="listed", expirationSeconds="600", notes="n")
+    made = ok(client.query("get_session_profile", sessionProfileId=profile_id))["sessionProfile"]
+    assert set(made) == {
+        "sessionProfileId",
+        "sessionProfileName",
+        "scope",
+        "expirationSeconds",
+        "notes",
+        "createdAt",
+        "updatedAt",
+    }
+    assert set(made["createdAt"]) == set(made["updatedAt"]) == TIMESTAMP
+    assert ok(client.query("get_session_profiles"))["sessionProfiles"] == [made]
+
+
+def test_mfa_policy_answers_carry_the_listed_fields(client):
+    steps = [[{"type": "AUTHENTICATION_TYPE_PASSKEY"}]]
+    made = mfa_policy(client, ROOT, steps, condition="activity.action == 'EXPORT'")
+    policy_id = result_of(made, "createMfaPolicyResult")["mfaPolicyId"]
+    assert set(ok(made)["activity"]["result"]["createMfaPolicyResult"]) == {"mfaPolicyId"}
+    shown = ok(client.query("get_mfa_policy", userId=ROOT, mfaPolicyId=policy_id))["mfaPolicy"]
+    assert set(shown) >= {
+        "mfaPolicyId",
+        "mfaPolicyName",
+        "condition",
+        "requiredAuthenticationMethods",
+        "order",
+        "createdAt",
+        "updatedAt",
+    }
+    assert ok(client.query("get_mfa_policies", userId=ROOT))["mfaPolicies"] == [shown]
+    update = {"userId": ROOT, "mfaPolicyId": policy_id, "notes": "n"}
+    updated = client.submit("update_mfa_policy", "ACTIVITY_TYPE_UPDATE_MFA_POLICY", update, timestampMs=fresh_ms())
+    assert result_of(updated, "updateMfaPolicyResult") == {"mfaPolicyId": policy_id}
+    ok(mfa_policy(client, ROOT, steps, name="all", condition="true", order=1))
+    held = wallet_activity(client)
+    [status] = ok(client.query("get_mfa_status", activityId=held["id"]))["mfaStatuses"]
+    assert set(status) == {"mfaPolicyId", "userId", "satisfied", "satisfiedMethods", "requiredMethods"}
+    assert status["requiredMethods"] == [{"any": [{"type": "AUTHENTICATION_TYPE_PASSKEY"}]}]
+    delete = {"userId": ROOT, "mfaPolicyId": policy_id}
+    deleted = client.submit("delete_mfa_policy", "ACTIVITY_TYPE_DELETE_MFA_POLICY", delete, timestampMs=fresh_ms())
+    assert ok(deleted)["activity"]["status"] == HELD  # the catch-all policy holds its own removal too
+
+
+def test_ip_allowlist_answers_carry_the_listed_fields(client):
+    made = ok(set_list(client, enabled=False, rules=[{"cidr": "192.0.2.0/24", "label": "office"}]))["activity"]
+    assert made["result"]["setIpAllowlistResult"] == {}
+    assert made["intent"]["setIpAllowlistIntent"]["enabled"] is False
+    shown = ok(client.query("get_ip_allowlist"))["allowlist"]
+    assert set(shown) == {"organizationId", "enabled", "rules", "onEvaluationError"}
+    assert set(shown["rules"][0]) == {"cidr", "label", "createdAt"}
+    removed = ok(client.submit(*REMOVE, {}, timestampMs=fresh_ms()))["activity"]
+    assert removed["result"]["removeIpAllowlistResult"] == {}
+
+
+def test_authenticator_answers_carry_the_listed_fields(client):
+    user_id = new_user(client, "Pat")
+    passkey = PasskeyStamper("cGF0LXBhc3NrZXk", ClientKey().private)
+    spec = {"authenticatorName": "laptop", "challenge": "Y2g", "attestation": passkey.attestation("Y2g")}
+    create = ("create_authenticators", "ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2")
+    made = result_of(
+        client.submit(*create, {"userId": user_id, "authenticators": [spec]}), "createAuthenticatorsResult"
+    )
+    assert set(made) == {"authenticatorIds"} and len(made["authenticatorIds"]) == 1
+    [listed] = ok(client.query("get_authenticators", userId=user_id))["authenticators"]
+    shown = ok(client.query("get_authenticator", authenticatorId=made["authenticatorIds"][0]))["authenticator"]
+    assert shown == listed
+    assert set(shown) == {
+        "transports",
+        "attestationType",
+        "aaguid",
+        "credentialId",
+        "model",
+        "credential",
+        "authenticatorId",
+        "authenticatorName",
+        "createdAt",
+        "updatedAt",
+    }
+    assert shown["credentialId"] == "cGF0LXBhc3NrZXk"  # the non-discoverable credential's id is kept
+    assert shown["credential"]["type"] == "CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR"
+    delete = {"userId": user_id, "authenticatorIds": made["authenticatorIds"]}
+    gone = client.submit("delete_authenticators", "ACTIVITY_TYPE_DELETE_AUTHENTICATORS", delete)
+    assert result_of(gone, "deleteAuthenticatorsResult") == {"authenticatorIds": made["authenticatorIds"]}
+    assert ok(client.query("get_authenticators", userId=user_id))["authenticators"] == []
