@@ -70,6 +70,17 @@ def test_a_parent_reads_its_sub_organizations_data_by_naming_it(client):
     assert [w["walletName"] for w in wallets] == ["Default"]
 
 
+def test_a_read_only_session_is_an_activity_that_needs_a_stamp(client):
+    unstamped = SimulatorClient(client.base_url, None, client.organization_id)
+    refused = unstamped.submit("create_read_only_session", "ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION", {})
+    assert_error(refused, 401, 16)
+    made = ok(client.submit("create_read_only_session", "ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION", {}))["activity"]
+    assert made["type"] == "ACTIVITY_TYPE_CREATE_READ_ONLY_SESSION" and made["status"] == COMPLETED
+    assert verify_session(made["result"]["createReadOnlySessionResult"]["session"])["session_type"] == (
+        "SESSION_TYPE_READ_ONLY"
+    )
+
+
 def test_a_login_session_token_authenticates_nothing(client):
     key = ClientKey()
     made = result_of(client.submit(*LOGIN, {"publicKey": key.public}), "stampLoginResult")
@@ -216,6 +227,16 @@ def test_otp_login_takes_a_session_profile(client, simulator):
     claims = verify_session(made["session"])
     assert (claims["session_type"], claims["session_profile_id"]) == ("signing", profile_id)
     assert claims["exp"] - now_s(simulator) in (120, 119)
+    [key_record] = [
+        k
+        for k in ok(client.query("get_api_keys", userId=ROOT))["apiKeys"]
+        if k["credential"]["publicKey"] == key.public
+    ]
+    assert key_record["credential"] == {
+        "publicKey": key.public,
+        "type": "CREDENTIAL_TYPE_LOGIN",
+        "sessionProfileId": profile_id,
+    }
 
 
 # --- MFA policies (features/authentication/mfa/*.mdx) ------------------------------------------------
@@ -305,6 +326,28 @@ def test_a_delegated_user_allowed_to_delete_mfa_policies_recovers_a_locked_out_u
     assert wallet_activity(client)["status"] == COMPLETED
 
 
+def test_two_delegated_users_must_agree_to_delete_an_mfa_policy(client):
+    _, bob = api_user(client, "Bob")
+    _, dave = api_user(client, "Dave")
+    made = mfa_policy(client, ROOT, [[{"type": "AUTHENTICATION_TYPE_PASSKEY"}]], condition="activity.action == 'SIGN'")
+    policy_id = result_of(made, "createMfaPolicyResult")["mfaPolicyId"]
+    params = {
+        "policyName": "mfa recovery by two",
+        "effect": "EFFECT_ALLOW",
+        "condition": "activity.resource == 'MFA_POLICY' && activity.action == 'DELETE'",
+        "consensus": "approvers.count() >= 2",
+        "notes": "",
+    }
+    ok(client.submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", params, timestampMs=fresh_ms()))
+    delete = {"userId": ROOT, "mfaPolicyId": policy_id}
+    waiting = ok(bob.submit("delete_mfa_policy", "ACTIVITY_TYPE_DELETE_MFA_POLICY", delete, timestampMs=fresh_ms()))
+    assert waiting["activity"]["status"] == "ACTIVITY_STATUS_CONSENSUS_NEEDED"  # Bob alone cannot
+    assert len(ok(client.query("get_mfa_policies", userId=ROOT))["mfaPolicies"]) == 1
+    done = ok(approve(dave, waiting["activity"]))["activity"]
+    assert done["status"] == COMPLETED and done["result"]["deleteMfaPolicyResult"] == {"mfaPolicyId": policy_id}
+    assert ok(client.query("get_mfa_policies", userId=ROOT))["mfaPolicies"] == []
+
+
 def as_passkey(client: SimulatorClient) -> SimulatorClient:
     stamper = PasskeyStamper(DEFAULTS["passkeyCredentialId"], DEFAULTS["passkeyPrivateKey"])
     return SimulatorClient(client.base_url, stamper, client.organization_id)
@@ -338,6 +381,7 @@ def test_ipv6_rules_are_normalised_and_counted_apart_from_ipv4(client):
     ok(set_list(client, enabled=True, rules=[{"cidr": "127.0.0.1/32"}, {"cidr": "2001:db8:1::/48"}]))
     assert from_ip(client, "2001:db8:1:2::9").status == 200
     assert_error(from_ip(client, "2001:db8:2::9"), 403, 7, "not allowed")
+    assert_error(from_ip(client, "not-an-ip"), 403, 7, "not allowed")  # unreadable: onEvaluationError, DENY
 
 
 def test_the_organizations_list_names_no_key_and_a_keys_list_is_removed_alone(client):
@@ -353,6 +397,8 @@ def test_the_organizations_list_names_no_key_and_a_keys_list_is_removed_alone(cl
     assert from_ip(bob, "198.51.100.1").status == 200  # back under the organization's list
     assert_error(from_ip(bob, "192.0.2.1"), 403, 7, "organization")
     assert len(ok(client.query("get_ip_allowlist"))["allowlist"]["rules"]) == 2
+    ok(set_list(client, rules=[{"cidr": "127.0.0.0/24"}]))  # enabled left out: the list stays as it was
+    assert ok(client.query("get_ip_allowlist"))["allowlist"]["enabled"] is True
 
 
 def test_a_user_a_policy_allows_manages_the_list_as_an_activity(client):
