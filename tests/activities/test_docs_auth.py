@@ -17,6 +17,7 @@ from lifecycle_helpers import sub_org as keyed_sub_org
 from session_helpers import verification_token
 from support import ClientKey, assert_error, client_signature, new_wallet, sub_org, verify_session
 
+from simulator.standins import oauth_provider
 from simulator.testing import ApiKeyStamper, PasskeyStamper, SimulatorClient
 
 ROOT = DEFAULTS["userId"]
@@ -239,6 +240,20 @@ def test_otp_login_takes_a_session_profile(client, simulator):
     }
 
 
+def test_oauth_login_takes_a_session_profile(client, simulator):
+    registration = oauth_provider.id_token(simulator.simulator, subject="g-9", audience="google-client")
+    org_id, _ = sub_org(client, oauthProviders=[{"providerName": "Google", "oidcToken": registration}])
+    profile_id = profile(client, "activity.action == 'SIGN'", name="oauth signing")  # the parent's, seen below
+    key = ClientKey()
+    token = oauth_provider.id_token(
+        simulator.simulator, subject="g-9", audience="google-client", nonce=oauth_provider.nonce_for(key.public)
+    )
+    params = {"oidcToken": token, "publicKey": key.public, "sessionProfileId": profile_id}
+    made = client.submit("oauth_login", "ACTIVITY_TYPE_OAUTH_LOGIN", params, organizationId=org_id)
+    claims = verify_session(result_of(made, "oauthLoginResult")["session"])
+    assert (claims["session_type"], claims["session_profile_id"]) == ("oauth signing", profile_id)
+
+
 # --- MFA policies (features/authentication/mfa/*.mdx) ------------------------------------------------
 
 
@@ -398,7 +413,8 @@ def test_the_organizations_list_names_no_key_and_a_keys_list_is_removed_alone(cl
     assert_error(from_ip(bob, "192.0.2.1"), 403, 7, "organization")
     assert len(ok(client.query("get_ip_allowlist"))["allowlist"]["rules"]) == 2
     ok(set_list(client, rules=[{"cidr": "127.0.0.0/24"}]))  # enabled left out: the list stays as it was
-    assert ok(client.query("get_ip_allowlist"))["allowlist"]["enabled"] is True
+    shown = ok(client.query("get_ip_allowlist"))["allowlist"]
+    assert shown["enabled"] is True and [r["cidr"] for r in shown["rules"]] == ["127.0.0.0/24"]  # replaced whole
 
 
 def test_a_user_a_policy_allows_manages_the_list_as_an_activity(client):
