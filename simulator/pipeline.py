@@ -189,7 +189,8 @@ def _submit(
         if spec.handler is None:
             raise Unimplemented(f"activity {op} is part of the public API but not simulated yet")
         org = writable_org(host.store, principal, body["organizationId"], spec)
-        session_scope.enforce_scope(host.store, principal, spec, body["type"], body["parameters"])
+        scope_ctx = Context(host.store, host.source, now, org, principal, body["type"])
+        session_scope.enforce_scope(host.store, principal, spec, body["type"], body["parameters"], scope_ctx)
     prepare = spec.prepare()
     prepared = prepare(host.source, body["parameters"]) if prepare else None
     with host.lock:

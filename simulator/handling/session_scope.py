@@ -41,11 +41,19 @@ def find(ctx: Context, profile_id: str) -> SessionProfile:
     return lookup(ctx.store, ctx.org, profile_id)
 
 
-def enforce_scope(store: Store, principal: Principal, spec: Operation, activity_type: str, params: Json) -> None:
+def enforce_scope(
+    store: Store,
+    principal: Principal,
+    spec: Operation,
+    activity_type: str,
+    params: Json,
+    ctx: Context | None = None,
+) -> None:
     """Refuse an activity stamped by a session key whose profile's scope does not allow it.
 
-    The scope reads ``activity.*`` as policies do. A scope that errors refuses too: a restriction
-    must not fail open.
+    The scope reads what policies read: ``activity.*``, and with ``ctx`` the operation's own context
+    (``wallet.id``, ``eth.tx``, ...: the session-profiles page's examples use them). A scope that
+    errors refuses too: a restriction must not fail open.
     """
     key = principal.user.api_keys.get(principal.credential_id or "")
     if key is None or not key.session_profile_id:
@@ -54,7 +62,9 @@ def enforce_scope(store: Store, principal: Principal, spec: Operation, activity_
     # imported on first use: the policy language's parser and evaluator are not on serve's start path
     from simulator.policy.language import compile_expression
 
-    verdict = compile_expression(profile.scope).check({"activity": policy_view(spec, activity_type, params)})
+    describe = spec.describe_for_policies() if ctx is not None else None
+    extra: Json = describe(ctx, params) if describe else {}
+    verdict = compile_expression(profile.scope).check({**extra, "activity": policy_view(spec, activity_type, params)})
     if not verdict.matched:
         why = f" ({verdict.error})" if verdict.errored else ""
         raise PermissionDenied(
