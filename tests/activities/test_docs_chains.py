@@ -567,3 +567,49 @@ def test_a_type_3_body_is_signed_and_its_network_wrapper_refused(client):
     wrapper = "03" + rlp.encode([body, [b"\x00" * 64], [b"\x00" * 48], [b"\x00" * 48]]).hex()
     refused = assert_error(sign(wrapper), 400, 3)
     assert refused["turnkeyErrorCode"] == "INVALID_TRANSACTION"
+
+
+# --- features/networks/bitcoin.mdx: "Policy-enabled Bitcoin transaction signing" ---------------------------------
+
+
+def test_a_psbt_gets_signatures_for_the_signers_inputs_only_and_is_not_finalized(client):
+    from bitcoinutils.keys import PublicKey
+    from bitcoinutils.psbt import PSBT
+    from bitcoinutils.setup import setup
+    from bitcoinutils.transactions import Transaction, TxInput, TxOutput
+
+    setup("mainnet")
+    wallet = new_wallet(
+        client,
+        "two owners",
+        [
+            account("ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH", S, "m/84'/0'/0'/0/0"),
+            account("ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH", S, "m/84'/0'/0'/0/1"),
+        ],
+    )
+    accounts = ok(client.query("list_wallet_accounts", walletId=wallet["walletId"]))["accounts"]
+    keys_of = {a["address"]: a["publicKey"] for a in accounts}
+    first, second = wallet["addresses"]
+    scripts = [PublicKey(keys_of[a]).get_segwit_address().to_script_pub_key() for a in (first, second)]
+    funding = Transaction([TxInput("11" * 32, 0)], [TxOutput(20_000, s) for s in scripts], has_segwit=False)
+    spend = Transaction([TxInput(funding.get_txid(), i) for i in (0, 1)], [TxOutput(38_500, scripts[0])])
+    psbt = PSBT(spend)
+    for index, script in enumerate(scripts):
+        psbt.inputs[index].witness_utxo = TxOutput(20_000, script)
+
+    def sign(address: str, unsigned: str) -> Any:
+        params = {"signWith": address, "type": "TRANSACTION_TYPE_BITCOIN", "unsignedTransaction": unsigned}
+        return client.submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", params)
+
+    once = PSBT.from_hex(result_of(sign(first, psbt.to_hex()), "signTransactionResult")["signedTransaction"])
+    assert list(once.inputs[0].partial_sigs) == [bytes.fromhex(keys_of[first])] and not once.inputs[1].partial_sigs
+    assert all(not i.final_scriptwitness and not i.final_scriptsig for i in once.inputs)
+    twice = PSBT.from_hex(result_of(sign(second, once.to_hex()), "signTransactionResult")["signedTransaction"])
+    assert [list(i.partial_sigs) for i in twice.inputs] == [[bytes.fromhex(keys_of[a])] for a in (first, second)]
+
+    wrapped = PSBT(spend)  # a P2SH-wrapped P2WPKH input of the first key: not one Turnkey reinserts into
+    nested = scripts[0]
+    wrapped.inputs[0].witness_utxo = TxOutput(20_000, nested.to_p2sh_script_pub_key())
+    wrapped.inputs[0].redeem_script = nested
+    refused = assert_error(sign(first, wrapped.to_hex()), 400, 3)
+    assert refused["turnkeyErrorCode"] == "INVALID_TRANSACTION"
