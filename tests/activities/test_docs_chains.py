@@ -613,3 +613,102 @@ def test_a_psbt_gets_signatures_for_the_signers_inputs_only_and_is_not_finalized
     wrapped.inputs[0].redeem_script = nested
     refused = assert_error(sign(first, wrapped.to_hex()), 400, 3)
     assert refused["turnkeyErrorCode"] == "INVALID_TRANSACTION"
+
+
+# --- features/transaction-management/earn/*.mdx ------------------------------------------------------------------
+
+VAULT = longtail.DEFAULTS["vaults"][0]["vaultAddress"]
+BASE = "eip155:8453"
+
+
+def earn(client: Any, op: str, params: dict[str, Any]) -> Any:
+    return client.submit(op, f"ACTIVITY_TYPE_{op.upper()}", params)
+
+
+def deployed_wrapper(client: Any, simulator: Any, fee_wallet: str, fee: str = "1000") -> dict[str, Any]:
+    params = {"vaultAddress": VAULT, "chainCaip2": BASE, "clientFeeBps": fee, "clientFeeWallet": fee_wallet}
+    made = result_of(earn(client, "earn_deploy_wrapper", params), "earnDeployWrapperResult")
+    simulator.clock.advance(20)
+    return made
+
+
+def deposit_into(client: Any, simulator: Any, wrapper: str, wallet: str, assets: str = "100000000") -> None:
+    params = {"wrapperAddress": wrapper, "signWith": wallet, "assets": assets, "chainCaip2": BASE}
+    result_of(earn(client, "earn_deposit", params), "earnDepositResult")
+    simulator.clock.advance(10)
+
+
+def test_a_new_fee_deploys_a_new_wrapper_and_the_old_one_stays_withdrawable(client, simulator):
+    wallet = new_wallet(client, "earner", [ETH_ACCOUNT])["addresses"][0]
+    old = deployed_wrapper(client, simulator, wallet, "1000")
+    deposit_into(client, simulator, old["wrapperAddress"], wallet)
+    new = deployed_wrapper(client, simulator, wallet, "2000")
+    assert new["wrapperAddress"] != old["wrapperAddress"] and new["splitterAddress"] != old["splitterAddress"]
+    deposit_into(client, simulator, new["wrapperAddress"], wallet, "5000000")
+    rows = ok(client.query("list_earn_positions", walletAddress=wallet))["positions"]
+    assert sorted(r["wrapperAddress"] for r in rows) == sorted([old["wrapperAddress"], new["wrapperAddress"]])
+    enabled = {v["wrapperAddress"]: v for v in ok(client.query("list_earn_enabled_vaults"))["enabledVaults"]}
+    gross = float(enabled[new["wrapperAddress"]]["apyPct"])
+    assert float(enabled[new["wrapperAddress"]]["netApyPct"]) == pytest.approx(gross * (1 - (2000 + 1000) / 10_000))
+    withdraw = {"wrapperAddress": old["wrapperAddress"], "signWith": wallet, "chainCaip2": BASE, "amountValue": "MAX"}
+    result_of(earn(client, "earn_withdraw", withdraw), "earnWithdrawResult")
+
+
+def test_a_withdrawal_is_bounded_by_the_position_and_max_restarts_its_totals(client, simulator):
+    wallet = new_wallet(client, "earner", [ETH_ACCOUNT])["addresses"][0]
+    wrapper = deployed_wrapper(client, simulator, wallet)["wrapperAddress"]
+    deposit_into(client, simulator, wrapper, wallet, "1000000")
+    held = ok(client.query("list_earn_positions", walletAddress=wallet))["positions"][0]
+    too_much = str(int(held["currentValue"]) + 1)
+    withdraw = {"wrapperAddress": wrapper, "signWith": wallet, "chainCaip2": BASE, "amountValue": too_much}
+    assert_error(earn(client, "earn_withdraw", withdraw), 400, 3, "current value")
+    result_of(earn(client, "earn_withdraw", {**withdraw, "amountValue": "MAX"}), "earnWithdrawResult")
+    simulator.clock.advance(10)
+    deposit_into(client, simulator, wrapper, wallet, "3000000")
+    [again] = ok(client.query("list_earn_positions", walletAddress=wallet))["positions"]
+    assert (again["totalDeposited"], again["totalWithdrawn"]) == ("3000000", "0")
+
+
+def test_a_fee_wallet_outside_the_organization_is_refused(client):
+    params = {"vaultAddress": VAULT, "chainCaip2": BASE, "clientFeeBps": "100", "clientFeeWallet": "0x" + "12" * 20}
+    assert_error(earn(client, "earn_deploy_wrapper", params), 400, 3, "clientFeeWallet")
+
+
+def test_sub_organization_wallets_use_the_parents_wrapper_but_do_not_manage_it(client, simulator):
+    parent_wallet = new_wallet(client, "fees", [ETH_ACCOUNT])["addresses"][0]
+    wrapper = deployed_wrapper(client, simulator, parent_wallet)["wrapperAddress"]
+    address, sub = sub_org_with_key(client)
+    deposit_into(sub, simulator, wrapper, address, "2000000")
+    [held] = ok(sub.query("list_earn_positions", walletAddress=address))["positions"]
+    assert held["wrapperAddress"] == wrapper and held["totalDeposited"] == "2000000"
+    [seen] = ok(sub.query("list_earn_enabled_vaults"))["enabledVaults"]
+    assert (
+        "claimableClientFee" not in seen
+        and "claimableClientFee" in ok(client.query("list_earn_enabled_vaults"))["enabledVaults"][0]
+    )
+    simulator.clock.advance(30 * 24 * 3600)  # a month of yield: there are fees to claim
+    for op, params in (
+        ("earn_set_wrapper_state", {"wrapperAddress": wrapper, "depositsDisabled": True}),
+        ("claim_earn_fees", {"wrapperAddress": wrapper}),
+    ):
+        assert_error(earn(sub, op, params), 400, 3, "parent organization")
+    assert ok(client.query("list_earn_enabled_vaults"))["enabledVaults"][0]["depositsDisabled"] is False
+    withdraw = {"wrapperAddress": wrapper, "signWith": address, "chainCaip2": BASE, "amountValue": "MAX"}
+    result_of(earn(sub, "earn_withdraw", withdraw), "earnWithdrawResult")
+
+
+def test_the_vault_catalogue_pages_with_cursors(client, simulator):
+    vaults = [
+        {**longtail.DEFAULTS["vaults"][0], "vaultAddress": "0x" + f"{i:040x}", "tvl": str((i + 1) * 10**12)}
+        for i in range(12)
+    ]
+    with simulator.simulator.lock:
+        longtail.apply_section(simulator.simulator.store, {"vaults": vaults})
+    first = ok(client.query("list_earn_vaults", caip19=BASE_USDC))
+    assert len(first["vaults"]) == 10 and first["pageInfo"]["hasNextPage"]
+    tvls = [int(v["tvl"]) for v in first["vaults"]]
+    assert tvls == sorted(tvls, reverse=True)
+    rest = ok(
+        client.query("list_earn_vaults", caip19=BASE_USDC, paginationOptions={"after": first["pageInfo"]["endCursor"]})
+    )
+    assert len(rest["vaults"]) == 2 and not rest["pageInfo"]["hasNextPage"] and rest["pageInfo"]["hasPreviousPage"]
