@@ -65,7 +65,7 @@ def eth_send_policy_context(ctx: Context, params: Json) -> Json:
     signer = signer_context(ctx, sender)
     if len(calls) > 1:
         return signer
-    unsigned, _ = build_call(ctx, params, sender, calls[0])
+    unsigned, _ = build_call(ctx, params, sender, calls[0], sponsored=bool(params.get("sponsor")))
     viewed = with_sender_and_call(ctx, unsigned, sender)
     return {**nested(viewed.namespace, viewed.view), **signer}
 
@@ -80,11 +80,15 @@ def calls_of(params: Json) -> list[Json]:
     ]
 
 
-def build_call(ctx: Context, params: Json, sender: str, call: Json) -> tuple[EthereumTransaction, int]:
+def build_call(
+    ctx: Context, params: Json, sender: str, call: Json, sponsored: bool = False
+) -> tuple[EthereumTransaction, int]:
     nonce = optional_amount(params.get("nonce"), "nonce")
     if nonce is None:
         nonce = chain_standin.next_nonce(ctx.store, params["caip2"], sender)
     fees = fee_fields(params)
+    if sponsored:  # docs: features/transaction-management.mdx, "Policy engine": fee fields are 0 when sponsored
+        fees = {name: 0 for name in fees}
     gas = optional_amount(params.get("gasLimit"), "gasLimit") or estimate_gas(call["data"])
     unsigned = ethereum.unsigned_eip1559(
         chain_id=chain_id(params["caip2"]),

@@ -16,6 +16,7 @@ import binascii
 
 import base58
 
+from simulator.activities import sponsorship
 from simulator.chains import invalid, solana, unsigned_bytes
 from simulator.errors import InvalidArgument
 from simulator.handling.context import Context
@@ -39,6 +40,8 @@ def sol_send_transaction(ctx: Context, params: Json) -> Json:
     parsed = solana.parse(wire)
     made = slots(signed, len(parsed.signers))
     first, sponsored = made[0], bool(params.get("sponsor"))
+    if sponsored:
+        sponsorship.check_solana(parsed, signers)
     missing = [key for key, slot in zip(parsed.signers, made) if not any(slot)]
     if missing and not (sponsored and missing == [parsed.signers[0]]):
         raise InvalidArgument(

@@ -87,12 +87,14 @@ def earn_withdraw(ctx: Context, params: Json) -> Json:
 
 
 def earn_set_wrapper_state(ctx: Context, params: Json) -> Json:
+    parent_only(ctx, "earn_set_wrapper_state")
     wrapper = find_wrapper(ctx.store, ctx.org, params["wrapperAddress"])
     wrapper.deposits_disabled = bool(params["depositsDisabled"])
     return {"wrapperAddress": wrapper.wrapper_address, "depositsDisabled": wrapper.deposits_disabled}
 
 
 def claim_earn_fees(ctx: Context, params: Json) -> Json:
+    parent_only(ctx, "claim_earn_fees")
     wrapper = find_wrapper(ctx.store, ctx.org, params["wrapperAddress"])
     claimable = claimable_fee(ctx.store, ctx.org, wrapper, ctx.now_ms)
     if claimable <= 0:
@@ -100,6 +102,16 @@ def claim_earn_fees(ctx: Context, params: Json) -> Json:
     wrapper.claimed_fee += claimable
     request = new_request(ctx, "claim", params, amount=claimable, wrapper=wrapper.wrapper_address)
     return {"claimRequestId": request.id}
+
+
+def parent_only(ctx: Context, operation: str) -> None:
+    """docs: features/transaction-management/earn/manage-wrappers.mdx: managing wrappers (pausing deposits,
+    claiming fees) is for the parent organization; its sub-organizations' wallets deposit and withdraw."""
+    if ctx.org.parent_id:
+        raise InvalidArgument(
+            f"{operation} manages the parent organization's Earn wrappers: submit it to the parent organization; "
+            "sub-organization wallets deposit and withdraw only"
+        )
 
 
 # records ------------------------------------------------------------------------------------------

@@ -11,9 +11,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
+import coincurve
 from cryptography.hazmat.primitives.asymmetric import ed25519
 
 from simulator.activities.versions import adapted
+from simulator.chains.bitcoin import tweaked_key
 from simulator.crypto import spark
 from simulator.crypto.hashing import keccak256
 from simulator.errors import InvalidArgument, Unimplemented
@@ -30,31 +32,45 @@ HASHES: dict[str, Callable[[bytes], bytes]] = {
 }
 
 
+# docs: features/networks/bitcoin.mdx, "Schnorr signatures and tweaks": a taproot address in signWith signs
+# BIP-340 Schnorr with the BIP-341 key-path tweak applied, as tkhq/sdk's with-bitcoin TurnkeySigner relies on
+TAPROOT_FORMATS = tuple(f"ADDRESS_FORMAT_BITCOIN_{net}_P2TR" for net in ("MAINNET", "TESTNET", "SIGNET", "REGTEST"))
+
+
 @adapted
 def sign_raw_payload(ctx: Context, params: Json) -> Json:
     curve, secret, address_format = signer(ctx, params["signWith"])
-    if address_format in spark.SPARK_FORMATS:
-        return sign_schnorr(secret, params["payload"], params["encoding"], params["hashFunction"])
+    if address_format in spark.SPARK_FORMATS or address_format in TAPROOT_FORMATS:
+        return sign_schnorr(schnorr_secret(secret, address_format), *raw_request(params, params["payload"]))
     return sign(curve, secret, params["payload"], params["encoding"], params["hashFunction"])
 
 
 def sign_raw_payloads(ctx: Context, params: Json) -> Json:
     curve, secret, address_format = signer(ctx, params["signWith"])
-    if address_format in spark.SPARK_FORMATS:
-        return {
-            "signatures": [
-                sign_schnorr(secret, p, params["encoding"], params["hashFunction"]) for p in params["payloads"]
-            ]
-        }
+    if address_format in spark.SPARK_FORMATS or address_format in TAPROOT_FORMATS:
+        key = schnorr_secret(secret, address_format)
+        return {"signatures": [sign_schnorr(key, *raw_request(params, p)) for p in params["payloads"]]}
     return {
         "signatures": [sign(curve, secret, p, params["encoding"], params["hashFunction"]) for p in params["payloads"]]
     }
 
 
+def raw_request(params: Json, payload: str) -> tuple[str, str, str]:
+    return payload, params["encoding"], params["hashFunction"]
+
+
+def schnorr_secret(secret: bytes, address_format: str | None) -> bytes:
+    """A taproot address's key-path secret (tweaked, as its output key commits to); a Spark key signs as it is."""
+    if address_format not in TAPROOT_FORMATS:
+        return secret
+    key = coincurve.PrivateKey(secret)
+    return bytes(tweaked_key(key, key.public_key.format()).secret)
+
+
 def sign_schnorr(secret: bytes, payload: str, encoding: str, hash_function: str) -> Json:
     if encoding in STANDARD_ENCODINGS or hash_function == "HASH_FUNCTION_NOT_APPLICABLE":
         raise InvalidArgument(
-            f"invalid signing request: a Spark address signs BIP-340 Schnorr over a 32-byte digest, "
+            f"invalid signing request: a Spark or taproot address signs BIP-340 Schnorr over a 32-byte digest, "
             f"not {encoding} with {hash_function}"
         )
     digest: bytes = HASHES[hash_function](payload_bytes(payload, encoding))

@@ -13,6 +13,7 @@ from decimal import ROUND_DOWN, Decimal
 
 from simulator.errors import InvalidArgument
 from simulator.handling.context import Context
+from simulator.handling.request_warnings import warn
 from simulator.model import key_material
 from simulator.standins import longtail
 from simulator.state import longtail_records
@@ -89,6 +90,12 @@ def create_swap_quote(ctx: Context, params: Json) -> Json:
     if output <= 0:
         raise InvalidArgument("inputAmount is too small: the quote's output after fees is zero")
     cross = origin != bought["caip19"].split("/", 1)[0]
+    if origin.split(":", 1)[0] != bought["caip19"].split(":", 1)[0]:
+        # docs: features/transaction-management/swap.mdx, "Supported providers, chains, and routes": EVM <-> SVM
+        # is on the roadmap, not a V1 route; the simulator prices it and says so
+        warn(
+            f"swap quote from {origin} to {bought['caip19']}: cross-chain routes between EVM and Solana are not supported yet"
+        )
     quote = SwapQuote(
         quote_id="sq_v1_" + ctx.source.bytes(32).hex(),
         provider=PROVIDER,
