@@ -14,6 +14,7 @@ from typing import Any
 
 from simulator.errors import InvalidArgument
 from simulator.handling.context import Context
+from simulator.model import documented_rules
 from simulator.model.earn import (
     catalogue_vault,
     claimable_fee,
@@ -107,10 +108,10 @@ def claim_earn_fees(ctx: Context, params: Json) -> Json:
 def parent_only(ctx: Context, operation: str) -> None:
     """docs: features/transaction-management/earn/manage-wrappers.mdx: managing wrappers (pausing deposits,
     claiming fees) is for the parent organization; its sub-organizations' wallets deposit and withdraw."""
-    if ctx.org.parent_id:
+    if ctx.org.parent_id and documented_rules.enforced(ctx):  # 0.2.0 let a sub-organization do it
         raise InvalidArgument(
             f"{operation} manages the parent organization's Earn wrappers: submit it to the parent organization; "
-            "sub-organization wallets deposit and withdraw only"
+            f"sub-organization wallets deposit and withdraw only {documented_rules.LENIENT_HINT}"
         )
 
 

@@ -697,6 +697,16 @@ def test_sub_organization_wallets_use_the_parents_wrapper_but_do_not_manage_it(c
     result_of(earn(sub, "earn_withdraw", withdraw), "earnWithdrawResult")
 
 
+@pytest.mark.simulator_scenario("../scenarios/lenient_documented_rules.yaml")
+def test_with_the_lenient_switch_a_sub_organization_manages_the_wrapper_as_in_0_2_0(client, simulator):
+    parent_wallet = new_wallet(client, "fees", [ETH_ACCOUNT])["addresses"][0]
+    wrapper = deployed_wrapper(client, simulator, parent_wallet)["wrapperAddress"]
+    _, sub = sub_org_with_key(client)
+    params = {"wrapperAddress": wrapper, "depositsDisabled": True}
+    assert ok(earn(sub, "earn_set_wrapper_state", params))["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
+    assert ok(client.query("list_earn_enabled_vaults"))["enabledVaults"][0]["depositsDisabled"] is True
+
+
 def test_the_vault_catalogue_pages_with_cursors(client, simulator):
     vaults = [
         {**longtail.DEFAULTS["vaults"][0], "vaultAddress": "0x" + f"{i:040x}", "tvl": str((i + 1) * 10**12)}
