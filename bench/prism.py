@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 PRISM = "@stoplight/prism-cli@5.16.0"
-SWAGGER = Path("/work/shared/reference/public_api.swagger.json")
+SWAGGER = Path(__file__).resolve().parent.parent / "schemas" / "source" / "public_api.swagger.json"
 CACHE = Path(os.environ.get("WALLET_SIMULATOR_BENCH_CACHE", Path.home() / ".cache" / "wallet-simulator-bench"))
 
 

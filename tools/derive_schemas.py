@@ -3,18 +3,23 @@
 
 Run from the repository root:
 
-    python tools/derive_schemas.py \
-        --swagger ../shared/reference/public_api.swagger.json \
-        --digest ../shared/reference/swagger-activities.md
+    python tools/derive_schemas.py
+
+Its two inputs live in the repository (schemas/README.md says where they come from publicly):
+schemas/source/public_api.swagger.json, Turnkey's public API swagger, and
+schemas/source/client-activity-types.md, the activity types the official clients send (a table);
+``--swagger`` and ``--digest`` name others.
 
 One Draft-7 schema is written per POST path: /public/v1/submit/<op> -> schemas/submit/<op>.json and
 /public/v1/query/<op> -> schemas/query/<op>.json. Their 200 responses go to schemas/responses/<kind>/<op>.json
 (tools/response_schemas.py says how). Every swagger $ref is inlined, so each file is
 self-contained. Submit schemas accept every activity-type version that the official clients send
-on that URL (the swagger's type plus the rows of the digest's Appendix table) and carry the custom
+on that URL (the swagger's type plus the rows of the clients' table) and every older version of
+those types that the swagger still defines (its v1ActivityType value with its own v1Intent
+property: the service keeps serving them), each against its own intent, and carry the custom
 keyword "x-activity-types" ({type: {intentKey, resultKey}}), which the simulator reads for the
-envelope keys. OVERRIDES below applies what the interface document states where it differs from,
-or is stricter than, the swagger. Output is deterministic (sorted keys, indent 2, newline at end).
+envelope keys. OVERRIDES below applies what the service documents where it differs from, or is
+stricter than, the swagger. Output is deterministic (sorted keys, indent 2, newline at end).
 
 This is a build tool: the simulator never imports it (it reads the simulator's address-format table).
 """
@@ -32,6 +37,7 @@ from typing import Any, NamedTuple
 import response_schemas as responses  # the sibling module (tools/ is on sys.path when this file runs)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the simulator's address table, from a checkout
+from simulator.activity_types import kind_of
 from simulator.crypto import addresses
 
 Json = dict[str, Any]
@@ -43,6 +49,7 @@ SECONDS_FIELD = re.compile(r"[a-z]\w*Seconds")  # string-typed counts of seconds
 INT64_RANGES = {"int64": (-(2**63), 2**63 - 1), "uint64": (0, 2**64 - 1)}
 MAX_REF_DEPTH = 24  # the swagger has no recursive refs on these paths; deeper refs become open objects
 ROOT = Path(__file__).resolve().parent.parent
+SOURCE = ROOT / "schemas" / "source"
 
 # Interface "Organization configs": Feature name enum (the swagger adds SOLANA_RENT_PREFUND_ENABLED,
 # SWAP_CONFIG and EARN_CONFIG, which the interface does not list).
@@ -64,7 +71,7 @@ ADDRESS_FORMATS = list(addresses.ADDRESS_FORMATS)
 # Interface "Queries" + "Limits": only these six networks for get_wallet_address_balances.
 BALANCE_NETWORKS = ["eip155:1", "eip155:11155111", "eip155:8453", "eip155:84532", "eip155:137", "eip155:80002"]
 
-# Overrides from ../shared/spec/interface.md, keyed "submit/<op>" or "query/<op>".
+# Overrides from the service's documented behaviour (the interface sections named below), keyed "submit/<op>" or "query/<op>".
 # Each maps a location to keywords that replace the derived ones. A location is a dotted path of
 # property names ("" = the root; "name[]" = the items of array property "name"). For submit files
 # the root is the `parameters` schema of every accepted type; for query files it is the body.
@@ -111,7 +118,7 @@ OVERRIDES: dict[str, dict[str, Json]] = {
 
 
 class TypeRow(NamedTuple):
-    """One row of the digest's Appendix table: an activity type the SDKs send on a path."""
+    """One row of the clients' table: an activity type the SDKs send on a path."""
 
     activity_type: str
     intent_key: str
@@ -123,9 +130,10 @@ class TypeRow(NamedTuple):
 
 
 def read_appendix(digest: Path) -> dict[str, list[TypeRow]]:
-    """Path -> rows of the table "activity type -> intent key / result key as used by the SDKs"."""
+    """Path -> rows of the table "activity type -> intent key / result key as used by the SDKs" (the
+    whole file, or what follows its "## Appendix" heading when it has one)."""
     text = digest.read_text(encoding="utf-8")
-    table = text.split("## Appendix", 1)[1]
+    table = text.split("## Appendix", 1)[-1]
     row = re.compile(r"^\| `(ACTIVITY_TYPE_\w+)` \| `(/public/v1/submit/\w+)` \| `(\w+)` \| `([^`]+)` \|", re.M)
     rows: dict[str, list[TypeRow]] = {}
     for activity_type, path, intent_key, result_key in row.findall(table):
@@ -360,7 +368,8 @@ def swagger_types(request: Json) -> list[str]:
 
 
 def activity_types(swagger: Json, path: str, appendix: dict[str, list[TypeRow]]) -> dict[str, TypeRow]:
-    """Every type accepted on a submit path with its intent and result keys (Appendix first)."""
+    """Every type accepted on a submit path with its intent and result keys (the clients' table first,
+    then the swagger's request type, then the older versions the swagger still defines)."""
     definitions = swagger["definitions"]
     request = definitions[request_definition(swagger["paths"][path]["post"])]
     rows = {row.activity_type: row for row in appendix.get(path, [])}
@@ -371,7 +380,21 @@ def activity_types(swagger: Json, path: str, appendix: dict[str, list[TypeRow]])
             rows[activity_type] = TypeRow(activity_type, intent_key, result_key_by_name(definitions, intent_key))
     if not rows:
         raise SystemExit(f"{path}: could not determine any activity type")
+    kinds = {kind_of(t) for t in rows}
+    for activity_type in definitions["v1ActivityType"]["enum"]:
+        if activity_type not in rows and kind_of(activity_type) in kinds:
+            intent_key = versioned_intent_key(activity_type)
+            if intent_key in definitions["v1Intent"]["properties"]:
+                rows[activity_type] = TypeRow(activity_type, intent_key, result_key_by_name(definitions, intent_key))
     return dict(sorted(rows.items()))
+
+
+def versioned_intent_key(activity_type: str) -> str:
+    """'ACTIVITY_TYPE_INIT_OTP_AUTH_V2' -> 'initOtpAuthIntentV2': lowerCamel(type minus the prefix and
+    the version) + 'Intent' + the version (the rule every row of the clients' table follows)."""
+    version = re.search(r"_(V\d+)$", activity_type)
+    first, *rest = kind_of(activity_type).lower().split("_")
+    return first + "".join(word.capitalize() for word in rest) + "Intent" + (version.group(1) if version else "")
 
 
 def intent_definition(definitions: Json, intent_key: str) -> str:
@@ -542,8 +565,18 @@ def write_responses(swagger: Json, types_by_path: dict[str, dict[str, TypeRow]],
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--swagger", type=Path, required=True, help="public_api.swagger.json (swagger 2.0)")
-    parser.add_argument("--digest", type=Path, required=True, help="swagger-activities.md (its Appendix table)")
+    parser.add_argument(
+        "--swagger",
+        type=Path,
+        default=SOURCE / "public_api.swagger.json",
+        help="public_api.swagger.json (swagger 2.0; default: schemas/source/)",
+    )
+    parser.add_argument(
+        "--digest",
+        type=Path,
+        default=SOURCE / "client-activity-types.md",
+        help="the table of the types the clients send (default: schemas/source/client-activity-types.md)",
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "schemas", help="output folder (default: schemas/)")
     args = parser.parse_args(argv)
     swagger = json.loads(args.swagger.read_text(encoding="utf-8"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from simulator.activities.versions import adapted
 from simulator.errors import InvalidArgument
 from simulator.handling.context import Context
 from simulator.model import credential_records
@@ -87,6 +88,7 @@ def delete_fiat_on_ramp_credential(ctx: Context, params: Json) -> Json:
     return {"fiatOnRampCredentialId": cred_id}
 
 
+@adapted
 def create_authenticators(ctx: Context, params: Json) -> Json:
     user = ctx.user(params["userId"])
     made = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from simulator.activities.versions import adapted
 from simulator.handling.context import Context, require_unique
 from simulator.model.policy_records import (
     EXPRESSIONS,
@@ -13,6 +14,7 @@ from simulator.model.policy_records import (
 from simulator.wire import Json
 
 
+@adapted
 def create_policy(ctx: Context, params: Json) -> Json:
     return {"policyId": add_policies(ctx, [params])[0].policy_id}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from simulator.activities.versions import adapted
 from simulator.handling.context import Context, require_unique
 from simulator.handling.limits import check_limit
 from simulator.model import tags
@@ -10,6 +11,7 @@ from simulator.model.tags import new_tag
 from simulator.wire import Json
 
 
+@adapted
 def create_private_keys(ctx: Context, params: Json) -> Json:
     specs = params["privateKeys"]
     check_limit(len(ctx.org.private_keys), len(specs), MAX_PRIVATE_KEYS, "private keys")

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from cryptography.hazmat.primitives.asymmetric import ed25519
 
+from simulator.activities.versions import adapted
 from simulator.crypto import spark
 from simulator.crypto.hashing import keccak256
 from simulator.errors import InvalidArgument, Unimplemented
@@ -29,6 +30,7 @@ HASHES: dict[str, Callable[[bytes], bytes]] = {
 }
 
 
+@adapted
 def sign_raw_payload(ctx: Context, params: Json) -> Json:
     curve, secret, address_format = signer(ctx, params["signWith"])
     if address_format in spark.SPARK_FORMATS:
@@ -126,6 +128,7 @@ def payload_bytes(payload: str, encoding: str) -> bytes:
     raise Unimplemented(f"payload encoding {encoding} is not supported by the simulator yet")
 
 
+@adapted
 def payload_policy_context(ctx: Context, params: Json) -> Json:
     """sign_raw_payload(s): the signing targets, and typed data or an authorization as policies read them."""
     payloads = params.get("payloads") or [params.get("payload", "")]

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 
+from simulator.activities.versions import adapted
 from simulator.errors import InvalidArgument, PermissionDenied
-from simulator.handling.context import Context
+from simulator.handling.context import Context, require_unique
 from simulator.handling.limits import check_limit
 from simulator.model import key_material, user_records, verification_tokens
 from simulator.state.store import Organization
@@ -16,8 +17,10 @@ from simulator.wire import Json
 SUB_ORGANIZATIONS_IN_A_SUB_ORGANIZATION = 0
 
 
+@adapted
 def create_sub_organization(ctx: Context, params: Json) -> Json:
-    """V7 and V8: rootUsers become the root quorum with rootQuorumThreshold."""
+    """V2 to V8 (V1 through simulator.activities.versions): rootUsers become the root quorum with
+    rootQuorumThreshold."""
     if ctx.org.parent_id is not None:  # before anything is drawn: a refusal changes nothing
         check_limit(
             len(ctx.org.children),
@@ -45,12 +48,26 @@ def create_sub_organization(ctx: Context, params: Json) -> Json:
             spec["accounts"],
             mnemonic_length=spec.get("mnemonicLength", key_material.DEFAULT_MNEMONIC_LENGTH),
         )
+    # V3 (simulator.activities.versions): private keys instead of a wallet, made before anything is stored
+    require_unique([], [k["privateKeyName"] for k in params.get("privateKeys", [])], "private key name")
+    private_keys = [
+        key_material.new_private_key(
+            child_ctx, k["privateKeyName"], k["curve"], k["addressFormats"], k["privateKeyTags"]
+        )
+        for k in params.get("privateKeys", [])
+    ]
     ctx.store.add_org(child)
     for user, keys, auths in built:
         user_records.store_user(child_ctx, user, keys, auths)
+    for key in private_keys:
+        child.private_keys[key.private_key_id] = key
     child.root_user_ids = [user.user_id for user, _, _ in built]
     child.root_threshold = threshold
     result: Json = {"subOrganizationId": child.organization_id, "rootUserIds": list(child.root_user_ids)}
+    if "privateKeys" in params:
+        result["privateKeys"] = [
+            {"privateKeyId": k.private_key_id, "addresses": [dict(a) for a in k.addresses]} for k in private_keys
+        ]
     if wallet is not None:
         result["wallet"] = {"walletId": wallet.wallet_id, "addresses": [a.address for a in wallet.accounts]}
     return result

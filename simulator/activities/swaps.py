@@ -136,6 +136,8 @@ def usd_value(given: int, sold: Json) -> Decimal:
 
 # execution ----------------------------------------------------------------------------------------
 def execute_swap(ctx: Context, params: Json) -> Json:
+    if ctx.activity_type == "ACTIVITY_TYPE_EXECUTE_SWAP":
+        params = quoted_now(ctx, params)
     quote = usable_quote(ctx, params["quoteId"])
     committed = quote.as_document()
     restated = ("inputToken", "inputAmount", "outputToken", "minOutputAmount")
@@ -161,6 +163,25 @@ def execute_swap(ctx: Context, params: Json) -> Json:
         track,
     )
     return {"swapRequestId": swap_id, "provider": PROVIDER, "quoteId": quote.quote_id}
+
+
+def quoted_now(ctx: Context, params: Json) -> Json:
+    """EXECUTE_SWAP (v1), from before quotes: priced now for ``walletAccount``, and refused (the quote
+    dropped) when the output falls below the caller's ``minOutputAmount``; then executed as V2 would."""
+    request = {k: params[k] for k in ("inputToken", "outputToken", "inputAmount")}
+    wired = create_swap_quote(ctx, {**request, "signWith": params["walletAccount"]})["quotes"][0]
+    quotes = longtail_records.swap_quotes(ctx.org.longtail)
+    committed = quotes[wired["quoteId"]].as_document()
+    floor = longtail.amount(params["minOutputAmount"], "minOutputAmount")
+    if int(committed["outputAmount"]) < floor:
+        del quotes[wired["quoteId"]]
+        raise InvalidArgument(f"the swap's output {committed['outputAmount']} is below minOutputAmount {floor}")
+    restated = ("quoteId", "inputToken", "inputAmount", "outputToken", "minOutputAmount")
+    return {
+        **{k: committed[k] for k in restated},
+        "quotedOutputAmount": committed["outputAmount"],
+        "sponsor": bool(params.get("sponsor", False)),
+    }
 
 
 def usable_quote(ctx: Context, quote_id: str) -> SwapQuote:

@@ -8,6 +8,7 @@ activity runs, which may be after approvals; it is cheap, and keeps nothing but 
 
 from __future__ import annotations
 
+from simulator.activities.versions import adapted
 from simulator.chains import ParsedTransaction
 from simulator.chains.ethereum import EthereumTransaction
 from simulator.chains.registry import parse
@@ -36,6 +37,7 @@ def parsed_from(ctx: Context, params: Json) -> ParsedTransaction:
     return parsed
 
 
+@adapted
 def policy_context(ctx: Context, params: Json) -> Json:
     parsed = parsed_from(ctx, params)
     signer = signer_context(ctx, params["signWith"])
@@ -53,6 +55,7 @@ def ethereum_address(ctx: Context, sign_with: str, signer: Json) -> str:
     return found[0] if found else sign_with
 
 
+@adapted
 def sign_transaction(ctx: Context, params: Json) -> Json:
     parsed = parsed_from(ctx, params)
     curve, secret = signing_key(ctx, params["signWith"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from simulator.activities.versions import adapted
 from simulator.errors import InvalidArgument
 from simulator.handling.context import Context
 from simulator.handling.limits import check_limit
@@ -20,6 +21,7 @@ E164 = re.compile(r"^\+[1-9][0-9]{1,14}$")
 TOKEN_TYPES = {"email": "OTP_TYPE_EMAIL", "phone": "OTP_TYPE_SMS"}
 
 
+@adapted
 def create_users(ctx: Context, params: Json) -> Json:
     check_limit(len(ctx.org.users), len(params["users"]), MAX_USERS, "users")
     built = [build_user(ctx, p) for p in params["users"]]  # every check before anything is stored

@@ -22,7 +22,7 @@ from simulator.catalogue import Kind, Status
 SCHEMAS = ROOT / "schemas"
 EXAMPLES = ROOT / "fixtures" / "requests"
 REFERENCE = ROOT.parent / "shared" / "reference"
-SWAGGER = REFERENCE / "public_api.swagger.json"
+SWAGGER = SCHEMAS / "source" / "public_api.swagger.json"  # Turnkey's public swagger (schemas/README.md)
 FACTS = REFERENCE / "service-facts.md"
 KINDS = (Kind.ACTIVITY, Kind.QUERY)
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,9 +22,7 @@ from jsonschema import Draft7Validator
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = ROOT / "schemas"
 EXAMPLES = ROOT / "fixtures" / "requests"
-REFERENCE = ROOT.parent / "shared" / "reference"
-SWAGGER = REFERENCE / "public_api.swagger.json"
-DIGEST = REFERENCE / "swagger-activities.md"
+SWAGGER = SCHEMAS / "source" / "public_api.swagger.json"  # Turnkey's public swagger (schemas/README.md)
 ORG = "00000000-0000-4000-8000-000000000001"
 
 IN_SCOPE = {
@@ -154,21 +154,15 @@ def test_submit_schema_envelope_and_activity_types_agree(path: Path) -> None:
 
 
 def test_generator_reproduces_the_committed_files(tmp_path: Path) -> None:
-    if not (SWAGGER.exists() and DIGEST.exists()):
-        pytest.skip("the shared reference swagger is not available")
-    command = [
-        sys.executable,
-        str(ROOT / "tools" / "derive_schemas.py"),
-        "--swagger",
-        str(SWAGGER),
-        "--digest",
-        str(DIGEST),
-        "--out",
-        str(tmp_path),
-    ]
-    subprocess.run(command, check=True, capture_output=True)
+    """From a copy of the repository's inputs alone (no file outside it): the derivation, run with no
+    arguments, writes schemas/ byte for byte."""
+    copy_root = tmp_path / "repo"
+    for part in ("tools", "simulator", "schemas/source"):
+        shutil.copytree(ROOT / part, copy_root / part, ignore=shutil.ignore_patterns("__pycache__"))
+    command = [sys.executable, str(copy_root / "tools" / "derive_schemas.py")]
+    subprocess.run(command, check=True, capture_output=True, cwd=tmp_path, env={"PATH": os.environ.get("PATH", "")})
     for kind in ("submit", "query", "responses/submit", "responses/query"):
-        fresh = {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / kind).glob("*.json")}
+        fresh = {p.name: p.read_text(encoding="utf-8") for p in (copy_root / "schemas" / kind).glob("*.json")}
         committed = {p.name: p.read_text(encoding="utf-8") for p in (SCHEMAS / kind).glob("*.json")}
         assert fresh == committed, f"schemas/{kind} is stale: rerun tools/derive_schemas.py"
 
@@ -364,17 +358,31 @@ def test_set_organization_feature_names_are_the_interface_enum() -> None:
 # --- several activity-type versions on one URL -------------------------------------------------
 
 
+SUB_ORGANIZATION_VERSIONS = ["", "_V2", "_V3", "_V4", "_V5", "_V6", "_V7", "_V8"]
+
+
 @pytest.mark.parametrize(
     ("op", "types"),
     [
         ("otp_login", ["ACTIVITY_TYPE_OTP_LOGIN", "ACTIVITY_TYPE_OTP_LOGIN_V2"]),
         ("verify_otp", ["ACTIVITY_TYPE_VERIFY_OTP", "ACTIVITY_TYPE_VERIFY_OTP_V2"]),
-        ("init_otp", ["ACTIVITY_TYPE_INIT_OTP_V2", "ACTIVITY_TYPE_INIT_OTP_V3"]),
+        ("init_otp", ["ACTIVITY_TYPE_INIT_OTP", "ACTIVITY_TYPE_INIT_OTP_V2", "ACTIVITY_TYPE_INIT_OTP_V3"]),
         (
-            "create_sub_organization",
-            ["ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8"],
+            "init_otp_auth",
+            ["ACTIVITY_TYPE_INIT_OTP_AUTH", "ACTIVITY_TYPE_INIT_OTP_AUTH_V2", "ACTIVITY_TYPE_INIT_OTP_AUTH_V3"],
         ),
-        ("create_users", ["ACTIVITY_TYPE_CREATE_USERS_V3", "ACTIVITY_TYPE_CREATE_USERS_V4"]),
+        ("email_auth", ["ACTIVITY_TYPE_EMAIL_AUTH", "ACTIVITY_TYPE_EMAIL_AUTH_V2", "ACTIVITY_TYPE_EMAIL_AUTH_V3"]),
+        (
+            "init_user_email_recovery",
+            ["ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY", "ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2"],
+        ),
+        ("create_sub_organization", [f"ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION{v}" for v in SUB_ORGANIZATION_VERSIONS]),
+        ("create_users", [f"ACTIVITY_TYPE_CREATE_USERS{v}" for v in ("", "_V2", "_V3", "_V4")]),
+        ("update_policy", ["ACTIVITY_TYPE_UPDATE_POLICY", "ACTIVITY_TYPE_UPDATE_POLICY_V2"]),
+        (
+            "create_policy",
+            ["ACTIVITY_TYPE_CREATE_POLICY", "ACTIVITY_TYPE_CREATE_POLICY_V2", "ACTIVITY_TYPE_CREATE_POLICY_V3"],
+        ),
     ],
 )
 def test_every_version_the_clients_send_is_accepted(op: str, types: list[str]) -> None:
@@ -388,6 +396,29 @@ def test_every_version_the_clients_send_is_accepted(op: str, types: list[str]) -
         ("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", "initOtpIntentV3", "initOtpResultV2"),
         ("init_otp", "ACTIVITY_TYPE_INIT_OTP_V2", "initOtpIntentV2", "initOtpResult"),
         ("create_users", "ACTIVITY_TYPE_CREATE_USERS_V3", "createUsersIntentV3", "createUsersResult"),
+        ("create_users", "ACTIVITY_TYPE_CREATE_USERS_V2", "createUsersIntentV2", "createUsersResult"),
+        ("init_otp", "ACTIVITY_TYPE_INIT_OTP", "initOtpIntent", "initOtpResult"),
+        ("init_otp_auth", "ACTIVITY_TYPE_INIT_OTP_AUTH", "initOtpAuthIntent", "initOtpAuthResult"),
+        ("init_otp_auth", "ACTIVITY_TYPE_INIT_OTP_AUTH_V2", "initOtpAuthIntentV2", "initOtpAuthResultV2"),
+        ("update_policy", "ACTIVITY_TYPE_UPDATE_POLICY", "updatePolicyIntent", "updatePolicyResult"),
+        (
+            "create_sub_organization",
+            "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V2",
+            "createSubOrganizationIntentV2",
+            "createSubOrganizationResult",
+        ),
+        (
+            "create_sub_organization",
+            "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V4",
+            "createSubOrganizationIntentV4",
+            "createSubOrganizationResultV4",
+        ),
+        (
+            "create_private_keys",
+            "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS",
+            "createPrivateKeysIntent",
+            "createPrivateKeysResult",
+        ),
         ("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", "createWalletIntent", "createWalletResult"),
         ("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", "approveActivityIntent", None),
         ("reject_activity", "ACTIVITY_TYPE_REJECT_ACTIVITY", "rejectActivityIntent", None),
