@@ -126,7 +126,10 @@ def test_js_release_runs_the_backend_script(release, simulator, simulator_creden
         ["node", str(JS / "matrix.js"), json.dumps(request)], capture_output=True, text=True, timeout=180
     )
     assert run.returncode == 0, run.stderr
-    failures(json.loads(run.stdout), release)
+    out = json.loads(run.stdout)
+    failures(out, release)
+    if out["sdkServer"]:  # viem and ethers sign through the sdk-server they ship: the table names it
+        assert f"the sdk-server {out['sdkServer']} it ships" in release.covers
     assert simulator.simulator.crashes == []
 
 

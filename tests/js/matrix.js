@@ -4,7 +4,8 @@
 // must pass. tests/clients/test_client_matrix.py runs it once per (client, version).
 // Usage: node matrix.js '<JSON: client {package, version, path: [alias, nested...], kind},
 //                         url, organizationId, userId, apiPublicKey, apiPrivateKey, enclaveKey, email>'
-// Prints one JSON object: {package, version, steps: [{step, status, detail}]}.
+// Prints one JSON object: {package, version, steps: [{step, status, detail, seconds, sent}]}
+// (sent: the activity types the step's requests carried).
 const fs = require("fs");
 const path = require("path");
 const ethers = require("ethers");
@@ -18,6 +19,7 @@ const { client } = input;
 const ETH = { curve: "CURVE_SECP256K1", pathFormat: "PATH_FORMAT_BIP32", path: "m/44'/60'/0'/0/0",
               addressFormat: "ADDRESS_FORMAT_ETHEREUM" };
 const APP = "Matrix";
+const sent = [];  // the activity types sent, reported with each step
 
 // A package as Node would find it from inside the one before it in the path (aliases hide
 // "@turnkey/http" behind another name, so require() by name cannot reach them).
@@ -58,7 +60,7 @@ function declared(block) {
   return found ? found[1] : null;  // null: a query
 }
 
-const version = (type, n) => type.endsWith(`_V${n}`);
+const isVersion = (type, n) => type.endsWith(`_V${n}`);  // the parameters follow the version sent
 
 // One interface over both client kinds: has(method), type(method), call(method, params, orgId).
 function httpBackend(pkg) {
@@ -71,6 +73,7 @@ function httpBackend(pkg) {
     type: (m) => sentType(pkg, m, "http"),
     async call(m, params, organizationId = input.organizationId) {
       const type = sentType(pkg, m, "http");
+      if (type) sent.push(type);
       if (!type) return low[m]({ organizationId, ...params });  // a query
       const poll = createActivityPoller({ client: low, requestFn: low[m] });
       const activity = await poll({ type, timestampMs: String(Date.now()), organizationId, parameters: params });
@@ -88,7 +91,11 @@ function sdkServerBackend(pkg) {
     api,
     has: (m) => typeof api[m] === "function",
     type: (m) => sentType(pkg, m, "sdk-server"),
-    call: (m, params, organizationId = input.organizationId) => api[m]({ ...params, organizationId }),
+    call(m, params, organizationId = input.organizationId) {
+      const type = sentType(pkg, m, "sdk-server");
+      if (type) sent.push(type);
+      return api[m]({ ...params, organizationId });
+    },
   };
 }
 
@@ -158,7 +165,7 @@ function backendSteps(b, state) {
     }],
     ["users_and_api_keys", ["createUsers", "createApiKeys", "getApiKeys"], async () => {
       const user = { userName: "Matrix user", apiKeys: [], authenticators: [], userTags: [] };
-      if (!version(b.type("createUsers"), 2)) user.oauthProviders = [];
+      if (!isVersion(b.type("createUsers"), 2)) user.oauthProviders = [];
       const { userIds } = await b.call("createUsers", { users: [user] });
       state.userId = userIds[0];
       const key = p256Key();
@@ -174,7 +181,7 @@ function backendSteps(b, state) {
     }],
     ["otp_auth", ["initOtpAuth", "otpAuth"], async () => {
       const start = { otpType: "OTP_TYPE_EMAIL", contact: email };
-      if (version(b.type("initOtpAuth"), 3)) start.appName = APP;
+      if (isVersion(b.type("initOtpAuth"), 3)) start.appName = APP;
       const { otpId } = await b.call("initOtpAuth", start);
       const target = p256Key();
       const done = await b.call("otpAuth", { otpId, otpCode: (await latestCode(email)).code, targetPublicKey: target.uncompressed },
@@ -190,7 +197,7 @@ function backendSteps(b, state) {
       const session = p256Key();
       let verify = { otpId: started.otpId, otpCode: code };
       let tokenKey = null;
-      if (version(b.type("verifyOtp"), 2)) {
+      if (isVersion(b.type("verifyOtp"), 2)) {
         tokenKey = session;
         verify = { otpId: started.otpId, encryptedOtpBundle: await encryptOtpCodeToBundle(code, started.otpEncryptionTargetBundle,
                                                                                           tokenKey.compressed, input.enclaveKey) };
@@ -204,14 +211,14 @@ function backendSteps(b, state) {
     }],
     ["email_auth", ["emailAuth"], async () => {
       const params = { email, targetPublicKey: p256Key().uncompressed };
-      if (version(b.type("emailAuth"), 3)) params.emailCustomization = { appName: APP };
+      if (isVersion(b.type("emailAuth"), 3)) params.emailCustomization = { appName: APP };
       const done = await b.call("emailAuth", params, state.subOrganizationId);
       expect(done.userId === state.rootUserId, `email_auth ${JSON.stringify(done)}`);
       expect((await latestCode(email)).credentialBundle, "no credential bundle mailed");
     }],
     ["email_recovery", ["initUserEmailRecovery"], async () => {
       const params = { email, targetPublicKey: p256Key().uncompressed };
-      if (version(b.type("initUserEmailRecovery"), 2)) params.emailCustomization = { appName: APP };
+      if (isVersion(b.type("initUserEmailRecovery"), 2)) params.emailCustomization = { appName: APP };
       const done = await b.call("initUserEmailRecovery", params, state.subOrganizationId);
       expect(done.userId === state.rootUserId, `init_user_email_recovery ${JSON.stringify(done)}`);
     }],
@@ -259,6 +266,7 @@ async function main() {
   expect(pkg.version === client.version, `${client.path.join(" > ")} is ${pkg.version}, the matrix says ${client.version}`);
   let backend;
   let steps;
+  let backendVersion = null;  // viem and ethers: the @turnkey/sdk-server they ship
   const state = {};
   if (client.kind === "http") {
     backend = httpBackend(pkg);
@@ -267,12 +275,14 @@ async function main() {
     backend = sdkServerBackend(pkg);
     steps = backendSteps(backend, state);
   } else {
-    backend = sdkServerBackend(load(packageDir([...client.path, "@turnkey/sdk-server"])));
+    const server = load(packageDir([...client.path, "@turnkey/sdk-server"]));
+    backendVersion = server.version;
+    backend = sdkServerBackend(server);
     const has = backend.has;
     backend.has = (m) => (m === "createAccount" || m === "TurnkeySigner" ? typeof pkg.module[m] === "function" : has(m));
     steps = [...backendSteps(backend, state), ...signerSteps(client.kind, pkg, backend, state)];
   }
-  const out = { package: client.package, version: pkg.version, steps: [] };
+  const out = { package: client.package, version: pkg.version, sdkServer: backendVersion, steps: [] };
   for (const [step, methods, run] of steps) {
     const missing = methods.filter((m) => !backend.has(m));
     if (missing.length) {
@@ -280,11 +290,13 @@ async function main() {
       continue;
     }
     const began = Date.now();
+    sent.length = 0;
     try {
       await run();
-      out.steps.push({ step, status: "passed", seconds: (Date.now() - began) / 1000 });
+      out.steps.push({ step, status: "passed", seconds: (Date.now() - began) / 1000, sent: [...sent] });
     } catch (error) {
-      out.steps.push({ step, status: "failed", detail: String(error && error.stack ? error.stack : error).slice(0, 1500) });
+      out.steps.push({ step, status: "failed", sent: [...sent],
+                       detail: String(error && error.stack ? error.stack : error).slice(0, 1500) });
     }
   }
   return out;
