@@ -42,6 +42,8 @@ REPLACED = {
     "PRODUCTION_TLS_FETCHER_SIGN_PUBLIC_KEY": "enclave",  # init_otp's target bundle (activities/otp.py)
     "PRODUCTION_NOTARIZER_SIGN_PUBLIC_KEY": "notarizer",  # session JWTs (activities/sessions.py)
 }
+# the signer's and notarizer's names in @turnkey/crypto before 2.5 (sdk-server 2.x-3.x and viem 0.9 ship such copies)
+OLD_NAMES = {"PRODUCTION_SIGNER_PUBLIC_KEY": "signer", "PRODUCTION_NOTARIZER_PUBLIC_KEY": "notarizer"}
 KEPT = ("PRODUCTION_TLS_FETCHER_ENCRYPT_PUBLIC_KEY", "PRODUCTION_ON_RAMP_CREDENTIALS_ENCRYPTION_PUBLIC_KEY")
 ETH = {
     "curve": "CURVE_SECP256K1",
@@ -81,7 +83,7 @@ def test_the_hard_coded_keys_are_the_simulators_published_keys():
     simulator_keys, trusted = printed(node("-e", code, str(TRUST / "trust.js")))
     published = service_keys.published()
     assert simulator_keys == {name: published[name] for name in ("signer", "enclave", "notarizer")}
-    assert trusted == {constant: published[name] for constant, name in REPLACED.items()}
+    assert trusted == {constant: published[name] for constant, name in {**REPLACED, **OLD_NAMES}.items()}
 
 
 def test_the_rewrite_replaces_the_three_keys_in_every_installed_build_and_leaves_the_rest():

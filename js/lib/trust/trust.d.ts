@@ -8,6 +8,10 @@ export interface TrustedKeys {
   PRODUCTION_TLS_FETCHER_SIGN_PUBLIC_KEY: string;
   /** session JWTs: the simulator's `notarizer` key ($WALLET_SIMULATOR_NOTARIZER_PUBLIC_KEY) */
   PRODUCTION_NOTARIZER_SIGN_PUBLIC_KEY: string;
+  /** the signer key's name in @turnkey/crypto before 2.5 */
+  PRODUCTION_SIGNER_PUBLIC_KEY: string;
+  /** the notarizer key's name in @turnkey/crypto before 2.5 */
+  PRODUCTION_NOTARIZER_PUBLIC_KEY: string;
 }
 
 /** Options every plugin takes. */

@@ -37,6 +37,9 @@ const REPLACED = Object.freeze({
   // the old core2-shim's variable, kept
   PRODUCTION_TLS_FETCHER_SIGN_PUBLIC_KEY: { key: "enclave", env: "WALLET_SIMULATOR_OTP_SIGNER_PUBLIC_KEY" },
   PRODUCTION_NOTARIZER_SIGN_PUBLIC_KEY: { key: "notarizer", env: "WALLET_SIMULATOR_NOTARIZER_PUBLIC_KEY" },
+  // the same keys' names in @turnkey/crypto before 2.5 (what @turnkey/sdk-server 2.x-3.x and @turnkey/viem 0.9 ship)
+  PRODUCTION_SIGNER_PUBLIC_KEY: { key: "signer", env: "WALLET_SIMULATOR_SIGNER_PUBLIC_KEY" },
+  PRODUCTION_NOTARIZER_PUBLIC_KEY: { key: "notarizer", env: "WALLET_SIMULATOR_NOTARIZER_PUBLIC_KEY" },
 });
 
 // …/@turnkey/crypto/dist/constants.js or .mjs at any depth (npm nesting, pnpm's .pnpm store, a
