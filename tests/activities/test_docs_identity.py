@@ -168,6 +168,24 @@ def test_a_sub_organization_runs_the_otp_flow_itself_and_its_tokens_stay_in_it(c
     assert ok(as_sub.query("get_user", userId=user_a))["user"]["userEmail"] == "new@example.com"
 
 
+def test_a_custom_sender_address_is_the_mails_sender(client, simulator):
+    """email.mdx, "Custom email sender domain": the address an OTP mail is sent from, seen in
+    list_email_events; without one the mail comes from the service's own address."""
+    init_v3(client, "plain@example.com")
+    init_v3(
+        client,
+        "custom@example.com",
+        sendFromEmailAddress="notifs@mail.acme.example",
+        replyToEmailAddress="r@acme.example",
+    )
+
+    def senders(email: str) -> set[str]:
+        return {e["fromAddress"] for e in ok(client.query("list_email_events", email=email))["emailEvents"]}
+
+    assert senders("custom@example.com") == {"notifs@mail.acme.example"}
+    assert senders("plain@example.com") == {"notifications@turnkey.com"}
+
+
 # --- e-mail auth, the credential bundle method (email.mdx) ----------------------------------------
 
 
