@@ -218,6 +218,48 @@ def test_email_auth_key_name_and_expiry_defaults_and_invalidate_existing(client)
     assert [k["apiKeyId"] for k in listed] == [third["apiKeyId"]]
 
 
+def test_email_otp_and_recovery_need_an_app_name(client):
+    org_id, _ = make_sub_org(client)
+    start = {"otpType": "OTP_TYPE_EMAIL", "contact": EMAIL}
+    assert_error(client.submit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", start, timestampMs=ts()), 400, 3, "appName")
+    recovery = {"email": EMAIL, "targetPublicKey": ClientKey().uncompressed, "emailCustomization": {}}
+    refused = client.submit(
+        "init_user_email_recovery", "ACTIVITY_TYPE_INIT_USER_EMAIL_RECOVERY_V2", recovery, organizationId=org_id
+    )
+    assert_error(refused, 400, 3, "appName")
+
+
+def test_a_parent_api_user_without_the_documented_policy_is_warned_about(client, simulator):
+    """email.mdx, "Prerequisites": an API user of the parent needs a policy allowing AUTH CREATE (and
+    ORGANIZATION CREATE for the sign-up). The simulator runs the request either way and warns when no
+    parent policy allows it (docs/ledger/docs-identity.yaml)."""
+    org_id, user_id = make_sub_org(client)
+    bob_id, bob = api_user(client, "Bob")
+    params = {"email": EMAIL, "targetPublicKey": ClientKey().uncompressed, "emailCustomization": {"appName": "Demo"}}
+
+    def email_auth_by_bob() -> list[str]:
+        made = bob.submit("email_auth", "ACTIVITY_TYPE_EMAIL_AUTH_V3", params, organizationId=org_id, timestampMs=ts())
+        assert result_of(made, "emailAuthResult")["userId"] == user_id
+        return simulator.simulator.journal.entries("email_auth")[-1].get("warnings", [])
+
+    (warning,) = email_auth_by_bob()
+    assert f"allows user {bob_id} to run ACTIVITY_TYPE_EMAIL_AUTH_V3" in warning and "403" in warning
+    policy = {
+        "policyName": "email auth",
+        "effect": "EFFECT_ALLOW",
+        "consensus": f"approvers.any(user, user.id == '{bob_id}')",
+        "condition": "(activity.resource == 'AUTH' && activity.action == 'CREATE') || "
+        "(activity.resource == 'ORGANIZATION' && activity.action == 'CREATE')",
+        "notes": "",
+    }
+    ok(client.submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", policy))
+    assert email_auth_by_bob() == []
+    started = client.submit(
+        "email_auth", "ACTIVITY_TYPE_EMAIL_AUTH_V3", params, organizationId=org_id, timestampMs=ts()
+    )
+    assert ok(started) and "warnings" not in simulator.simulator.journal.entries("email_auth")[-1]  # a root user
+
+
 # --- social logins (features/authentication/social-logins.mdx) ------------------------------------
 
 
