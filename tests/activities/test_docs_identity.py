@@ -482,3 +482,22 @@ def test_a_policy_lets_one_root_user_act_alone_under_a_larger_quorum(client):
     assert alone["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
     other = ok(client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": []}))
     assert other["activity"]["status"] == "ACTIVITY_STATUS_CONSENSUS_NEEDED"
+
+
+@PROXY_SCENARIO
+def test_allowed_origins_are_exact_urls_without_partial_wildcards(simulator):
+    simulator.simulator.configure_auth_proxy(
+        DEFAULTS["organizationId"],
+        configId=CONFIG_ID,
+        allowedOrigins=["https://*.myapp.example", "https://app.myapp.example"],
+    )
+    proxy = SimulatorClient(simulator.proxy_url, None, "")
+
+    def from_origin(origin: str):
+        headers = {"X-Auth-Proxy-Config-Id": CONFIG_ID, "Origin": origin}
+        return proxy.post("/v1/wallet_kit_config", b"{}", headers)
+
+    assert ok(from_origin("https://app.myapp.example"))["organizationId"] == DEFAULTS["organizationId"]
+    assert_error(
+        from_origin("https://other.myapp.example"), 403, 7, "origin https://other.myapp.example is not allowed"
+    )
