@@ -311,6 +311,21 @@ def test_another_audience_is_another_identity_unless_registered_with_oidc_claims
     assert_error(oauth_login(client, ios, key, org_id), 404, 5, "has an OAuth provider", "audience ios")
 
 
+def test_a_top_level_organizations_user_may_log_in_with_oauth(client, simulator):
+    """social-logins.mdx calls the feature one for sub-organization users; the simulator does not refuse a
+    top-level user (docs/ledger/docs-identity.yaml, oauth-top-level-users)."""
+    sim = simulator.simulator
+    params = {
+        "userId": DEFAULTS["userId"],
+        "oauthProviders": [{"providerName": "G", "oidcToken": oauth_provider.id_token(sim, "top-1", "web")}],
+    }
+    ok(client.submit("create_oauth_providers", "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2", params))
+    key = ClientKey()
+    token = oauth_provider.id_token(sim, "top-1", "web", nonce=oauth_provider.nonce_for(key.public))
+    session = result_of(oauth_login(client, token, key, DEFAULTS["organizationId"]), "oauthLoginResult")["session"]
+    assert verify_session(session)["user_id"] == DEFAULTS["userId"]
+
+
 # --- the API reference's results for users, tags, OAuth providers and credentials -----------------
 
 
