@@ -516,3 +516,27 @@ def test_allowed_origins_are_exact_urls_without_partial_wildcards(simulator):
     assert_error(
         from_origin("https://other.myapp.example"), 403, 7, "origin https://other.myapp.example is not allowed"
     )
+
+
+@PROXY_SCENARIO
+def test_the_configurations_session_expiration_is_the_proxy_sessions_lifetime(simulator):
+    parent = DEFAULTS["organizationId"]
+    client = SimulatorClient(simulator.url, ApiKeyStamper(DEFAULTS["apiPrivateKey"]), parent)
+    org_id, user_id = make_sub_org(client)
+    simulator.simulator.configure_auth_proxy(parent, configId=CONFIG_ID, sessionExpirationSeconds="120")
+    started = ok(proxy_call(simulator, "otp_init_v2", {"otpType": "OTP_TYPE_EMAIL", "contact": EMAIL}))
+    key = ClientKey()
+    sealed = seal_to_target(
+        started["otpEncryptionTargetBundle"],
+        json.dumps({"otp_code": simulator.simulator.otp_code(EMAIL), "public_key": key.public}).encode(),
+    )
+    verified = proxy_call(simulator, "otp_verify_v2", {"otpId": started["otpId"], "encryptedOtpBundle": sealed})
+    token = ok(verified)["verificationToken"]
+    login = {
+        "verificationToken": token,
+        "publicKey": key.public,
+        "clientSignature": client_signature(token, key, {"login": {"publicKey": key.public}}, "USAGE_TYPE_LOGIN"),
+    }
+    session = verify_session(ok(proxy_call(simulator, "otp_login_v2", login))["session"])
+    assert (session["organization_id"], session["user_id"]) == (org_id, user_id)
+    assert abs(session["exp"] - simulator.simulator.clock.now_ms() / 1000 - 120) < 5
