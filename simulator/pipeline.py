@@ -23,7 +23,7 @@ from simulator.auth_proxy_config import config as proxy_config
 from simulator.catalogue import Kind, Operation
 from simulator.clock import Clock, Source
 from simulator.config import Config
-from simulator.consensus import engine, lifecycle, mfa_gate, rules
+from simulator.consensus import engine, lifecycle, mfa_gate, parent_runs, rules
 from simulator.consensus import throttle as rate_limits
 from simulator.consensus.decisions import Decision, Outcome, VoteSelection
 from simulator.errors import ApiError, InvalidArgument, NotFound, PermissionDenied, Unimplemented
@@ -212,6 +212,11 @@ def start_activity(
     user = ctx.principal.user
     decision = rules.scripted(host.rules, host.store, host.source, ctx.org, user, body["type"], params)
     if decision is None and ctx.principal.organization is not ctx.org:
+        parent = ctx.principal.organization
+        used = lifecycle.credentials_of(ctx.principal)
+        warning = parent_runs.unallowed(parent, spec, body["type"], params, user, used, ctx.now_ms)
+        if warning:
+            request_warnings.warn(warning)
         decision = Decision(
             Outcome.ALLOW,
             [{"outcome": "OUTCOME_ALLOW"}],

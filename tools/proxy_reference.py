@@ -94,6 +94,9 @@ ENDPOINTS = {
         "no activity: a lookup among the configuration's organization's sub-organizations by `filterType` "
         "(`EMAIL`, `PHONE_NUMBER`, `OIDC_TOKEN`, `PUBLIC_KEY`, `CREDENTIAL_ID`, `NAME`, `USERNAME`)",
         {"organizationId": "the sub-organization found; the answer is `{}` when none is"},
+        "with the configuration's `verificationTokenRequiredForGetAccountPii`, an `EMAIL` or `PHONE_NUMBER` lookup "
+        "needs a `verificationToken` for that contact (or, for an e-mail, an `oidcToken` with that `email` claim): "
+        "400 without",
     ),
     "wallet_kit_config": Endpoint(
         "no activity: the configuration",

@@ -81,6 +81,7 @@ NOTES = {
     "authProxy.otpLength": "the length of its codes (6-9)",
     "authProxy.sessionExpirationSeconds": "expiry of the sessions its logins make",
     "authProxy.smsCustomization": "init_otp's smsCustomization for its codes",
+    "authProxy.verificationTokenRequiredForGetAccountPii": "true: account lookups by e-mail or phone need a verification token for it",
     "organizations[].balances": "per-address balances get_wallet_address_balances answers",
     "balances[].assets": "the address's assets",
     "assets[].balance": "the balance in the asset's smallest unit",

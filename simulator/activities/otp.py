@@ -30,6 +30,7 @@ from simulator.wire import Json
 CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 MAX_ACTIVE, MAX_ATTEMPTS, MAX_PER_IDENTIFIER = 3, 3, 3
 INVALID_CODE = "Invalid OTP code"  # @turnkey/core maps this phrase to INVALID_OTP_CODE
+SENDER_FIELDS = ("sendFromEmailAddress", "sendFromEmailSenderName", "replyToEmailAddress")  # email.mdx
 TOO_MANY = "Max number of OTPs have been initiated please wait and try again"  # @turnkey/core matches it too
 
 
@@ -100,6 +101,7 @@ def new_otp(ctx: Context, params: Json) -> Otp:
             "sentAt": timestamp(now),
             "appName": params.get("appName", ""),
             "customization": params.get("emailCustomization") or params.get("smsCustomization") or {},
+            "sender": {k: params[k] for k in SENDER_FIELDS if params.get(k)},
         }
     )
     return otp

@@ -7,7 +7,7 @@ through the public interface's pipeline, stamped with the proxy's key (``forward
 
 from __future__ import annotations
 
-from simulator.auth_proxy import forward
+from simulator.auth_proxy import account_lookup, forward
 from simulator.errors import InvalidArgument, NotFound
 from simulator.pipeline import Host
 from simulator.wire import Json
@@ -118,6 +118,7 @@ def sign_up(sim: Host, config: Json, body: Json, activity_type: str) -> Json:
 
 
 def account(sim: Host, config: Json, body: Json) -> Json:
+    account_lookup.check_access(sim, config, body)
     found = forward.find_account(sim, config, body["filterType"], body["filterValue"])
     return {"organizationId": found} if found else {}
 

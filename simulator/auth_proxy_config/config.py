@@ -28,6 +28,7 @@ DEFAULTS: Json = {
     "appName": "Simulated App",
     "oauthClientIds": {},
     "oauthRedirectUrl": "",
+    "verificationTokenRequiredForGetAccountPii": False,  # the dashboard's "require verification token for account lookups"
 }
 PROXY_CONDITION = (
     "(activity.resource == 'AUTH' && activity.action == 'CREATE') || "

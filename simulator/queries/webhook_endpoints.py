@@ -40,13 +40,16 @@ def email_events(message: Json) -> list[Json]:
     sent_at = message.get("sentAt") or {"seconds": "0", "nanos": "0"}
     millis = str(int(sent_at["seconds"]) * 1000 + int(sent_at["nanos"]) // 1_000_000)
     customization = message.get("customization") or {}
+    sender = message.get("sender") or {}  # init_otp's and email_auth's sendFromEmailAddress (email.mdx)
     return [
         {
             "id": str(uuid.uuid5(EVENT_NAMESPACE, f"{message_id}/{event_type}")),
             "organizationId": message.get("organizationId", ""),
             "messageId": message_id,
             "eventType": event_type,
-            "fromAddress": customization.get("sendFromEmailAddress") or DEFAULT_SENDER,
+            "fromAddress": sender.get("sendFromEmailAddress")
+            or customization.get("sendFromEmailAddress")
+            or DEFAULT_SENDER,
             "toAddress": message["contact"],
             "timestamp": millis,
             "createdAt": millis,

@@ -130,7 +130,8 @@ class Store:
         self.rule_hits: dict[str, int] = {}  # scripted rules: how many requests each has matched
         self.otps: dict[str, Otp] = {}
         self.outbox: list[Json] = []  # every OTP "sent", for tests to read
-        self.otp_codes: dict[str, str] = {"user@example.com": "000000"}  # fixed codes per contact
+        # fixed codes per contact: the sandbox contacts of email.mdx and sms.mdx, then a scenario's
+        self.otp_codes: dict[str, str] = {"user@example.com": "000000", "+19999999999": "000000"}
         self.oauth_codes: dict[str, Json] = {}  # the fake provider's authorization codes
         self.used_tokens: set[str] = set()  # verification token ids already spent
         self.proxy_configs: dict[str, Json] = {}  # auth proxy configurations by config id
