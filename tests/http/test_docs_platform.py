@@ -1,0 +1,418 @@
+"""The documentation sweep's platform pages (docs/conformance/platform.yaml): the activities and API
+overview, sub-organizations, the organizations page, webhooks, Verifiable Cloud, secrets and
+delegated access, each statement a test shows here through the HTTP surface, the official Python
+client or @turnkey/crypto, where no older test already shows it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bundle_checks import SIGNER, verify_envelope
+from conftest import ETH_ACCOUNT, ok, result_of
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec
+from lifecycle_helpers import KEYS, api_user, sub_org
+from support import assert_error
+
+from simulator.crypto import bundles, keys
+from simulator.testing import ApiKeyStamper, SimulatorClient
+
+JS = Path(__file__).resolve().parents[1] / "js"
+NEEDS_NODE = pytest.mark.skipif(
+    not (shutil.which("node") and (JS / "node_modules").is_dir()), reason="node or tests/js/node_modules missing"
+)
+WALLET = ("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET")
+POLICY = ("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3")
+QUORUM = ("update_root_quorum", "ACTIVITY_TYPE_UPDATE_ROOT_QUORUM")
+
+
+def wallet(client: SimulatorClient, name: str, **extra: Any) -> dict[str, Any]:
+    return ok(client.submit(*WALLET, {"walletName": name, "accounts": [ETH_ACCOUNT]}, **extra))["activity"]
+
+
+# --- api-reference/queries/list-activities, activities/overview ---------------------------------------
+def test_list_activities_is_newest_first_ten_a_page_and_pages_with_after_and_before(client):
+    made = [wallet(client, f"w{i}")["id"] for i in range(12)]
+    newest_first = made[::-1]
+    assert [a["id"] for a in ok(client.query("list_activities"))["activities"]] == newest_first[:10]
+
+    def page(**options: str) -> list[str]:
+        body = ok(client.query("list_activities", paginationOptions={"limit": "3", **options}))
+        return [a["id"] for a in body["activities"]]
+
+    # after: the next page in list order (older); before: the page just ahead of the cursor (newer)
+    assert page(after=newest_first[2]) == newest_first[3:6]
+    assert page(before=newest_first[6]) == newest_first[3:6]
+    walked, cursor = [], None
+    while True:
+        got = page(**({"after": cursor} if cursor else {}))
+        if not got:
+            break
+        walked += got
+        cursor = got[-1]
+    assert walked == newest_first
+
+
+def test_the_same_body_is_the_same_activity_and_a_new_timestamp_a_new_one(client):
+    address = result_of(
+        client.submit(*WALLET, {"walletName": "signer", "accounts": [ETH_ACCOUNT]}), "createWalletResult"
+    )["addresses"][0]
+    params = {
+        "signWith": address,
+        "payload": "hello",
+        "encoding": "PAYLOAD_ENCODING_TEXT_UTF8",
+        "hashFunction": "HASH_FUNCTION_SHA256",
+    }
+    stamp = str(int(time.time() * 1000))
+    kind = ("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2")
+    first = ok(client.submit(*kind, params, timestampMs=stamp))["activity"]
+    assert ok(client.submit(*kind, params, timestampMs=stamp))["activity"]["id"] == first["id"]
+    later = ok(client.submit(*kind, params, timestampMs=str(int(stamp) + 1)))["activity"]
+    assert later["id"] != first["id"] and later["fingerprint"] != first["fingerprint"]
+    assert ok(client.query("get_activity", activityId=first["id"]))["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
+
+
+# --- features/sub-organizations, create/delete sub-organization, get_sub_org_ids ---------------------------
+def test_a_sub_organization_has_its_root_users_threshold_and_wallet(client):
+    end_user, service = ApiKeyStamper(KEYS["carol"]), ApiKeyStamper(KEYS["dave"])
+    roots = [
+        {
+            "userName": name,
+            "apiKeys": [{"apiKeyName": name, "publicKey": s.public_key, "curveType": "API_KEY_CURVE_P256"}],
+            "authenticators": [],
+            "oauthProviders": [],
+        }
+        for name, s in (("end user", end_user), ("service", service))
+    ]
+    params = {
+        "subOrganizationName": "customer",
+        "rootUsers": roots,
+        "rootQuorumThreshold": 2,
+        "wallet": {"walletName": "main", "accounts": [ETH_ACCOUNT]},
+    }
+    made = result_of(
+        client.submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7", params),
+        "createSubOrganizationResultV7",
+    )
+    org_id = made["subOrganizationId"]
+    assert made["wallet"]["addresses"][0].startswith("0x")
+    data = ok(client.query("get_organization", organizationId=org_id))["organizationData"]
+    assert data["name"] == "customer"
+    assert data["rootQuorum"] == {"threshold": 2, "userIds": made["rootUserIds"]}
+    assert [w["walletName"] for w in data["wallets"]] == ["main"]
+    assert org_id in ok(client.query("list_suborgs"))["organizationIds"]
+    # a threshold of two: one root user's request waits for the other
+    as_end_user = SimulatorClient(client.base_url, end_user, org_id)
+    assert wallet(as_end_user, "second")["status"] == "ACTIVITY_STATUS_CONSENSUS_NEEDED"
+
+
+def test_delete_without_export_skips_the_export_rule(client, simulator):
+    org_id, _, as_root = sub_org(client, "leaving", key=KEYS["dave"])
+    assert as_root is not None
+    wallet(as_root, "unexported")
+    delete = ("delete_sub_organization", "ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION")
+    assert_error(as_root.submit(*delete, {}), 400, 3, "has not been exported")
+    done = result_of(as_root.submit(*delete, {"deleteWithoutExport": True}), "deleteSubOrganizationResult")
+    assert done == {"subOrganizationUuid": org_id}
+    assert org_id not in ok(client.query("list_suborgs"))["organizationIds"]
+
+
+# --- features/organizations ------------------------------------------------------------------------
+def test_organizations_share_no_resources(client):
+    first_id, _, first = sub_org(client, "first", key=KEYS["carol"])
+    second_id, _, second = sub_org(client, "second", key=KEYS["dave"])
+    assert first is not None and second is not None
+    wallet(first, "mine")
+    assert [w["walletName"] for w in ok(first.query("list_wallets"))["wallets"]] == ["mine"]
+    assert ok(second.query("list_wallets"))["wallets"] == []
+    refused = second.query("list_wallets", organizationId=first_id)
+    assert refused.status in (401, 403, 404) and refused.body["turnkeyErrorCode"]
+    assert ok(first.query("list_wallets", organizationId=first_id))["wallets"]
+    assert second_id != first_id
+
+
+# --- features/webhooks/overview, verify-signatures, get-webhook-jwks -------------------------------------
+def test_the_jwks_needs_no_stamp_and_is_cached_a_day(unstamped):
+    answer = unstamped.post("/public/v1/discovery/webhooks/jwks", b"", method="GET")
+    assert answer.status == 200
+    assert answer.headers["cache-control"] == "public, max-age=86400, s-maxage=86400, stale-if-error=604800"
+    (key,) = answer.body["keys"]
+    assert {k: key[k] for k in ("kty", "crv", "alg", "use")} == {
+        "kty": "OKP",
+        "crv": "Ed25519",
+        "alg": "EdDSA",
+        "use": "sig",
+    }
+    assert (key["turnkey_signature_algorithm"], key["turnkey_signature_version"]) == ("ed25519", "v1")
+
+
+@NEEDS_NODE
+def test_a_delivery_verifies_with_turnkey_crypto_and_carries_the_contract_headers(client, unstamped, webhook_receiver):
+    sent_at = int(time.time() * 1000)
+    wallet(client, "heard")
+    request = webhook_receiver.wait_for(1)[0]
+    headers = {k.lower(): v for k, v in request.headers.items()}
+    assert headers["content-type"].startswith("application/json") and request.method == "POST"
+    assert (headers["x-turnkey-signature-algorithm"], headers["x-turnkey-signature-version"]) == ("ed25519", "v1")
+    assert abs(int(headers["x-turnkey-timestamp"]) - sent_at) < 60_000  # milliseconds
+    jwks = unstamped.post("/public/v1/discovery/webhooks/jwks", b"", method="GET").body
+    script = """
+    const { verifyTurnkeyWebhookSignature } = require("@turnkey/crypto");
+    const [headers, body, jwks] = JSON.parse(process.argv[1]);
+    const verificationKeys = jwks.keys.map((k) => ({ keyId: k.kid, algorithm: "ed25519",
+      publicKey: Buffer.from(k.x, "base64url").toString("hex") }));
+    const check = (b) => verifyTurnkeyWebhookSignature({ headers, body: b, verificationKeys,
+      maxTimestampAgeMs: 5 * 60 * 1000 });
+    console.log(JSON.stringify([check(body), check(body.replace("heard", "herd"))]));
+    """
+    given = json.dumps([headers, request.get_data(as_text=True), jwks])
+    run = subprocess.run(["node", "-e", script, given], cwd=JS, capture_output=True, text=True, timeout=60)
+    genuine, tampered = json.loads(run.stdout)
+    assert genuine["ok"] is True and genuine["eventId"] == headers["x-turnkey-event-id"], run.stderr
+    assert tampered == {"ok": False, "reason": "invalid_signature"}
+
+
+def test_event_types_go_inside_subscriptions_not_at_the_top(client):
+    params = {"url": "http://127.0.0.1:9/hooks", "name": "feed", "eventTypes": ["ACTIVITY_UPDATES"]}
+    refused = client.submit("create_webhook_endpoint", "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT", params)
+    assert_error(refused, 400, 3)
+    assert ok(client.query("list_webhook_endpoints"))["webhookEndpoints"] == []
+
+
+# --- features/verifiable-cloud ----------------------------------------------------------------------
+IMAGE = "ghcr.io/acme/app@sha256:" + "ab" * 32
+
+
+def pub(key: ec.EllipticCurvePrivateKey) -> str:
+    return keys.uncompressed(key).hex()
+
+
+def operators(*members: ec.EllipticCurvePrivateKey, threshold: int, name: str = "set") -> dict[str, Any]:
+    return {
+        "name": name,
+        "newOperators": [{"name": f"op{i}", "publicKey": pub(k)} for i, k in enumerate(members)],
+        "threshold": str(threshold),
+    }
+
+
+def tvc_app(client: SimulatorClient, name: str, manifest: dict[str, Any], share: dict[str, Any], **extra: Any) -> Any:
+    params = {
+        "name": name,
+        "quorumPublicKey": pub(ec.generate_private_key(ec.SECP256R1())),
+        "manifestSetParams": manifest,
+        "shareSetParams": share,
+        **extra,
+    }
+    return client.submit("create_tvc_app", "ACTIVITY_TYPE_CREATE_TVC_APP", params)
+
+
+def deploy(client: SimulatorClient, app_id: str, qos: str = "v2026.2.6", **extra: Any) -> Any:
+    params = {
+        "appId": app_id,
+        "qosVersion": qos,
+        "pivotContainerImageUrl": IMAGE,
+        "pivotPath": "/app",
+        "pivotArgs": [],
+        "expectedPivotDigest": "ab" * 32,
+        "healthCheckType": "TVC_HEALTH_CHECK_TYPE_HTTP",
+        "healthCheckPort": "3001",
+        "publicIngressPort": "3000",
+        **extra,
+    }
+    return client.submit("create_tvc_deployment", "ACTIVITY_TYPE_CREATE_TVC_DEPLOYMENT", params)
+
+
+def approve(client: SimulatorClient, deployment: dict[str, Any], operator_id: str, key: Any) -> None:
+    manifest = ok(client.query("get_tvc_deployment", deploymentId=deployment["deploymentId"]))["tvcDeployment"]
+    signature = key.sign(manifest["manifest"]["manifest"].encode(), ec.ECDSA(hashes.SHA256())).hex()
+    params = {
+        "manifestId": deployment["manifestId"],
+        "approvals": [{"operatorId": operator_id, "signature": signature}],
+    }
+    ok(client.submit("create_tvc_manifest_approvals", "ACTIVITY_TYPE_CREATE_TVC_MANIFEST_APPROVALS", params))
+
+
+def test_a_set_threshold_above_its_members_is_refused(client):
+    one = ec.generate_private_key(ec.SECP256R1())
+    refused = tvc_app(client, "a", operators(one, threshold=2), operators(one, threshold=1))
+    assert_error(refused, 400, 3, "manifest set threshold 2")
+    assert ok(client.query("list_tvc_apps"))["tvcApps"] == []
+
+
+def test_a_share_set_of_one_is_accepted(client):
+    one = ec.generate_private_key(ec.SECP256R1())
+    made = result_of(
+        tvc_app(client, "a", operators(one, threshold=1), operators(one, threshold=1)), "createTvcAppResult"
+    )
+    assert made["shareSetThreshold"] == "1"
+
+
+def test_the_same_set_defined_again_is_reused(client):
+    alice, bob = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
+    manifest, share = (
+        operators(alice, bob, threshold=2, name="reviewers"),
+        operators(alice, bob, threshold=2, name="keys"),
+    )
+    first = result_of(tvc_app(client, "one", manifest, share), "createTvcAppResult")
+    second = result_of(tvc_app(client, "two", manifest, share), "createTvcAppResult")
+    assert (second["manifestSetId"], second["shareSetId"]) == (first["manifestSetId"], first["shareSetId"])
+    assert second["manifestSetOperatorIds"] == first["manifestSetOperatorIds"]
+    other = result_of(tvc_app(client, "three", {**manifest, "threshold": "1"}, share), "createTvcAppResult")
+    assert other["manifestSetId"] != first["manifestSetId"]
+
+
+def test_the_first_approved_deployment_goes_live_and_later_ones_wait(client):
+    alice, bob = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
+    app = result_of(
+        tvc_app(client, "oracle", operators(alice, bob, threshold=2), operators(alice, bob, threshold=2)),
+        "createTvcAppResult",
+    )
+    first = result_of(deploy(client, app["appId"]), "createTvcDeploymentResult")
+    a, b = app["manifestSetOperatorIds"]
+    approve(client, first, a, alice)
+
+    def live() -> str:
+        return str(ok(client.query("get_app_status", appId=app["appId"]))["appStatus"]["targetedDeploymentId"])
+
+    assert live() == ""  # below the threshold nothing is live
+    approve(client, first, b, bob)
+    assert live() == first["deploymentId"]
+    upgrade = result_of(deploy(client, app["appId"]), "createTvcDeploymentResult")
+    approve(client, upgrade, a, alice)
+    approve(client, upgrade, b, bob)
+    assert live() == first["deploymentId"]  # one live deployment: switching is set_tvc_app_live_deployment's
+    kind = "ACTIVITY_TYPE_UPDATE_TVC_APP_LIVE_DEPLOYMENT"
+    ok(client.submit("set_tvc_app_live_deployment", kind, {"deploymentId": upgrade["deploymentId"]}))
+    assert live() == upgrade["deploymentId"]
+
+
+def test_the_quickstart_qos_version_is_offered_and_debug_needs_a_debug_app(client):
+    versions = ok(client.query("get_tvc_qos_versions"))
+    assert "v2026.2.6" in versions["availableVersions"] and versions["latestVersion"] == "v2026.2.6"
+    one = ec.generate_private_key(ec.SECP256R1())
+    app = result_of(
+        tvc_app(client, "prod", operators(one, threshold=1), operators(one, threshold=1)), "createTvcAppResult"
+    )
+    assert result_of(deploy(client, app["appId"]), "createTvcDeploymentResult")["deploymentId"]
+    assert_error(deploy(client, app["appId"], debugMode=True), 400, 3, "enableDebugModeDeployments")
+    dev = tvc_app(
+        client, "dev", operators(one, threshold=1), operators(one, threshold=1), enableDebugModeDeployments=True
+    )
+    assert result_of(
+        deploy(client, result_of(dev, "createTvcAppResult")["appId"], debugMode=True), "createTvcDeploymentResult"
+    )
+
+
+# --- features/secrets -----------------------------------------------------------------------------
+SUITE = "TRANSPORT_ENCRYPTION_SUITE_ENCLAVE_ENCRYPT_V1"
+
+
+def imported(client: SimulatorClient, name: str, plaintext: bytes) -> str:
+    params = {"encryptionSuite": SUITE, "numSecrets": 1}
+    message = result_of(
+        client.submit("init_import_secrets", "ACTIVITY_TYPE_INIT_IMPORT_SECRETS", params), "initImportSecretsResult"
+    )["enclaveTargetMessages"][0]
+    target = verify_envelope(message)["targetPublic"]
+    payload = bundles.seal_to_target(plaintext, message, SIGNER, ec.generate_private_key(ec.SECP256R1()))
+    item = {"secretPayload": payload, "targetPublicKey": target, "encryptionSuite": SUITE, "name": name}
+    made = client.submit("import_secrets", "ACTIVITY_TYPE_IMPORT_SECRETS", {"secrets": [item]})
+    return str(result_of(made, "importSecretsResult")["secretIds"][0])
+
+
+def test_list_secrets_shows_metadata_and_never_the_secret(client):
+    before = int(time.time() * 1000)
+    secret_id = imported(client, "card", b"4242")
+    (listed,) = ok(client.query("list_secrets"))["secrets"]
+    assert listed["secretId"] == secret_id and listed["name"] == "card" and listed["staticProperties"] == []
+    assert abs(int(listed["createdAtUnixMs"]) - before) < 60_000
+    assert "4242" not in json.dumps(listed)
+
+
+def test_a_batch_export_with_one_refused_secret_exports_nothing(client):
+    secret_id = imported(client, "card", b"4242")
+    target = keys.uncompressed(ec.generate_private_key(ec.SECP256R1())).hex()
+    missing = "00000000-0000-4000-8000-0000000000c9"
+    items = [{"secretId": i, "targetPublicKey": target, "encryptionSuite": SUITE} for i in (secret_id, missing)]
+    refused = client.submit("export_secrets", "ACTIVITY_TYPE_EXPORT_SECRETS", {"secrets": items})
+    assert_error(refused, 404, 5, missing)
+    exports = ok(client.query("list_activities", filterByType=["ACTIVITY_TYPE_EXPORT_SECRETS"]))["activities"]
+    assert all(a["status"] != "ACTIVITY_STATUS_COMPLETED" for a in exports)
+
+
+# --- features/policies/delegated-access ---------------------------------------------------------------
+def sign(client: SimulatorClient, address: str) -> Any:
+    params = {
+        "signWith": address,
+        "payload": "order 42",
+        "encoding": "PAYLOAD_ENCODING_TEXT_UTF8",
+        "hashFunction": "HASH_FUNCTION_SHA256",
+    }
+    return client.submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", params)
+
+
+def allow_signing(client: SimulatorClient, user_id: str) -> Any:
+    params = {
+        "policyName": "delegated signing",
+        "effect": "EFFECT_ALLOW",
+        "consensus": f"approvers.any(user, user.id == '{user_id}')",
+        "condition": "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'",
+        "notes": "",
+    }
+    return client.submit(*POLICY, params)
+
+
+def test_server_side_setup_the_delegated_user_leaves_the_root_quorum_and_keeps_its_policy(client):
+    end_user, delegated = ApiKeyStamper(KEYS["carol"]), ApiKeyStamper(KEYS["dave"])
+    roots = [
+        {
+            "userName": name,
+            "apiKeys": [{"apiKeyName": name, "publicKey": s.public_key, "curveType": "API_KEY_CURVE_P256"}],
+            "authenticators": [],
+            "oauthProviders": [],
+        }
+        for name, s in (("end user", end_user), ("Delegated Account", delegated))
+    ]
+    params = {
+        "subOrganizationName": "da",
+        "rootUsers": roots,
+        "rootQuorumThreshold": 1,
+        "wallet": {"walletName": "Default ETH Wallet", "accounts": [ETH_ACCOUNT]},
+    }
+    made = result_of(
+        client.submit("create_sub_organization", "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7", params),
+        "createSubOrganizationResultV7",
+    )
+    org_id, (end_user_id, delegated_id) = made["subOrganizationId"], made["rootUserIds"]
+    address = made["wallet"]["addresses"][0]
+    as_delegated = SimulatorClient(client.base_url, delegated, org_id)
+    # while in the root quorum, the delegated user acts alone: a policy, then the quorum update
+    assert ok(allow_signing(as_delegated, delegated_id))["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
+    ok(as_delegated.submit(*QUORUM, {"threshold": 1, "userIds": [end_user_id]}))
+    quorum = ok(client.query("get_organization", organizationId=org_id))["organizationData"]["rootQuorum"]
+    assert quorum == {"threshold": 1, "userIds": [end_user_id]}
+    # out of it, only what its policy grants: signing, but no more policy changes
+    assert ok(sign(as_delegated, address))["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
+    assert_error(allow_signing(as_delegated, delegated_id), 403, 7)
+    policies = ok(as_delegated.query("list_policies"))["policies"]
+    assert [p["policyName"] for p in policies] == ["delegated signing"]
+
+
+def test_client_side_setup_the_api_only_user_is_not_root_and_can_do_nothing_until_a_policy(client):
+    org_id, _, as_end_user = sub_org(client, "embedded", key=KEYS["carol"])
+    assert as_end_user is not None
+    address = result_of(
+        as_end_user.submit(*WALLET, {"walletName": "w", "accounts": [ETH_ACCOUNT]}), "createWalletResult"
+    )["addresses"][0]
+    delegated_id, as_delegated = api_user(as_end_user, "Dave")
+    quorum = ok(as_end_user.query("get_organization"))["organizationData"]["rootQuorum"]
+    assert delegated_id not in quorum["userIds"]
+    assert_error(sign(as_delegated, address), 403, 7)
+    ok(allow_signing(as_end_user, delegated_id))
+    assert ok(sign(as_delegated, address))["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
+    assert org_id == as_delegated.organization_id
