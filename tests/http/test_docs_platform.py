@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bundle_checks import SIGNER, verify_envelope
+from bundle_checks import SIGNER, independent_open, verify_envelope
 from conftest import ETH_ACCOUNT, ok, result_of
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -21,6 +21,7 @@ from lifecycle_helpers import KEYS, api_user, sub_org
 from support import assert_error
 
 from simulator.crypto import bundles, keys
+from simulator.pytest_plugin import http_receiver
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
 JS = Path(__file__).resolve().parents[1] / "js"
@@ -137,6 +138,22 @@ def test_organizations_share_no_resources(client):
     assert second_id != first_id
 
 
+@pytest.mark.simulator_scenario("two_of_three_quorum")
+def test_each_vote_records_its_outcome_a_rejection_rejected(simulator, simulator_user):
+    root = simulator_user("Root User")
+    waiting = ok(root.submit(*WALLET, {"walletName": "w", "accounts": []}))["activity"]
+    assert waiting["status"] == "ACTIVITY_STATUS_CONSENSUS_NEEDED"
+    rejected = ok(
+        simulator_user("Carol").submit(
+            "reject_activity", "ACTIVITY_TYPE_REJECT_ACTIVITY", {"fingerprint": waiting["fingerprint"]}
+        )
+    )["activity"]
+    assert rejected["status"] == "ACTIVITY_STATUS_REJECTED"
+    evaluations = ok(root.query("get_policy_evaluations", activityId=waiting["id"]))["policyEvaluations"]
+    outcomes = [[e["outcome"] for e in vote["policyEvaluations"]] for vote in evaluations]
+    assert outcomes == [["OUTCOME_REQUIRES_CONSENSUS"], ["OUTCOME_REJECTED"]]
+
+
 # --- features/webhooks/overview, verify-signatures, get-webhook-jwks -------------------------------------
 def test_the_jwks_needs_no_stamp_and_is_cached_a_day(unstamped):
     answer = unstamped.post("/public/v1/discovery/webhooks/jwks", b"", method="GET")
@@ -176,6 +193,27 @@ def test_a_delivery_verifies_with_turnkey_crypto_and_carries_the_contract_header
     genuine, tampered = json.loads(run.stdout)
     assert genuine["ok"] is True and genuine["eventId"] == headers["x-turnkey-event-id"], run.stderr
     assert tampered == {"ok": False, "reason": "invalid_signature"}
+
+
+@pytest.mark.parametrize("status", [302, 429])
+def test_a_redirect_or_429_is_a_final_failure_and_no_redirect_is_followed(client, simulator, status):
+    server = http_receiver()
+    server.start()
+    try:
+        elsewhere = server.url_for("/elsewhere")
+        server.expect_request("/hooks").respond_with_data("", status=status, headers={"Location": elsewhere})
+        server.expect_request("/elsewhere").respond_with_data("ok")
+        params = {"url": server.url_for("/hooks"), "name": "feed", "subscriptions": [{"eventType": "ACTIVITY_UPDATES"}]}
+        ok(client.submit("create_webhook_endpoint", "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT", params))
+        hooks = simulator.simulator.webhooks
+        failed = hooks.wait_for(lambda d: d["state"] == "failed", timeout=10)
+        simulator.clock.advance(3600)  # a retry would be due long before this
+        time.sleep(0.2)
+        assert [a["status"] for a in failed["attempts"]] == [status]
+        assert [r.path for r, _ in server.log] == ["/hooks"]
+    finally:
+        server.clear()
+        server.stop()
 
 
 def test_event_types_go_inside_subscriptions_not_at_the_top(client):
@@ -253,6 +291,20 @@ def test_a_share_set_of_one_is_accepted(client):
     assert made["shareSetThreshold"] == "1"
 
 
+def test_an_app_without_a_share_set_is_refused(client):
+    """Ledgered (tvc-app-without-share-set): the quickstart's template sends none; the API reference requires one."""
+    one = ec.generate_private_key(ec.SECP256R1())
+    params = {
+        "name": "TVC Hello World",
+        "quorumPublicKey": pub(ec.generate_private_key(ec.SECP256R1())),
+        "enableEgress": False,
+        "manifestSetParams": {**operators(one, threshold=1), "existingOperatorIds": []},
+    }
+    refused = client.submit("create_tvc_app", "ACTIVITY_TYPE_CREATE_TVC_APP", params)
+    assert_error(refused, 400, 3, "exactly one of shareSetId and shareSetParams")
+    assert ok(client.query("list_tvc_apps"))["tvcApps"] == []
+
+
 def test_the_same_set_defined_again_is_reused(client):
     alice, bob = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
     manifest, share = (
@@ -313,7 +365,7 @@ def test_the_quickstart_qos_version_is_offered_and_debug_needs_a_debug_app(clien
 SUITE = "TRANSPORT_ENCRYPTION_SUITE_ENCLAVE_ENCRYPT_V1"
 
 
-def imported(client: SimulatorClient, name: str, plaintext: bytes) -> str:
+def imported(client: SimulatorClient, name: str, plaintext: bytes, properties: list[Any] | None = None) -> str:
     params = {"encryptionSuite": SUITE, "numSecrets": 1}
     message = result_of(
         client.submit("init_import_secrets", "ACTIVITY_TYPE_INIT_IMPORT_SECRETS", params), "initImportSecretsResult"
@@ -321,6 +373,8 @@ def imported(client: SimulatorClient, name: str, plaintext: bytes) -> str:
     target = verify_envelope(message)["targetPublic"]
     payload = bundles.seal_to_target(plaintext, message, SIGNER, ec.generate_private_key(ec.SECP256R1()))
     item = {"secretPayload": payload, "targetPublicKey": target, "encryptionSuite": SUITE, "name": name}
+    if properties:
+        item["staticProperties"] = properties
     made = client.submit("import_secrets", "ACTIVITY_TYPE_IMPORT_SECRETS", {"secrets": [item]})
     return str(result_of(made, "importSecretsResult")["secretIds"][0])
 
@@ -345,6 +399,32 @@ def test_a_batch_export_with_one_refused_secret_exports_nothing(client):
     assert all(a["status"] != "ACTIVITY_STATUS_COMPLETED" for a in exports)
 
 
+def test_an_export_a_policy_puts_to_consensus_waits_for_the_approval(client):
+    secret_id = imported(client, "api key", b"sk_live_1")
+    bob_id, bob = api_user(client, "Bob")
+    params = {
+        "policyName": "exports need two",
+        "effect": "EFFECT_ALLOW",
+        "consensus": "approvers.count() >= 2",
+        "condition": "activity.type == 'ACTIVITY_TYPE_EXPORT_SECRETS'",
+        "notes": "",
+    }
+    ok(client.submit(*POLICY, params))
+    receiver = ec.generate_private_key(ec.SECP256R1())
+    item = {"secretId": secret_id, "targetPublicKey": keys.uncompressed(receiver).hex(), "encryptionSuite": SUITE}
+    waiting = ok(bob.submit("export_secrets", "ACTIVITY_TYPE_EXPORT_SECRETS", {"secrets": [item]}))["activity"]
+    assert waiting["status"] == "ACTIVITY_STATUS_CONSENSUS_NEEDED" and waiting["votes"][0]["userId"] == bob_id
+    approved = ok(
+        client.submit("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", {"fingerprint": waiting["fingerprint"]})
+    )["activity"]
+    assert approved["status"] == "ACTIVITY_STATUS_COMPLETED"
+    (payload,) = approved["result"]["exportSecretsResult"]["secretPayloads"]
+    sealed = verify_envelope(payload)
+    assert independent_open(bytes.fromhex(sealed["encappedPublic"]), bytes.fromhex(sealed["ciphertext"]), receiver) == (
+        b"sk_live_1"
+    )
+
+
 # --- features/policies/delegated-access ---------------------------------------------------------------
 def sign(client: SimulatorClient, address: str) -> Any:
     params = {
@@ -356,9 +436,9 @@ def sign(client: SimulatorClient, address: str) -> Any:
     return client.submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", params)
 
 
-def allow_signing(client: SimulatorClient, user_id: str) -> Any:
+def allow_signing(client: SimulatorClient, user_id: str, name: str = "delegated signing") -> Any:
     params = {
-        "policyName": "delegated signing",
+        "policyName": name,
         "effect": "EFFECT_ALLOW",
         "consensus": f"approvers.any(user, user.id == '{user_id}')",
         "condition": "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'",
@@ -416,3 +496,31 @@ def test_client_side_setup_the_api_only_user_is_not_root_and_can_do_nothing_unti
     ok(allow_signing(as_end_user, delegated_id))
     assert ok(sign(as_delegated, address))["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
     assert org_id == as_delegated.organization_id
+    # not root, yet a policy may let it manage policies too
+    assert_error(allow_signing(as_delegated, delegated_id), 403, 7)
+    grant = {
+        "policyName": "delegated policy management",
+        "effect": "EFFECT_ALLOW",
+        "consensus": f"approvers.any(user, user.id == '{delegated_id}')",
+        "condition": "activity.type == 'ACTIVITY_TYPE_CREATE_POLICY_V3'",
+        "notes": "",
+    }
+    ok(as_end_user.submit(*POLICY, grant))
+    made = ok(allow_signing(as_delegated, delegated_id, "set by the delegated user"))["activity"]
+    assert made["status"] == "ACTIVITY_STATUS_COMPLETED"
+
+
+def test_a_policy_on_a_secrets_static_properties_never_matches(client):
+    """Ledgered (secrets-policy-keyword): the policy is stored, but the simulator gives it no `secret`."""
+    secret_id = imported(client, "card", b"4242", [{"key": "kind", "value": "creditCard"}])
+    bob_id, bob = api_user(client, "Bob")
+    params = {
+        "policyName": "only bob exports cards",
+        "effect": "EFFECT_ALLOW",
+        "consensus": f"approvers.any(u, u.id == '{bob_id}')",
+        "condition": "secret.static_properties['kind'] == 'creditCard' && activity.type == 'ACTIVITY_TYPE_EXPORT_SECRETS'",
+        "notes": "",
+    }
+    ok(client.submit(*POLICY, params))
+    item = {"secretId": secret_id, "targetPublicKey": "04" + "11" * 64, "encryptionSuite": SUITE}
+    assert_error(bob.submit("export_secrets", "ACTIVITY_TYPE_EXPORT_SECRETS", {"secrets": [item]}), 403, 7)
