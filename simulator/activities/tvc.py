@@ -60,6 +60,10 @@ def new_operator(ctx: Context, name: str, public_key: str) -> TvcOperator:
     return operator
 
 
+# the default allocation of features/verifiable-cloud/overview ("Deployments")
+DEFAULT_REPLICAS = 3
+
+
 def operator_set(ctx: Context, set_id: str | None, spec: Json | None, role: str) -> TvcOperatorSet:
     if bool(set_id) == bool(spec):
         raise InvalidArgument(f"give exactly one of {role}SetId and {role}SetParams")
@@ -153,7 +157,7 @@ def create_tvc_deployment(ctx: Context, params: Json) -> Json:
     for port in ("healthCheckPort", "publicIngressPort"):
         if not 1 <= int(params[port]) <= 65535:  # int64 fields come as JSON numbers or decimal strings
             raise InvalidArgument(f"invalid {port} {params[port]}: expected 1 to 65535")
-    replicas = int(params.get("replicas") or 1)
+    replicas = int(params.get("replicas") or DEFAULT_REPLICAS)
     if replicas < 1:
         raise InvalidArgument(f"invalid replicas {replicas}: expected at least 1")
     deployment_id, manifest_id = ctx.new_id(), ctx.new_id()

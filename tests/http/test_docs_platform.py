@@ -5,6 +5,7 @@ client or @turnkey/crypto, where no older test already shows it."""
 
 from __future__ import annotations
 
+import base64
 import json
 import shutil
 import subprocess
@@ -17,7 +18,10 @@ from bundle_checks import SIGNER, independent_open, verify_envelope
 from conftest import ETH_ACCOUNT, ok, result_of
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
-from lifecycle_helpers import KEYS, api_user, sub_org
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+from eth_account import Account
+from eth_account.messages import encode_defunct
+from lifecycle_helpers import KEYS, ROOT_USER, api_user, sub_org
 from support import assert_error
 
 from simulator.crypto import bundles, keys
@@ -113,6 +117,30 @@ def test_a_sub_organization_has_its_root_users_threshold_and_wallet(client):
     assert wallet(as_end_user, "second")["status"] == "ACTIVITY_STATUS_CONSENSUS_NEEDED"
 
 
+def walk(client: SimulatorClient, op: str, key: str, id_of: Any, **body: Any) -> list[str]:
+    """Every item of a list query, page by page (limit 2), each page's last id as the next after cursor."""
+    walked: list[str] = []
+    options: dict[str, str] = {"limit": "2"}
+    while True:
+        page = [id_of(item) for item in ok(client.query(op, paginationOptions=options, **body))[key]]
+        assert len(page) <= 2
+        if not page:
+            return walked
+        walked += page
+        options = {"limit": "2", "after": page[-1]}
+
+
+def test_list_suborgs_and_list_secrets_page_with_limit_and_after(client):
+    made = [sub_org(client, f"customer {i}")[0] for i in range(5)]
+    every = [str(i) for i in ok(client.query("list_suborgs"))["organizationIds"]]
+    assert sorted(every) == sorted(made)
+    assert walk(client, "list_suborgs", "organizationIds", str) == every
+    secrets = [imported(client, f"s{i}", b"x") for i in range(3)]
+    listed = [s["secretId"] for s in ok(client.query("list_secrets"))["secrets"]]
+    assert sorted(listed) == sorted(secrets)
+    assert walk(client, "list_secrets", "secrets", lambda s: s["secretId"]) == listed
+
+
 def test_delete_without_export_skips_the_export_rule(client, simulator):
     org_id, _, as_root = sub_org(client, "leaving", key=KEYS["dave"])
     assert as_root is not None
@@ -122,6 +150,30 @@ def test_delete_without_export_skips_the_export_rule(client, simulator):
     done = result_of(as_root.submit(*delete, {"deleteWithoutExport": True}), "deleteSubOrganizationResult")
     assert done == {"subOrganizationUuid": org_id}
     assert org_id not in ok(client.query("list_suborgs"))["organizationIds"]
+
+
+def eip191_stamp(private_hex: str, public_hex: str, body: bytes) -> str:
+    """An X-Stamp whose signature eth-account makes (personal_sign over the body), DER-encoded."""
+    signed = Account.sign_message(encode_defunct(primitive=body), private_key=bytes.fromhex(private_hex))
+    stamp = {
+        "publicKey": public_hex,
+        "signature": encode_dss_signature(signed.r, signed.s).hex(),
+        "scheme": "SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191",
+    }
+    return base64.urlsafe_b64encode(json.dumps(stamp).encode()).decode().rstrip("=")
+
+
+def test_an_eip191_stamp_by_a_secp256k1_key_is_accepted(client, unstamped):
+    private = "7b" * 32
+    public = ApiKeyStamper(private, "secp256k1").public_key
+    key = {"apiKeyName": "wallet key", "publicKey": public, "curveType": "API_KEY_CURVE_SECP256K1"}
+    ok(client.submit("create_api_keys", "ACTIVITY_TYPE_CREATE_API_KEYS_V2", {"userId": ROOT_USER, "apiKeys": [key]}))
+    body = json.dumps({"organizationId": client.organization_id}).encode()
+    answer = unstamped.post("/public/v1/query/whoami", body, headers={"X-Stamp": eip191_stamp(private, public, body)})
+    assert ok(answer)["userId"] == ROOT_USER
+    other = json.dumps({"organizationId": client.organization_id, "x": 1}).encode()
+    forged = unstamped.post("/public/v1/query/whoami", other, headers={"X-Stamp": eip191_stamp(private, public, body)})
+    assert_error(forged, 401, 16)
 
 
 # --- features/organizations ------------------------------------------------------------------------
@@ -359,6 +411,39 @@ def test_the_quickstart_qos_version_is_offered_and_debug_needs_a_debug_app(clien
     assert result_of(
         deploy(client, result_of(dev, "createTvcAppResult")["appId"], debugMode=True), "createTvcDeploymentResult"
     )
+
+
+def test_a_deployment_defaults_to_three_replicas_a_timestamp_nonce_and_no_egress(client, simulator):
+    one = ec.generate_private_key(ec.SECP256R1())
+    app = result_of(
+        tvc_app(client, "ha", operators(one, threshold=1), operators(one, threshold=1)), "createTvcAppResult"
+    )
+    assert ok(client.query("get_tvc_app", tvcAppId=app["appId"]))["tvcApp"]["enableEgress"] is False
+    made = result_of(deploy(client, app["appId"]), "createTvcDeploymentResult")
+    status = ok(client.query("get_app_status", appId=app["appId"]))["appStatus"]["deployments"][0]
+    assert status["desiredReplicas"] == 3
+    found = ok(client.query("get_tvc_deployment", deploymentId=made["deploymentId"]))["tvcDeployment"]
+    nonce = json.loads(found["manifest"]["manifest"])["namespace"]["nonce"]
+    assert abs(nonce - simulator.clock.now_ms() // 1000) < 60  # the current Unix time in seconds
+
+
+@NEEDS_NODE
+def test_an_app_proof_verifies_with_turnkey_crypto_and_its_boot_proof_names_its_key(client):
+    made = ok(client.submit(*WALLET, {"walletName": "proven", "accounts": [ETH_ACCOUNT]}, generateAppProofs=True))
+    (proof,) = made["activity"]["appProofs"]
+    assert ok(client.query("list_app_proofs", activityId=made["activity"]["id"]))["appProofs"] == [proof]
+    boot = ok(client.query("get_boot_proof", ephemeralKey=proof["publicKey"]))["bootProof"]
+    assert boot["ephemeralPublicKeyHex"] == proof["publicKey"]
+    script = """
+    const { verifyAppProofSignature } = require("@turnkey/crypto");
+    const proof = JSON.parse(process.argv[1]);
+    const outcome = (p) => { try { verifyAppProofSignature(p); return "valid"; } catch (e) { return e.message; } };
+    console.log(JSON.stringify([outcome(proof), outcome({ ...proof, proofPayload: proof.proofPayload + " " })]));
+    """
+    run = subprocess.run(["node", "-e", script, json.dumps(proof)], cwd=JS, capture_output=True, text=True, timeout=60)
+    genuine, altered = json.loads(run.stdout)
+    assert genuine == "valid", run.stderr
+    assert altered == "Signature verification failed"
 
 
 # --- features/secrets -----------------------------------------------------------------------------
