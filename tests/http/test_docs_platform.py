@@ -595,9 +595,10 @@ def test_client_side_setup_the_api_only_user_is_not_root_and_can_do_nothing_unti
     assert made["status"] == "ACTIVITY_STATUS_COMPLETED"
 
 
-def test_a_policy_on_a_secrets_static_properties_never_matches(client):
-    """Ledgered (secrets-policy-keyword): the policy is stored, but the simulator gives it no `secret`."""
-    secret_id = imported(client, "card", b"4242", [{"key": "kind", "value": "creditCard"}])
+def test_an_export_policy_reads_the_secrets_static_properties(client):
+    card = imported(client, "card", b"4242", [{"key": "kind", "value": "creditCard"}])
+    other_card = imported(client, "other card", b"5555", [{"key": "kind", "value": "creditCard"}])
+    password = imported(client, "password", b"hunter2", [{"key": "kind", "value": "password"}])
     bob_id, bob = api_user(client, "Bob")
     params = {
         "policyName": "only bob exports cards",
@@ -607,5 +608,15 @@ def test_a_policy_on_a_secrets_static_properties_never_matches(client):
         "notes": "",
     }
     ok(client.submit(*POLICY, params))
-    item = {"secretId": secret_id, "targetPublicKey": "04" + "11" * 64, "encryptionSuite": SUITE}
-    assert_error(bob.submit("export_secrets", "ACTIVITY_TYPE_EXPORT_SECRETS", {"secrets": [item]}), 403, 7)
+
+    target = keys.uncompressed(ec.generate_private_key(ec.SECP256R1())).hex()
+
+    def export(*ids: str) -> Any:
+        items = [{"secretId": i, "targetPublicKey": target, "encryptionSuite": SUITE} for i in ids]
+        return bob.submit("export_secrets", "ACTIVITY_TYPE_EXPORT_SECRETS", {"secrets": items})
+
+    exported = result_of(export(card), "exportSecretsResult")["secretPayloads"]
+    assert len(exported) == 1
+    assert_error(export(password), 403, 7)
+    # ledgered (secrets-policy-keyword): a batch is one evaluation here, with no `secret`: it fails closed
+    assert_error(export(card, other_card), 403, 7)
