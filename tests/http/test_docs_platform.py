@@ -62,6 +62,8 @@ def test_list_activities_is_newest_first_ten_a_page_and_pages_with_after_and_bef
         walked += got
         cursor = got[-1]
     assert walked == newest_first
+    unknown = "00000000-0000-4000-8000-0000000000d1"
+    assert_error(client.query("list_activities", paginationOptions={"after": unknown}), 400, 3, "cursor")
 
 
 def test_the_same_body_is_the_same_activity_and_a_new_timestamp_a_new_one(client):
@@ -263,6 +265,30 @@ def test_a_redirect_or_429_is_a_final_failure_and_no_redirect_is_followed(client
         time.sleep(0.2)
         assert [a["status"] for a in failed["attempts"]] == [status]
         assert [r.path for r, _ in server.log] == ["/hooks"]
+    finally:
+        server.clear()
+        server.stop()
+
+
+def test_a_sub_organizations_endpoint_hears_only_its_own_activities(client, simulator):
+    server = http_receiver()
+    server.start()
+    try:
+        server.expect_request("/sub").respond_with_data("ok")
+        org_id, _, as_root = sub_org(client, "tenant", key=KEYS["dave"])
+        assert as_root is not None
+        subscriptions = [{"eventType": "ACTIVITY_UPDATES"}]
+        params = {"url": server.url_for("/sub"), "name": "tenant feed", "subscriptions": subscriptions}
+        ok(as_root.submit("create_webhook_endpoint", "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT", params))
+        parents = wallet(client, "parent's")
+        own = wallet(as_root, "tenant's")
+        hooks = simulator.simulator.webhooks
+        hooks.wait_for(
+            lambda d: d["url"] == server.url_for("/sub") and d["state"] == "delivered" and own["id"] in d["body"]
+        )
+        heard = [json.loads(r.get_data())["id"] for r, _ in server.log]
+        assert own["id"] in heard and parents["id"] not in heard
+        assert {r.headers["X-Turnkey-Organization-Id"] for r, _ in server.log} == {org_id}
     finally:
         server.clear()
         server.stop()
