@@ -250,9 +250,15 @@ def journal_refusal(api: ApiError, raw: bytes = b"") -> None:
         pipeline.finish(get_simulator(), record, raw, headers(), api.status, api.to_body())
 
 
+# the production value api-reference/queries/get-webhook-jwks documents, which receivers cache by
+WEBHOOK_KEYS_CACHE_CONTROL = "public, max-age=86400, s-maxage=86400, stale-if-error=604800"
+
+
 def webhook_keys() -> Response:
     """The keys webhook signatures verify with (the service's discovery path)."""
-    return jsonify(signing.jwks())
+    response = jsonify(signing.jwks())
+    response.headers["Cache-Control"] = WEBHOOK_KEYS_CACHE_CONTROL
+    return response
 
 
 def add_public_routes(app: Flask) -> None:

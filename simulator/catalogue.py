@@ -311,7 +311,7 @@ OPERATIONS: tuple[Operation, ...] = (
     # secrets, fiat on-ramp
     activity("init_import_secrets", handler="secrets:init_import_secrets"),
     activity("import_secrets", handler="secrets:import_secrets"),
-    activity("export_secrets", handler="secrets:export_secrets"),
+    activity("export_secrets", handler="secrets:export_secrets", policy_context="secrets:export_secrets_context"),
     activity("init_fiat_on_ramp", handler="onramp:init_fiat_on_ramp"),
     # swaps and earn
     activity("create_swap_quote", handler="swaps:create_swap_quote"),

@@ -201,6 +201,7 @@ if TYPE_CHECKING:
         "key_lifecycle:export_private_key_context": simulator.activities.key_lifecycle.export_private_key_context,
         "key_lifecycle:export_wallet_account_context": simulator.activities.key_lifecycle.export_wallet_account_context,
         "key_lifecycle:export_wallet_context": simulator.activities.key_lifecycle.export_wallet_context,
+        "secrets:export_secrets_context": simulator.activities.secrets.export_secrets_context,
         "signing:payload_policy_context": simulator.activities.signing.payload_policy_context,
         "transactions:policy_context": simulator.activities.transactions.policy_context,
     }

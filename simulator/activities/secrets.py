@@ -103,3 +103,16 @@ def export_secrets(ctx: Context, params: Json) -> Json:
         for secret, item in zip(found, params["secrets"])
     ]
     return {"secretPayloads": payloads}
+
+
+# what policies read: the language's `secret` (features/secrets, "Static properties") --------------
+def export_secrets_context(ctx: Context, params: Json) -> Json:
+    """``secret`` for an export of one secret. The service evaluates a batch once per secret and exports
+    it only if every evaluation allows; one context per activity cannot say that, so a batch of several
+    gives none, and a condition on ``secret`` errors for it: the batch fails closed (docs/ledger/docs-platform.yaml)."""
+    wanted = params.get("secrets") or []
+    found = longtail_records.secrets(ctx.org.longtail).get(str(wanted[0].get("secretId"))) if len(wanted) == 1 else None
+    if found is None:
+        return {}
+    properties = {str(p.get("key")): str(p.get("value")) for p in found.static_properties}
+    return {"secret": {"id": found.secret_id, "name": found.name, "static_properties": properties}}

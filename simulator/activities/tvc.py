@@ -60,6 +60,10 @@ def new_operator(ctx: Context, name: str, public_key: str) -> TvcOperator:
     return operator
 
 
+# the default allocation of features/verifiable-cloud/overview ("Deployments")
+DEFAULT_REPLICAS = 3
+
+
 def operator_set(ctx: Context, set_id: str | None, spec: Json | None, role: str) -> TvcOperatorSet:
     if bool(set_id) == bool(spec):
         raise InvalidArgument(f"give exactly one of {role}SetId and {role}SetParams")
@@ -70,14 +74,34 @@ def operator_set(ctx: Context, set_id: str | None, spec: Json | None, role: str)
         ctx.org.find(records.tvc_operators(ctx.org.longtail), i, "TVC operator").id
         for i in spec.get("existingOperatorIds", [])
     ]
-    made = [new_operator(ctx, o["name"], o["publicKey"]).id for o in spec.get("newOperators", [])]
-    members = existing + made
     threshold = int(spec["threshold"])  # int64 fields come as JSON numbers or decimal strings
-    if not 1 <= threshold <= len(members):
-        raise InvalidArgument(f"invalid {role} set threshold {threshold}: expected 1 to {len(members)} operators")
+    count = len(existing) + len(spec.get("newOperators", []))
+    if not 1 <= threshold <= count:
+        raise InvalidArgument(f"invalid {role} set threshold {threshold}: expected 1 to {count} operators")
+    same = same_set(ctx, spec["name"], threshold, existing, spec.get("newOperators", []))
+    if same is not None:
+        return same
+    members = existing + [new_operator(ctx, o["name"], o["publicKey"]).id for o in spec.get("newOperators", [])]
     found = TvcOperatorSet(ctx.new_id(), spec["name"], members, threshold, ctx.now_ms)
     records.tvc_operator_sets(ctx.org.longtail)[found.id] = found
     return found
+
+
+def same_set(ctx: Context, name: str, threshold: int, existing: list[str], new: list[Json]) -> TvcOperatorSet | None:
+    """The set already defined with this name, threshold and members, which the service reuses
+    (features/verifiable-cloud/manifest-sets-and-share-sets): a new operator matches by name and key."""
+    operators = records.tvc_operators(ctx.org.longtail)
+    wanted = sorted((str(o["name"]), str(o["publicKey"]).lower()) for o in new)
+    for found in records.tvc_operator_sets(ctx.org.longtail).values():
+        if found.name != name or found.threshold != threshold or len(found.operator_ids) != len(existing) + len(new):
+            continue
+        others = [i for i in found.operator_ids if i not in existing]
+        if (
+            len(others) == len(new)
+            and sorted((operators[i].name, operators[i].public_key.lower()) for i in others) == wanted
+        ):
+            return found
+    return None
 
 
 # apps ---------------------------------------------------------------------------------------------
@@ -133,7 +157,7 @@ def create_tvc_deployment(ctx: Context, params: Json) -> Json:
     for port in ("healthCheckPort", "publicIngressPort"):
         if not 1 <= int(params[port]) <= 65535:  # int64 fields come as JSON numbers or decimal strings
             raise InvalidArgument(f"invalid {port} {params[port]}: expected 1 to 65535")
-    replicas = int(params.get("replicas") or 1)
+    replicas = int(params.get("replicas") or DEFAULT_REPLICAS)
     if replicas < 1:
         raise InvalidArgument(f"invalid replicas {replicas}: expected at least 1")
     deployment_id, manifest_id = ctx.new_id(), ctx.new_id()

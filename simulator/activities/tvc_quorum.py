@@ -37,8 +37,18 @@ def create_tvc_manifest_approvals(ctx: Context, params: Json) -> Json:
             }
         )
     deployment.approvals.extend(made)
+    promote_first_approved(ctx, deployment)
     maybe_start(ctx, deployment)
     return {"approvalIds": [a["id"] for a in made]}
+
+
+def promote_first_approved(ctx: Context, deployment: TvcDeployment) -> None:
+    """An app without a live deployment makes the first one its manifest set approves live
+    (features/verifiable-cloud/manifest-sets-and-share-sets); later ones wait for set_tvc_app_live_deployment."""
+    app = records.tvc_apps(ctx.org.longtail)[deployment.app_id]
+    threshold = records.tvc_operator_sets(ctx.org.longtail)[app.manifest_set_id].threshold
+    if app.live_deployment_id is None and len({a["operatorId"] for a in deployment.approvals}) >= threshold:
+        app.live_deployment_id, app.updated_ms = deployment.id, ctx.now_ms
 
 
 def by_manifest(ctx: Context, manifest_id: str) -> TvcDeployment:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 
 from simulator.clock import Source
 from simulator.crypto import keys
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from simulator.auth import Principal
 
 APP_PROOF_SCHEME = "SIGNATURE_SCHEME_EPHEMERAL_KEY_P256"
+P256_ORDER = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
 
 
 def fingerprint_of(raw: bytes) -> str:
@@ -153,9 +155,18 @@ def complete(activity: Activity, result_key: str | None, result: Json, now_ms: i
 def app_proof(source: Source, activity: Activity, result: Json) -> Json:
     """A proof signed by a fresh ephemeral P-256 key, shaped like the service's v1AppProof.
 
-    The real key is vouched for by an enclave boot attestation, which cannot exist locally.
+    As QuorumOS's ephemeral P256Pair, the public key is the encryption key then the signing key
+    (130 bytes) and the signature is r||s (64 bytes) over SHA-256 of the payload: what
+    @turnkey/crypto's verifyAppProofSignature checks. The real key is vouched for by an enclave
+    boot attestation, which cannot exist locally.
     """
     key = keys.new_ec_key(source, "p256")
+    # the pair's encryption half signs nothing here: derived from the signing scalar, so the
+    # seeded source draws no more than before
+    scalar = key.private_numbers().private_value.to_bytes(32, "big")
+    encryption = ec.derive_private_key(
+        int.from_bytes(hashlib.sha256(scalar).digest(), "big") % P256_ORDER or 1, ec.SECP256R1()
+    )
     payload = json.dumps(
         {
             "type": "APP_PROOF_TYPE_ACTIVITY_RESULT",
@@ -169,10 +180,10 @@ def app_proof(source: Source, activity: Activity, result: Json) -> Json:
         separators=(",", ":"),
         sort_keys=True,
     )
-    signature = key.sign(payload.encode(), ec.ECDSA(hashes.SHA256()))
+    r, s = decode_dss_signature(key.sign(payload.encode(), ec.ECDSA(hashes.SHA256())))
     return {
         "scheme": APP_PROOF_SCHEME,
-        "publicKey": keys.uncompressed(key).hex(),
+        "publicKey": keys.uncompressed(encryption).hex() + keys.uncompressed(key).hex(),
         "proofPayload": payload,
-        "signature": signature.hex(),
+        "signature": (r.to_bytes(32, "big") + s.to_bytes(32, "big")).hex(),
     }

@@ -57,8 +57,8 @@ NAMESPACES: dict[str, Namespace] = {
     )
 }
 TRANSACTION_ROOTS = frozenset(path.split(".")[0] for path in NAMESPACES)
-# The targets of sign and export requests: present only when the request targets one of them.
-TARGET_KEYWORDS = frozenset(("wallet", "wallets", "private_key", "wallet_account"))
+# The targets of sign and export requests (``secret``: export_secrets): present only when the request targets one of them.
+TARGET_KEYWORDS = frozenset(("wallet", "wallets", "private_key", "wallet_account", "secret"))
 
 
 def sub_namespaces(root: str) -> list[str]:

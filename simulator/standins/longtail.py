@@ -91,7 +91,10 @@ DEFAULTS: Json = {
         },
     ],
     "tvcImages": [],
-    "qosVersions": {"available": ["v0.6.0", "v0.5.2"], "latest": "v0.6.0"},
+    "qosVersions": {
+        "available": ["v2026.2.6", "v0.6.0", "v0.5.2"],
+        "latest": "v2026.2.6",
+    },  # the quickstart's, then older
     "statuses": [],
 }
 SOLANA_ALIASES = {

@@ -9,6 +9,7 @@ import time
 from conftest import DEFAULTS, ETH_ACCOUNT, new_user, ok, result_of
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
 
 def test_create_wallet_returns_the_full_envelope(client):
@@ -85,8 +86,12 @@ def test_generate_app_proofs_signs_a_verifiable_proof(client):
     activity = ok(response)["activity"]
     proof = activity["appProofs"][0]
     assert proof["scheme"] == "SIGNATURE_SCHEME_EPHEMERAL_KEY_P256"
-    key = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), bytes.fromhex(proof["publicKey"]))
-    key.verify(bytes.fromhex(proof["signature"]), proof["proofPayload"].encode(), ec.ECDSA(hashes.SHA256()))
+    pair = bytes.fromhex(proof["publicKey"])  # QuorumOS P256Pair: encryption key, then signing key
+    assert len(pair) == 130
+    key = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), pair[65:])
+    raw = bytes.fromhex(proof["signature"])  # r||s
+    der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+    key.verify(der, proof["proofPayload"].encode(), ec.ECDSA(hashes.SHA256()))
     assert json.loads(proof["proofPayload"])["activityId"] == activity["id"]
     listed = ok(client.query("list_app_proofs", activityId=activity["id"]))["appProofs"]
     assert listed == [proof]
