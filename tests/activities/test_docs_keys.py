@@ -1,0 +1,219 @@
+"""What Turnkey's documentation promises about resource limits, the root quorum, the policy engine's
+implicit permissions and its root-quorum-only activities (issue 53's sweep, docs/conformance/keys.yaml),
+each shown over HTTP with real P-256 stamps.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import DEFAULTS, ok, result_of
+from lifecycle_helpers import KEYS, allow, api_user
+from lifecycle_helpers import sub_org as keyed_sub_org
+from support import assert_error, sub_org
+
+ROOT = DEFAULTS["userId"]
+QUORUM = ("update_root_quorum", "ACTIVITY_TYPE_UPDATE_ROOT_QUORUM")
+COMPLETED = "ACTIVITY_STATUS_COMPLETED"
+PRIVATE_KEYS = ("create_private_keys", "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2")
+
+
+def organization(client: Any) -> dict[str, Any]:
+    data: dict[str, Any] = ok(client.query("get_organization"))["organizationData"]
+    return data
+
+
+# --- reference/resource-limits.mdx ------------------------------------------------------------------
+
+
+def user(name: str) -> dict[str, Any]:
+    return {"userName": name, "apiKeys": [], "authenticators": [], "oauthProviders": [], "userTags": []}
+
+
+def policy(name: str) -> dict[str, Any]:
+    return {"policyName": name, "effect": "EFFECT_ALLOW", "condition": "false", "consensus": "", "notes": ""}
+
+
+def invitation(name: str) -> dict[str, Any]:
+    return {
+        "receiverUserName": name,
+        "receiverUserEmail": f"{name}@example.com",
+        "receiverUserTags": [],
+        "accessType": "ACCESS_TYPE_WEB",
+        "senderUserId": ROOT,
+    }
+
+
+def private_key(name: str) -> dict[str, Any]:
+    return {"privateKeyName": name, "curve": "CURVE_SECP256K1", "privateKeyTags": [], "addressFormats": []}
+
+
+# (operation, activity type, list parameter, item builder, organization data key, allowance, the message's noun)
+BATCHES = [
+    ("create_users", "ACTIVITY_TYPE_CREATE_USERS_V3", "users", user, "users", 100, "users"),
+    ("create_policies", "ACTIVITY_TYPE_CREATE_POLICIES", "policies", policy, "policies", 100, "policies"),
+    (
+        "create_invitations",
+        "ACTIVITY_TYPE_CREATE_INVITATIONS",
+        "invitations",
+        invitation,
+        "invitations",
+        100,
+        "invitations",
+    ),
+    (
+        "create_private_keys",
+        "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2",
+        "privateKeys",
+        private_key,
+        "privateKeys",
+        1000,
+        "private keys",
+    ),
+]
+
+
+@pytest.mark.parametrize("op, kind, field, build, key, allowance, noun", BATCHES, ids=[b[0] for b in BATCHES])
+def test_an_organization_holds_its_allowance_and_refuses_one_more(client, op, kind, field, build, key, allowance, noun):
+    have = len(organization(client)[key])
+    ok(client.submit(op, kind, {field: [build(f"n{i}") for i in range(allowance - have)]}))
+    assert len(organization(client)[key]) == allowance
+    refused = client.submit(op, kind, {field: [build("one-more")]})
+    assert_error(refused, 429, 8, f"organization has reached its limit of {allowance} {noun}")
+    assert len(organization(client)[key]) == allowance
+
+
+def test_an_organization_holds_100_wallets_and_refuses_the_101st(client):
+    have = len(organization(client)["wallets"])
+    for i in range(100 - have):
+        result_of(
+            client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": f"w{i}", "accounts": []}),
+            "createWalletResult",
+        )
+    refused = client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w100", "accounts": []})
+    assert_error(refused, 429, 8, "organization has reached its limit of 100 wallets")
+    assert len(organization(client)["wallets"]) == 100
+
+
+def test_a_sub_organization_has_the_same_allowance_of_its_own(client):
+    ok(client.submit(*PRIVATE_KEYS, {"privateKeys": [private_key("parent")]}))
+    _, _, child = keyed_sub_org(client, "child", key=KEYS["carol"])
+    made = result_of(
+        child.submit(*PRIVATE_KEYS, {"privateKeys": [private_key(f"k{i}") for i in range(1000)]}),
+        "createPrivateKeysResultV2",
+    )
+    assert len(made["privateKeys"]) == 1000
+    refused = child.submit(*PRIVATE_KEYS, {"privateKeys": [private_key("k1000")]})
+    assert_error(refused, 429, 8, "organization has reached its limit of 1000 private keys")
+
+
+# --- features/users/root-quorum.mdx ---------------------------------------------------------------
+
+
+def test_a_policy_lets_one_root_user_act_alone_under_a_larger_quorum(client):
+    bob_id, bob = api_user(client, "Bob")
+    ok(client.submit(*QUORUM, {"threshold": 2, "userIds": [ROOT, bob_id]}))
+    wallet = {"walletName": "alone", "accounts": []}
+    waiting = ok(bob.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", wallet))["activity"]
+    assert waiting["status"] == "ACTIVITY_STATUS_CONSENSUS_NEEDED"
+    # a policy naming Bob lets him create wallets alone; anything else still waits for the quorum
+    made = ok(
+        client.submit(
+            "create_policy",
+            "ACTIVITY_TYPE_CREATE_POLICY_V3",
+            {
+                "policyName": "bob creates wallets",
+                "effect": "EFFECT_ALLOW",
+                "consensus": f"approvers.any(user, user.id == '{bob_id}')",
+                "condition": "activity.resource == 'WALLET' && activity.action == 'CREATE'",
+                "notes": "",
+            },
+        )
+    )["activity"]
+    assert made["status"] == "ACTIVITY_STATUS_CONSENSUS_NEEDED"
+    ok(bob.submit("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", {"fingerprint": made["fingerprint"]}))
+    alone = ok(bob.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {**wallet, "walletName": "alone 2"}))
+    assert alone["activity"]["status"] == COMPLETED
+    tag = ok(bob.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", {"userTagName": "t", "userIds": []}))
+    assert tag["activity"]["status"] == "ACTIVITY_STATUS_CONSENSUS_NEEDED"
+
+
+def test_a_new_sub_organization_has_the_quorum_it_was_created_with(client):
+    org_id, root_id = sub_org(client)
+    configs = ok(client.query("get_organization_configs", organizationId=org_id))["configs"]
+    assert configs["quorum"] == {"threshold": 1, "userIds": [root_id]}
+
+
+# --- features/policies/overview.mdx (snippets/shared/policy-engine.mdx) ----------------------------
+
+
+def test_a_user_without_any_policy_reads_its_organization_and_its_sub_organizations(client):
+    org_id, root_id = sub_org(client)
+    _, bob = api_user(client, "Bob")
+    assert [u["userId"] for u in ok(bob.query("list_users", organizationId=org_id))["users"]] == [root_id]
+    assert ok(bob.query("get_organization"))["organizationData"]["organizationId"] == DEFAULTS["organizationId"]
+    assert ok(bob.query("list_wallets"))["wallets"] is not None
+    # writing is another matter: nothing allows Bob to create a wallet
+    assert_error(
+        bob.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "b", "accounts": []}), 403, 7
+    )
+
+
+def test_an_approver_named_in_consensus_needs_no_permission_of_their_own(client):
+    bob_id, bob = api_user(client, "Bob")
+    carol_id, carol = api_user(client, "Carol")
+    consensus = f"approvers.any(user, user.id == '{bob_id}') && approvers.any(user, user.id == '{carol_id}')"
+    params = {
+        "policyName": "bob and carol",
+        "effect": "EFFECT_ALLOW",
+        "consensus": consensus,
+        "condition": "activity.resource == 'WALLET'",
+        "notes": "",
+    }
+    result_of(client.submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", params), "createPolicyResult")
+    waiting = ok(bob.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "b", "accounts": []}))
+    assert waiting["activity"]["status"] == "ACTIVITY_STATUS_CONSENSUS_NEEDED"
+    fingerprint = waiting["activity"]["fingerprint"]
+    done = ok(carol.submit("approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", {"fingerprint": fingerprint}))
+    assert done["activity"]["status"] == COMPLETED
+
+
+# --- features/policies/language.mdx (Root quorum activities) -----------------------------------------
+
+
+ROOT_ONLY = [
+    ("update_root_quorum", "ACTIVITY_TYPE_UPDATE_ROOT_QUORUM", {"threshold": 1, "userIds": [ROOT]}),
+    (
+        "set_organization_feature",
+        "ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE",
+        {"name": "FEATURE_NAME_EMAIL_AUTH", "value": ""},
+    ),
+    ("remove_organization_feature", "ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE", {"name": "FEATURE_NAME_EMAIL_AUTH"}),
+    ("update_organization_name", "ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME", {"organizationName": "Mine"}),
+]
+
+
+@pytest.mark.parametrize("op, kind, params", ROOT_ONLY, ids=[r[0] for r in ROOT_ONLY])
+def test_the_root_quorum_activities_are_refused_to_others_whatever_a_policy_allows(client, op, kind, params):
+    _, bob = api_user(client, "Bob")
+    allow(client, "true", "everything")
+    before = ok(client.query("get_organization_configs"))["configs"]
+    assert_error(bob.submit(op, kind, params), 403, 7)
+    assert ok(client.query("get_organization_configs"))["configs"] == before
+    assert (
+        result_of(
+            client.submit(op, kind, params), f"{op.split('_')[0]}{''.join(p.title() for p in op.split('_')[1:])}Result"
+        )
+        is not None
+    )
+
+
+def test_a_created_invitation_reads_back_in_the_organization(client):
+    ids = result_of(
+        client.submit("create_invitations", "ACTIVITY_TYPE_CREATE_INVITATIONS", {"invitations": [invitation("carol")]}),
+        "createInvitationsResult",
+    )["invitationIds"]
+    shown = {i["invitationId"]: i for i in organization(client)["invitations"]}[ids[0]]
+    assert shown["receiverEmail"] == "carol@example.com" and "receiverUserEmail" not in shown
+    assert shown["receiverUserName"] == "carol" and shown["status"] == "INVITATION_STATUS_CREATED"
