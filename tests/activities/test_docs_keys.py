@@ -5,13 +5,21 @@ each shown over HTTP with real P-256 stamps.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
-from conftest import DEFAULTS, ok, result_of
+import rlp
+from bundle_checks import independent_open, verify_envelope
+from conftest import DEFAULTS, ETH_ACCOUNT, ok, result_of
+from cryptography.exceptions import InvalidTag
+from eth_abi import encode as abi_encode
 from lifecycle_helpers import KEYS, allow, api_user
 from lifecycle_helpers import sub_org as keyed_sub_org
-from support import assert_error, sub_org
+from support import assert_error, create_policy, new_wallet, sub_org
+
+from simulator import testing
+from simulator.crypto import keys
 
 ROOT = DEFAULTS["userId"]
 QUORUM = ("update_root_quorum", "ACTIVITY_TYPE_UPDATE_ROOT_QUORUM")
@@ -217,3 +225,141 @@ def test_a_created_invitation_reads_back_in_the_organization(client):
     shown = {i["invitationId"]: i for i in organization(client)["invitations"]}[ids[0]]
     assert shown["receiverEmail"] == "carol@example.com" and "receiverUserEmail" not in shown
     assert shown["receiverUserName"] == "carol" and shown["status"] == "INVITATION_STATUS_CREATED"
+
+
+# --- features/policies/quickstart.mdx and smart-contract-interfaces.mdx (Usage walkthrough) ------------
+
+
+ALLOWED = "0x08d2b0a37F869FF76BACB5Bab3278E26ab7067B7"  # the walkthrough's destination
+WETH = "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2"  # checksummed; the interface is stored in lower case
+WETH_ABI = [
+    {
+        "type": "function",
+        "name": "transfer",
+        "stateMutability": "nonpayable",
+        "inputs": [{"name": "dst", "type": "address"}, {"name": "wad", "type": "uint256"}],
+        "outputs": [{"name": "", "type": "bool"}],
+    }
+]
+
+
+def unsigned_tx(to: str, data: bytes = b"", value: int = 0) -> str:
+    """A legacy EIP-155 transaction before signing: what a transaction tool hands over."""
+    fields = [0, 10**9, 60_000, bytes.fromhex(to[2:]), value, data, 1, 0, 0]
+    return str(rlp.encode(fields).hex())
+
+
+def transfer_call(dst: str, wad: int) -> bytes:
+    return bytes.fromhex("a9059cbb") + abi_encode(["address", "uint256"], [dst, wad])
+
+
+def sign(client: Any, sign_with: str, unsigned: str) -> Any:
+    params = {"signWith": sign_with, "type": "TRANSACTION_TYPE_ETHEREUM", "unsignedTransaction": unsigned}
+    return client.submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", params)
+
+
+def denied_and_failed(response: Any, who: Any) -> None:
+    body = assert_error(response, 403, 7)
+    activity = ok(who.query("get_activity", activityId=body["details"][1]["activityId"]))["activity"]
+    assert activity["status"] == "ACTIVITY_STATUS_FAILED"
+
+
+def test_the_quickstart_policy_signs_to_the_allowlisted_address_only(client):
+    bob_id, bob = api_user(client, "Bob")
+    address = new_wallet(client, accounts=[ETH_ACCOUNT])["addresses"][0]
+    # the engine holds addresses in lower case (policy-docs-mixed-case-hex): the policy writes it so
+    create_policy(
+        client, "quickstart", f"eth.tx.to == '{ALLOWED.lower()}'", f"approvers.any(user, user.id == '{bob_id}')"
+    )
+    done = ok(sign(bob, address, unsigned_tx(ALLOWED, value=1)))["activity"]
+    assert done["status"] == COMPLETED and done["result"]["signTransactionResult"]["signedTransaction"]
+    denied_and_failed(sign(bob, address, unsigned_tx("0x" + "11" * 20, value=1)), bob)
+
+
+def test_the_walkthroughs_weth_policy_reads_the_call_through_the_uploaded_abi(client):
+    bob_id, bob = api_user(client, "Bob")
+    address = new_wallet(client, accounts=[ETH_ACCOUNT])["addresses"][0]
+    interface = {
+        "smartContractAddress": WETH.lower(),
+        "smartContractInterface": json.dumps(WETH_ABI),
+        "type": "SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM",
+        "label": "WETH mainnet",
+        "notes": "",
+    }
+    ok(client.submit("create_smart_contract_interface", "ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE", interface))
+    condition = (
+        f"eth.tx.contract_call_args['wad'] < 1000000000000000000 && eth.tx.contract_call_args['dst'] == '{ALLOWED.lower()}'"
+        " && eth.tx.function_name == 'transfer' && eth.tx.function_signature == '0xa9059cbb'"
+    )
+    create_policy(client, "weth", condition, f"approvers.any(user, user.id == '{bob_id}')")
+    small = ok(sign(bob, address, unsigned_tx(WETH, transfer_call(ALLOWED, 10**17))))["activity"]
+    assert small["status"] == COMPLETED
+    denied_and_failed(sign(bob, address, unsigned_tx(WETH, transfer_call(ALLOWED, 2 * 10**18))), bob)
+    denied_and_failed(sign(bob, address, unsigned_tx(WETH, transfer_call("0x" + "22" * 20, 10**17))), bob)
+
+
+# --- features/policies/language.mdx (Choosing between type, kind, and resource + action) -----------------
+
+
+def test_kind_matches_every_version_and_type_only_its_own(client):
+    bob_id, bob = api_user(client, "Bob")
+    users = {"users": [user("by-v3")]}
+    create_policy(client, "v2 only", "activity.type == 'ACTIVITY_TYPE_CREATE_USERS_V2'")
+    assert_error(bob.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V3", users), 403, 7)
+    create_policy(client, "any version", "activity.kind == 'CREATE_USERS'")
+    assert ok(bob.submit("create_users", "ACTIVITY_TYPE_CREATE_USERS_V3", users))["activity"]["status"] == COMPLETED
+    create_policy(client, "user creates", "activity.resource == 'USER' && activity.action == 'CREATE'", "")
+    tag = ok(bob.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", {"userTagName": "t", "userIds": []}))
+    assert tag["activity"]["status"] == COMPLETED
+
+
+# --- features/policies/overview.mdx (Policy evaluation) -------------------------------------------------
+
+
+def test_a_matching_deny_wins_over_a_matching_allow(client):
+    _, bob = api_user(client, "Bob")
+    allow(client, "true", "everything")
+    create_policy(client, "no wallets", "activity.resource == 'WALLET'", "", "EFFECT_DENY")
+    body = assert_error(
+        bob.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "b", "accounts": []}), 403, 7
+    )
+    outcomes = sorted(e["outcome"] for e in body["details"][1]["policyEvaluations"])
+    assert outcomes == ["OUTCOME_ALLOW", "OUTCOME_DENY_EXPLICIT"]
+    assert ok(bob.submit("create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", {"userTagName": "t", "userIds": []}))
+
+
+# --- snippets/shared/export-wallets.mdx (How it works) -----------------------------------------------------
+
+
+def test_an_export_bundle_opens_with_its_target_key_and_no_other(client):
+    wallet = new_wallet(client, accounts=[ETH_ACCOUNT])
+    target, other = testing.ClientKeyPair.generate(), testing.ClientKeyPair.generate()
+    params = {"walletId": wallet["walletId"], "targetPublicKey": target.public_key}
+    data = verify_envelope(
+        result_of(client.submit("export_wallet", "ACTIVITY_TYPE_EXPORT_WALLET", params), "exportWalletResult")[
+            "exportBundle"
+        ]
+    )
+    enc, sealed = bytes.fromhex(data["encappedPublic"]), bytes.fromhex(data["ciphertext"])
+    assert len(independent_open(enc, sealed, keys.ec_key_from_hex("p256", target.private_key)).decode().split()) == 12
+    with pytest.raises(InvalidTag):
+        independent_open(enc, sealed, keys.ec_key_from_hex("p256", other.private_key))
+    # the wallet stays where it was, flagged exported
+    assert ok(client.query("get_wallet", walletId=wallet["walletId"]))["wallet"]["exported"] is True
+
+
+# --- features/wallets.mdx (Delete keys) ---------------------------------------------------------------------
+
+
+def test_a_user_a_policy_allows_deletes_a_private_key_the_root_user_created(client):
+    _, bob = api_user(client, "Bob")
+    made = result_of(
+        client.submit(*PRIVATE_KEYS, {"privateKeys": [private_key("root's")]}), "createPrivateKeysResultV2"
+    )
+    key_id = made["privateKeys"][0]["privateKeyId"]
+    allow(client, "activity.resource == 'PRIVATE_KEY' && activity.action == 'DELETE'", "bob deletes keys")
+    params = {"privateKeyIds": [key_id], "deleteWithoutExport": True}
+    deleted = result_of(
+        bob.submit("delete_private_keys", "ACTIVITY_TYPE_DELETE_PRIVATE_KEYS", params), "deletePrivateKeysResult"
+    )
+    assert deleted == {"privateKeyIds": [key_id]}
