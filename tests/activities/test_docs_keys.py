@@ -363,3 +363,119 @@ def test_a_user_a_policy_allows_deletes_a_private_key_the_root_user_created(clie
         bob.submit("delete_private_keys", "ACTIVITY_TYPE_DELETE_PRIVATE_KEYS", params), "deletePrivateKeysResult"
     )
     assert deleted == {"privateKeyIds": [key_id]}
+
+
+# --- features/policies/language.mdx (Activity types by resource and action): the key rows ------------------
+
+
+def key_rows(client: Any, bob_id: str) -> list[tuple[str, str, dict[str, Any], str, str]]:
+    """(operation, activity type, parameters, resource, action) for the wallet and private key rows."""
+    wallet = new_wallet(client, accounts=[ETH_ACCOUNT])
+    wallet_id, address = wallet["walletId"], wallet["addresses"][0]
+    account_id = ok(client.query("list_wallet_accounts", walletId=wallet_id))["accounts"][0]["walletAccountId"]
+    key_id = result_of(client.submit(*PRIVATE_KEYS, {"privateKeys": [private_key("k")]}), "createPrivateKeysResultV2")[
+        "privateKeys"
+    ][0]["privateKeyId"]
+    tag_id = result_of(
+        client.submit(
+            "create_private_key_tag",
+            "ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG",
+            {"privateKeyTagName": "hot", "privateKeyIds": []},
+        ),
+        "createPrivateKeyTagResult",
+    )["privateKeyTagId"]
+    target = testing.ClientKeyPair.generate().public_key
+    raw = {
+        "signWith": address,
+        "payload": "00" * 32,
+        "encoding": "PAYLOAD_ENCODING_HEXADECIMAL",
+        "hashFunction": "HASH_FUNCTION_NO_OP",
+    }
+    batch = {k: v for k, v in raw.items() if k != "payload"}
+    a = "ACTIVITY_TYPE_"
+    return [
+        ("create_wallet", a + "CREATE_WALLET", {"walletName": "x", "accounts": []}, "WALLET", "CREATE"),
+        (
+            "create_wallet_accounts",
+            a + "CREATE_WALLET_ACCOUNTS",
+            {"walletId": wallet_id, "accounts": [ETH_ACCOUNT]},
+            "WALLET",
+            "CREATE",
+        ),
+        ("update_wallet", a + "UPDATE_WALLET", {"walletId": wallet_id, "walletName": "y"}, "WALLET", "UPDATE"),
+        ("delete_wallets", a + "DELETE_WALLETS", {"walletIds": [wallet_id]}, "WALLET", "DELETE"),
+        (
+            "delete_wallet_accounts",
+            a + "DELETE_WALLET_ACCOUNTS",
+            {"walletAccountIds": [account_id]},
+            "WALLET",
+            "DELETE",
+        ),
+        ("export_wallet", a + "EXPORT_WALLET", {"walletId": wallet_id, "targetPublicKey": target}, "WALLET", "EXPORT"),
+        (
+            "export_wallet_account",
+            a + "EXPORT_WALLET_ACCOUNT",
+            {"address": address, "targetPublicKey": target},
+            "WALLET",
+            "EXPORT",
+        ),
+        ("init_import_wallet", a + "INIT_IMPORT_WALLET", {"userId": bob_id}, "WALLET", "IMPORT"),
+        (*PRIVATE_KEYS, {"privateKeys": [private_key("x")]}, "PRIVATE_KEY", "CREATE"),
+        (
+            "create_private_key_tag",
+            a + "CREATE_PRIVATE_KEY_TAG",
+            {"privateKeyTagName": "t", "privateKeyIds": []},
+            "PRIVATE_KEY",
+            "CREATE",
+        ),
+        (
+            "update_private_key_tag",
+            a + "UPDATE_PRIVATE_KEY_TAG",
+            {
+                "privateKeyTagId": tag_id,
+                "newPrivateKeyTagName": "warm",
+                "addPrivateKeyIds": [],
+                "removePrivateKeyIds": [],
+            },
+            "PRIVATE_KEY",
+            "UPDATE",
+        ),
+        (
+            "delete_private_key_tags",
+            a + "DELETE_PRIVATE_KEY_TAGS",
+            {"privateKeyTagIds": [tag_id]},
+            "PRIVATE_KEY",
+            "DELETE",
+        ),
+        ("delete_private_keys", a + "DELETE_PRIVATE_KEYS", {"privateKeyIds": [key_id]}, "PRIVATE_KEY", "DELETE"),
+        (
+            "export_private_key",
+            a + "EXPORT_PRIVATE_KEY",
+            {"privateKeyId": key_id, "targetPublicKey": target},
+            "PRIVATE_KEY",
+            "EXPORT",
+        ),
+        ("init_import_private_key", a + "INIT_IMPORT_PRIVATE_KEY", {"userId": bob_id}, "PRIVATE_KEY", "IMPORT"),
+        ("sign_raw_payload", a + "SIGN_RAW_PAYLOAD_V2", raw, "PRIVATE_KEY", "SIGN"),
+        ("sign_raw_payloads", a + "SIGN_RAW_PAYLOADS", {**batch, "payloads": [raw["payload"]]}, "PRIVATE_KEY", "SIGN"),
+        (
+            "sign_transaction",
+            a + "SIGN_TRANSACTION_V2",
+            {"signWith": address, "type": "TRANSACTION_TYPE_ETHEREUM", "unsignedTransaction": unsigned_tx(ALLOWED)},
+            "PRIVATE_KEY",
+            "SIGN",
+        ),
+    ]
+
+
+def test_each_key_activity_is_the_resource_and_action_the_table_gives(client):
+    bob_id, bob = api_user(client, "Bob")
+    allow(client, "true", "everything")
+    for op, kind, params, resource, action in key_rows(client, bob_id):
+        condition = f"activity.resource == '{resource}' && activity.action == '{action}'"
+        policy_id = result_of(create_policy(client, f"no {op}", condition, "", "EFFECT_DENY"), "createPolicyResult")[
+            "policyId"
+        ]
+        body = assert_error(bob.submit(op, kind, params), 403, 7)
+        assert "OUTCOME_DENY_EXPLICIT" in [e["outcome"] for e in body["details"][1]["policyEvaluations"]], op
+        ok(client.submit("delete_policy", "ACTIVITY_TYPE_DELETE_POLICY", {"policyId": policy_id}))
