@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import rlp
 from bundle_checks import independent_open, verify_envelope
-from conftest import DEFAULTS, ETH_ACCOUNT, ok, result_of
+from conftest import DEFAULTS, ETH_ACCOUNT, new_user, ok, result_of
 from cryptography.exceptions import InvalidTag
 from eth_abi import encode as abi_encode
 from lifecycle_helpers import KEYS, allow, api_user
@@ -19,7 +19,9 @@ from lifecycle_helpers import sub_org as keyed_sub_org
 from support import assert_error, create_policy, new_wallet, sub_org
 
 from simulator import testing
+from simulator.auth.stamps import b64url_encode
 from simulator.crypto import keys
+from simulator.testing import PasskeyStamper
 
 ROOT = DEFAULTS["userId"]
 QUORUM = ("update_root_quorum", "ACTIVITY_TYPE_UPDATE_ROOT_QUORUM")
@@ -114,6 +116,25 @@ def test_a_sub_organization_has_the_same_allowance_of_its_own(client):
     assert len(made["privateKeys"]) == 1000
     refused = child.submit(*PRIVATE_KEYS, {"privateKeys": [private_key("k1000")]})
     assert_error(refused, 429, 8, "organization has reached its limit of 1000 private keys")
+
+
+def test_a_user_holds_10_authenticators_and_refuses_the_11th(client):
+    dana = new_user(client, "Dana")
+
+    def passkeys(names: range) -> list[dict[str, Any]]:
+        made = [PasskeyStamper(b64url_encode(f"passkey-{i}".encode()), f"{i + 1:064x}") for i in names]
+        return [
+            {"authenticatorName": f"p{i}", "challenge": "c", "attestation": p.attestation("c")}
+            for i, p in zip(names, made)
+        ]
+
+    add = ("create_authenticators", "ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2")
+    result_of(
+        client.submit(*add, {"userId": dana, "authenticators": passkeys(range(10))}), "createAuthenticatorsResult"
+    )
+    refused = client.submit(*add, {"userId": dana, "authenticators": passkeys(range(10, 11))})
+    assert_error(refused, 429, 8, "user has exceeded maximum authenticators (10)")
+    assert len(ok(client.query("get_user", userId=dana))["user"]["authenticators"]) == 10
 
 
 # --- features/users/root-quorum.mdx ---------------------------------------------------------------
