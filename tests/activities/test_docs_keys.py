@@ -16,7 +16,8 @@ from cryptography.exceptions import InvalidTag
 from eth_abi import encode as abi_encode
 from lifecycle_helpers import KEYS, allow, api_user
 from lifecycle_helpers import sub_org as keyed_sub_org
-from support import assert_error, create_policy, new_wallet, sub_org
+from support import SOL_ACCOUNT, assert_error, create_policy, new_wallet, sub_org
+from tx_builders import solana_key, solana_transfer
 
 from simulator import testing
 from simulator.auth.stamps import b64url_encode
@@ -500,3 +501,60 @@ def test_each_key_activity_is_the_resource_and_action_the_table_gives(client):
         body = assert_error(bob.submit(op, kind, params), 403, 7)
         assert "OUTCOME_DENY_EXPLICIT" in [e["outcome"] for e in body["details"][1]["policyEvaluations"]], op
         ok(client.submit("delete_policy", "ACTIVITY_TYPE_DELETE_POLICY", {"policyId": policy_id}))
+
+
+# --- features/policies/smart-contract-interfaces.mdx (Solana, Policy formats) -----------------------------
+
+SYSTEM_IDL = {
+    "version": "0.1.0",
+    "name": "system_program",
+    "instructions": [
+        {
+            "name": "transfer",
+            "accounts": [
+                {"name": "from", "isMut": True, "isSigner": True},
+                {"name": "to", "isMut": True, "isSigner": False},
+            ],
+            "args": [{"name": "lamports", "type": "u64"}],
+        }
+    ],
+    "types": [],
+}
+
+
+def test_an_uploaded_idl_does_not_fill_parsed_instruction_data(client):
+    bob_id, bob = api_user(client, "Bob")
+    payer = new_wallet(client, accounts=[SOL_ACCOUNT])["addresses"][0]
+    interface = {
+        "smartContractAddress": "11111111111111111111111111111111",
+        "smartContractInterface": json.dumps(SYSTEM_IDL),
+        "type": "SMART_CONTRACT_INTERFACE_TYPE_SOLANA",
+        "label": "system",
+        "notes": "",
+    }
+    ok(client.submit("create_smart_contract_interface", "ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE", interface))
+    condition = "solana.tx.instructions.any(i, i.parsed_instruction_data.instruction_name == 'transfer')"
+    create_policy(client, "idl transfer", condition, f"approvers.any(user, user.id == '{bob_id}')")
+    params = {
+        "signWith": payer,
+        "type": "TRANSACTION_TYPE_SOLANA",
+        "unsignedTransaction": solana_transfer(payer, solana_key("payee"), 1000),
+    }
+    # the service would read the instruction through the IDL and allow it; the simulator does not decode it
+    denied_and_failed(bob.submit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", params), bob)
+
+
+def test_an_invitation_from_a_state_saved_before_the_fix_reads_back_too(client, simulator):
+    submit_invitation = ("create_invitations", "ACTIVITY_TYPE_CREATE_INVITATIONS")
+    result_of(client.submit(*submit_invitation, {"invitations": [invitation("dave")]}), "createInvitationsResult")
+
+    def as_saved_before(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {("receiverUserEmail" if k == "receiverEmail" else k): as_saved_before(v) for k, v in node.items()}
+        return [as_saved_before(v) for v in node] if isinstance(node, list) else node
+
+    saved = as_saved_before(json.loads(json.dumps(simulator.simulator.export_state())))
+    assert "receiverUserEmail" in json.dumps(saved)
+    simulator.simulator.import_state(saved)
+    shown = organization(client)["invitations"]
+    assert [(i["receiverUserName"], i["receiverEmail"]) for i in shown] == [("dave", "dave@example.com")]
