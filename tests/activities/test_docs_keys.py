@@ -22,7 +22,7 @@ from tx_builders import solana_key, solana_transfer
 from simulator import testing
 from simulator.auth.stamps import b64url_encode
 from simulator.crypto import keys
-from simulator.testing import PasskeyStamper
+from simulator.testing import ApiKeyStamper, PasskeyStamper
 
 ROOT = DEFAULTS["userId"]
 QUORUM = ("update_root_quorum", "ACTIVITY_TYPE_UPDATE_ROOT_QUORUM")
@@ -558,3 +558,100 @@ def test_an_invitation_from_a_state_saved_before_the_fix_reads_back_too(client, 
     simulator.simulator.import_state(saved)
     shown = organization(client)["invitations"]
     assert [(i["receiverUserName"], i["receiverEmail"]) for i in shown] == [("dave", "dave@example.com")]
+
+
+# --- features/policies/language.mdx (Struct: User, Credential, PrivateKey) -------------------------------
+
+
+def test_consensus_reads_the_approvers_user_and_credential_fields(client):
+    bob_key = ApiKeyStamper(KEYS["bob"]).public_key
+    bob_id, bob = api_user(client, "Bob", userEmail="bob@example.com")
+    _, carol = api_user(client, "Carol", userEmail="carol@example.com")
+    tag = result_of(
+        client.submit(
+            "create_user_tag", "ACTIVITY_TYPE_CREATE_USER_TAG", {"userTagName": "traders", "userIds": [bob_id]}
+        ),
+        "createUserTagResult",
+    )["userTagId"]
+    user = f"user.id == '{bob_id}' && user.tags.contains('{tag}') && user.email == 'bob@example.com'"
+    credential = f"c.user_id == '{bob_id}' && c.type == 'CREDENTIAL_TYPE_API_KEY_P256' && c.public_key == '{bob_key}'"
+    consensus = f"approvers.any(user, {user} && user.alias == 'Bob') && credentials.any(c, {credential})"
+    create_policy(client, "traders create wallets", "activity.resource == 'WALLET'", consensus)
+    made = ok(bob.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "b", "accounts": []}))
+    assert made["activity"]["status"] == COMPLETED
+    # Carol's own approval does not meet the consensus: her activity waits for Bob's
+    waiting = ok(carol.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "c", "accounts": []}))
+    assert waiting["activity"]["status"] == "ACTIVITY_STATUS_CONSENSUS_NEEDED"
+
+
+def test_a_condition_reads_the_private_keys_id_label_tags_and_flags(client):
+    bob_id, bob = api_user(client, "Bob")
+    tag = result_of(
+        client.submit(
+            "create_private_key_tag",
+            "ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG",
+            {"privateKeyTagName": "cold", "privateKeyIds": []},
+        ),
+        "createPrivateKeyTagResult",
+    )["privateKeyTagId"]
+    key = {**private_key("vault"), "privateKeyTags": [tag], "addressFormats": ["ADDRESS_FORMAT_ETHEREUM"]}
+    key_id = result_of(client.submit(*PRIVATE_KEYS, {"privateKeys": [key]}), "createPrivateKeysResultV2")[
+        "privateKeys"
+    ][0]["privateKeyId"]
+    condition = (
+        f"private_key.id == '{key_id}' && private_key.label == 'vault' && private_key.tags.contains('{tag}')"
+        " && private_key.imported == false && private_key.exported == false"
+    )
+    create_policy(client, "sign with the vault key", condition, f"approvers.any(user, user.id == '{bob_id}')")
+    params = {
+        "signWith": key_id,
+        "payload": "00" * 32,
+        "encoding": "PAYLOAD_ENCODING_HEXADECIMAL",
+        "hashFunction": "HASH_FUNCTION_NO_OP",
+    }
+    signing = ("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2")
+    assert ok(bob.submit(*signing, params))["activity"]["status"] == COMPLETED
+    target = testing.ClientKeyPair.generate().public_key
+    result_of(
+        client.submit(
+            "export_private_key",
+            "ACTIVITY_TYPE_EXPORT_PRIVATE_KEY",
+            {"privateKeyId": key_id, "targetPublicKey": target},
+        ),
+        "exportPrivateKeyResult",
+    )
+    denied_and_failed(bob.submit(*signing, {**params, "payload": "11" * 32}), bob)  # private_key.exported is true now
+
+
+def test_an_api_keys_credential_id_reads_its_api_key_id(client):
+    bob_id, bob = api_user(client, "Bob")
+    key_id = ok(client.query("get_api_keys", userId=bob_id))["apiKeys"][0]["apiKeyId"]
+    consensus = f"credentials.any(c, c.credential_id == '{key_id}' && c.id == '{key_id}')"
+    create_policy(client, "by key id", "activity.resource == 'WALLET'", consensus)
+    made = ok(bob.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "b", "accounts": []}))
+    assert made["activity"]["status"] == COMPLETED
+
+
+def test_an_idl_in_the_older_account_flag_spelling_is_accepted(client):
+    older = {
+        **SYSTEM_IDL,
+        "instructions": [
+            {
+                **SYSTEM_IDL["instructions"][0],
+                "accounts": [{"name": "from", "writable": True, "signer": True}, {"name": "to", "writable": True}],
+            }
+        ],
+    }
+    interface = {
+        "smartContractAddress": "11111111111111111111111111111111",
+        "smartContractInterface": json.dumps(older),
+        "type": "SMART_CONTRACT_INTERFACE_TYPE_SOLANA",
+        "label": "system, older flags",
+        "notes": "",
+    }
+    made = result_of(
+        client.submit("create_smart_contract_interface", "ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE", interface),
+        "createSmartContractInterfaceResult",
+    )
+    listed = ok(client.query("list_smart_contract_interfaces"))["smartContractInterfaces"]
+    assert made["smartContractInterfaceId"] in [i["smartContractInterfaceId"] for i in listed]
