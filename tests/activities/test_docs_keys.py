@@ -655,3 +655,41 @@ def test_an_idl_in_the_older_account_flag_spelling_is_accepted(client):
     )
     listed = ok(client.query("list_smart_contract_interfaces"))["smartContractInterfaces"]
     assert made["smartContractInterfaceId"] in [i["smartContractInterfaceId"] for i in listed]
+
+
+# --- features/policies/language.mdx (Time expressions) -----------------------------------------------------
+
+MONDAY_10AM_NEW_YORK = 1796655600000  # 2026-12-07T15:00:00Z
+SUNDAY_10AM_NEW_YORK = MONDAY_10AM_NEW_YORK - 86_400_000
+
+
+@pytest.mark.parametrize(
+    "time",
+    [
+        "CronSpan('0 9 * * 1-5', '8h', 'America/New_York')",
+        "CronSpan('0 9 * * 1,3,5', '1d12h', 'America/New_York')",
+        "CronSpan('0 9 7 * 6', '90m', 'America/New_York')",  # the 7th or a Saturday: day fields are OR'd
+        "time.now >= Timestamp('2026-12-07T15:00:00z') && time.now < Timestamp('2026-12-07T16:00:00+00:00')",
+        "time.now == Timestamp('2026-12-07T15:00:00-00:00')",
+    ],
+)
+@pytest.mark.simulator_scenario("../scenarios/time_based_policies.yaml")
+def test_a_time_window_applies_inside_and_not_outside(client, simulator, time):
+    bob_id, bob = api_user(client, "Bob")
+    params = {
+        "policyName": "office hours",
+        "effect": "EFFECT_ALLOW",
+        "condition": "activity.resource == 'WALLET'",
+        "consensus": f"approvers.any(user, user.id == '{bob_id}')",
+        "notes": "",
+        "time": time,
+    }
+    result_of(client.submit("create_policy", "ACTIVITY_TYPE_CREATE_POLICY_V3", params), "createPolicyResult")
+    clock = simulator.simulator.clock
+    clock.freeze(MONDAY_10AM_NEW_YORK)
+    inside = bob.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "in", "accounts": []})
+    assert ok(inside)["activity"]["status"] == COMPLETED
+    clock.freeze(SUNDAY_10AM_NEW_YORK)
+    outside = bob.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "out", "accounts": []})
+    body = assert_error(outside, 403, 7)
+    assert [e["outcome"] for e in body["details"][1]["policyEvaluations"]] == ["OUTCOME_TIME_INACTIVE"]
