@@ -20,7 +20,10 @@ def create_invitations(ctx: Context, params: Json) -> Json:
     ids = []
     for inv in invitations:
         inv_id = ctx.new_id()
-        fields = {"invitationId": inv_id, **inv, "status": "INVITATION_STATUS_CREATED"}
+        # the request names the address receiverUserEmail, the stored v1Invitation receiverEmail
+        sent = {k: v for k, v in inv.items() if k != "receiverUserEmail"}
+        fields = {"invitationId": inv_id, **sent, "receiverEmail": inv["receiverUserEmail"]}
+        fields["status"] = "INVITATION_STATUS_CREATED"
         ctx.org.invitations[inv_id] = Record(inv_id, fields, ctx.now_ms)
         ids.append(inv_id)
     return {"invitationIds": ids}

@@ -21,6 +21,15 @@ def get_organization_configs(q: QueryContext, body: Json) -> Json:
     return {"configs": {"features": q.org.features_api(), "quorum": quorum}}
 
 
+def invitation(stored: Json) -> Json:
+    """v1Invitation: a state saved by an earlier version kept the request's receiverUserEmail; read it as receiverEmail."""
+    if "receiverUserEmail" in stored:
+        stored = {k: v for k, v in stored.items() if k != "receiverUserEmail"} | {
+            "receiverEmail": stored["receiverUserEmail"]
+        }
+    return stored
+
+
 def get_organization(q: QueryContext, body: Json) -> Json:
     org = q.org
     return {
@@ -30,7 +39,7 @@ def get_organization(q: QueryContext, body: Json) -> Json:
             "users": [u.to_api() for u in org.users.values()],
             "policies": [p.to_api() for p in org.policies.values()],
             "privateKeys": [k.to_api() for k in org.private_keys.values()],
-            "invitations": [i.to_api() for i in org.invitations.values()],
+            "invitations": [invitation(i.to_api()) for i in org.invitations.values()],
             "tags": [t.to_api() for t in org.tags.values()],
             "rootQuorum": {"threshold": org.root_threshold, "userIds": list(org.root_user_ids)},
             "features": org.features_api(),
