@@ -11,7 +11,7 @@ switches, the caches the others ran over). Each call is timed here alone and bes
 that only want the lock (pure Python loops), in the caller's CPU time and wall time, medians of ``--calls``.
 This is the part of a request's cost that grows from one connection to eight (bench/served.py), for the
 simulator and the Flask echo's stamp check alike, and what serve --data-dir's writer pays again for its
-write and for a request waiting for a sibling's record (ARCHITECTURE.md, "Costs").
+write and for a request waiting for a sibling's record (bench/README.md, "Measurements recorded").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""bench/gil.py, the measure ARCHITECTURE.md's costs cite for what eight connections add: it runs as documented
+"""bench/gil.py, the measure bench/README.md's recorded data-directory costs cite for what eight connections add: it runs
 and prints each call alone and beside threads that want the interpreter lock (no figure is asserted)."""
 
 from __future__ import annotations
