@@ -146,7 +146,7 @@ class DataDir:
 
     def _sync_every_second(self) -> None:
         """``everysec``: what was written reaches the disk within a second, off the requests' path (an fsync
-        takes milliseconds: 4.3 ms on the machine ARCHITECTURE.md measured, more than a whole signature)."""
+        takes milliseconds: 4.3 ms on the machine docs/reference/data-directory.md measured, more than a whole signature)."""
         while not self._closing.wait(1.0):
             if self._unsynced.is_set():
                 self._unsynced.clear()
