@@ -65,30 +65,30 @@ PHASES = (
         "record and log line",
         "one record per request, read by the request log line, the journal and the inspector; the reason phrase",
         (
-            "simulator.request_record:RequestRecord.begin",
-            "simulator.logs:_answered",
-            "simulator.status_line:with_usual_reason",
+            "simulator.http.request_record:RequestRecord.begin",
+            "simulator.http.logs:_answered",
+            "simulator.http.status_line:with_usual_reason",
         ),
     ),
     Phase(
         "size and origin checks",
         "413 over --max-body-bytes on every route; a browser origin not allowed refused 403 (tests/http)",
-        ("simulator.app:admit",),
+        ("simulator.web.app:admit",),
     ),
     Phase(
         "CORS headers",
         "Vary: Origin on every public answer, allow-origin for an allowed browser (tests/http/test_cors*)",
-        ("simulator.app:add_cors_headers",),
+        ("simulator.web.app:add_cors_headers",),
     ),
     Phase(
         "view: headers read",
         "the pipeline looks headers up in any case, and the peer's address for IP allowlists (ip_allowlist)",
-        ("simulator.app:submit", "simulator.app:query", "simulator.app:headers"),
+        ("simulator.web.app:submit", "simulator.web.app:query", "simulator.web.app:headers"),
     ),
     Phase(
         "answer encoded",
         "the answer's JSON byte for byte the standard encoder's, keys in order (orjson where equal)",
-        ("simulator.app:json_response",),
+        ("simulator.web.app:json_response",),
     ),
     Phase(
         "stamp header decoded",
@@ -99,8 +99,8 @@ PHASES = (
         "body parsed, validated",
         "nulls dropped, the public schema checked (fastjsonschema), int64 as strings, timestampMs window",
         (
-            "simulator.request_body:parse_body",
-            "simulator.validation:Schemas.validate",
+            "simulator.http.request_body:parse_body",
+            "simulator.operations.validation:Schemas.validate",
             "simulator.pipeline:check_liveness",
         ),
     ),
@@ -142,7 +142,7 @@ PHASES = (
     Phase(
         "handler",
         "the operation itself",
-        ("simulator.catalogue:Operation.run",),  # wraps the handler it returns
+        ("simulator.operations.catalogue:Operation.run",),  # wraps the handler it returns
     ),
     Phase(
         "answer built",
@@ -246,7 +246,10 @@ class Meter:
 def resolve(target: str) -> tuple[Any, str]:
     """(owner, attribute) of "module:name" or "module:Class.name"."""
     module, _, dotted = target.partition(":")
-    owner: Any = importlib.import_module(module)
+    try:
+        owner: Any = importlib.import_module(module)
+    except ModuleNotFoundError:  # a tree from before the folders (bench/instructions.py --against): simulator.<module>
+        owner = importlib.import_module("simulator." + module.rpartition(".")[2])
     *path, name = dotted.split(".")
     for part in path:
         owner = getattr(owner, part)
@@ -265,7 +268,7 @@ def metered(meter: Meter, app: Any) -> Iterator[None]:
         for target in phase.targets:
             owner, name = resolve(target)
             original = vars(owner)[name]
-            if target == "simulator.catalogue:Operation.run":
+            if target == "simulator.operations.catalogue:Operation.run":
                 wrapper: Any = meter.wrap_handlers(original, phase.name)
             elif isinstance(original, classmethod):
                 wrapper = classmethod(meter.wrap(original.__func__, phase.name))

@@ -4,8 +4,8 @@ on one server, in its own process.
     python bench/server.py SCENARIO [--server waitress|granian|werkzeug] [--activities N] [--data-dir DIR]
                                     [--data-durability always|everysec|no]
 
-``waitress`` is the transport ``serve`` and SimulatorServer use (simulator/wsgi.py, default
-settings); ``granian`` is ``serve --server granian``'s (simulator/granian_server.py: a Rust HTTP server
+``waitress`` is the transport ``serve`` and SimulatorServer use (simulator/server/wsgi.py, default
+settings); ``granian`` is ``serve --server granian``'s (simulator/server/granian_server.py: a Rust HTTP server
 driven in this process, ``Config.threads`` application threads; the bench once ran granian's own
 multi-process server, whose worker, forked while this process had threads, could hang on a lock); ``werkzeug`` is the threaded
 development server they used before, kept here so a run can show the difference. ``--activities N`` first fills the state with N signing
@@ -36,8 +36,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ceiling import ceiling_app
 from workload import Workload
 
-from simulator import Config, Simulator, create_app, logs
-from simulator.wsgi import PortServer, worker_pool
+from simulator import Config, Simulator, create_app
+
+try:  # the folders since 0.4; bench/instructions.py --against loads this module beside older trees too
+    from simulator.http import logs
+    from simulator.server.wsgi import PortServer, worker_pool
+except ImportError:
+    from simulator.wsgi import PortServer, worker_pool  # type: ignore[no-redef]
+
+    from simulator import logs  # type: ignore[no-redef,attr-defined]
 
 if TYPE_CHECKING:
     from simulator.datadir.directory import Writer
@@ -189,7 +196,9 @@ def bench_app(
         fill(sim, activities)
     app: Any = create_app(sim)  # refuses over-cap bodies itself (413 in the one error shape)
     mounts: dict[str, Any] = {"/bench/state-stream": stream_app(sim)}
-    if data_dir is not None:  # as serve --data-dir keeps it (simulator/server.py): the directory, its writer, the gate
+    if (
+        data_dir is not None
+    ):  # as serve --data-dir keeps it (simulator/server/simulator_server.py): the directory, its writer, the gate
         # imported here: bench/instructions.py --against loads this module beside a tree from before the data dir
         from simulator.datadir.gate import WriteGate
         from simulator.server import data_dir_writer, open_data_dir
@@ -229,8 +238,13 @@ def main() -> None:
     if interval := os.environ.get("BENCH_SWITCH_INTERVAL"):  # for experiments: the GIL's switch interval, s
         sys.setswitchinterval(float(interval))
     config, both = bench_app(args.scenario, args.activities, args.data_dir, args.data_durability)
-    if args.server == "granian":  # as serve --server granian runs it: in this process (simulator/granian_server.py)
-        from simulator.granian_server import GranianPort
+    if (
+        args.server == "granian"
+    ):  # as serve --server granian runs it: in this process (simulator/server/granian_server.py)
+        try:
+            from simulator.server.granian_server import GranianPort
+        except ImportError:  # a tree from before simulator/server/
+            from simulator.granian_server import GranianPort  # type: ignore[no-redef]
 
         port = GranianPort(both, "127.0.0.1", 0, config)
         print(f"http://127.0.0.1:{port.port}", flush=True)

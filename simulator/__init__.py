@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any, cast
 __version__ = "0.3.0"
 
 if TYPE_CHECKING:
-    from simulator.app import create_app
     from simulator.config import Budget, Config, RateLimits
     from simulator.core import Simulator
     from simulator.errors import ApiError
     from simulator.scenario import ScenarioError, ScenarioWarning, load_scenario
     from simulator.server import SimulatorServer
+    from simulator.web.app import create_app
 
 __all__ = [
     "ApiError",
@@ -44,7 +44,7 @@ _HOMES = {
     "ScenarioWarning": "simulator.scenario",
     "Simulator": "simulator.core",
     "SimulatorServer": "simulator.server",
-    "create_app": "simulator.app",
+    "create_app": "simulator.web.app",
     "load_scenario": "simulator.scenario",
 }
 
@@ -92,6 +92,33 @@ MOVED = {
     "simulator.scenario.key_material": "simulator.scenario.key_checks",
     "simulator.consensus.rate_limits": "simulator.consensus.throttle",
     "simulator.events": "simulator.webhooks",
+    # the loose modules of the top, in folders named for what they are (simulator.cli, .control, .server and
+    # .testing are packages now that serve the old module's names themselves)
+    "simulator.cli_commands": "simulator.cli.cli_commands",
+    "simulator.cli_options": "simulator.cli.cli_options",
+    "simulator.control_client": "simulator.control.control_client",
+    "simulator.control_scenarios": "simulator.control.control_scenarios",
+    "simulator.control_surface": "simulator.control.control_surface",
+    "simulator.wsgi": "simulator.server.wsgi",
+    "simulator.granian_server": "simulator.server.granian_server",
+    "simulator.host_check": "simulator.server.host_check",
+    "simulator.app": "simulator.web.app",
+    "simulator.cors": "simulator.web.cors",
+    "simulator.request_record": "simulator.http.request_record",
+    "simulator.request_body": "simulator.http.request_body",
+    "simulator.flask_context": "simulator.http.flask_context",
+    "simulator.logs": "simulator.http.logs",
+    "simulator.log_writer": "simulator.http.log_writer",
+    "simulator.status_line": "simulator.http.status_line",
+    "simulator.catalogue": "simulator.operations.catalogue",
+    "simulator.activity_types": "simulator.operations.activity_types",
+    "simulator.validation": "simulator.operations.validation",
+    "simulator.response_check": "simulator.operations.response_check",
+    "simulator.operation_names": "simulator.operations.operation_names",
+    "simulator.operation_aliases": "simulator.operations.operation_aliases",
+    "simulator.operation_coverage": "simulator.operations.operation_coverage",
+    "simulator.replay": "simulator.testing.replay",
+    "simulator.recording": "simulator.scenario.recording",
 }
 
 

@@ -48,31 +48,31 @@ class Config:
     control: bool = True
     control_token: str | None = None  # Authorization: Bearer <token> or X-Simulator-Control-Token: <token>
     inspector: bool = False  # the page at /_simulator/ui (with the control API only); `serve` turns it on
-    # transport (simulator/wsgi.py), for every port: main (with the control API) and auth proxy
+    # transport (simulator/server/wsgi.py), for every port: main (with the control API) and auth proxy
     threads: int = 8  # worker threads answering requests, shared by the ports; reading never holds one; API
     # requests run on at most one per core (simulator/wsgi.WorkerPools), the control API on these
     max_connections: int = 256  # open connections per port; more wait in the listen backlog
     header_timeout_seconds: float = 10.0  # a request's line and headers must arrive within this of its first byte
     read_timeout_seconds: float = 30.0  # for its body after the headers, and the longest a connection may idle
-    # the HTTP server of both ports: "waitress" (simulator/wsgi.py, every limit above and every transport fault) or
-    # "granian" (simulator/granian_server.py, the optional extra: what it cannot carry is refused or logged at start)
+    # the HTTP server of both ports: "waitress" (simulator/server/wsgi.py, every limit above and every transport fault) or
+    # "granian" (simulator/server/granian_server.py, the optional extra: what it cannot carry is refused or logged at start)
     server: str = "waitress"
-    # every 200 answer checked against the public swagger's response schema (simulator/response_check.py): a mismatch
+    # every 200 answer checked against the public swagger's response schema (simulator/operations/response_check.py): a mismatch
     # answers 500 and is kept in crashes (the pytest plugin fails the test); test suites turn it on by environment
     strict_responses: bool = field(default_factory=lambda: os.environ.get(STRICT_RESPONSES_ENV) == "1")
     # an e-mail address whose domain cannot receive mail (.test, .example: RFC 2606, 6761) refused "could not reach
     # email" as the service refuses it (simulator/model/email_address.py); False: accepted with a warning in the log
     # and the request's journal entry, since test data uses those names (a scenario's `strictEmail: true` sets it too)
     strict_email: bool = False
-    # browser origins the main interface answers (CORS, simulator/cors.py); empty: loopback origins only
+    # browser origins the main interface answers (CORS, simulator/web/cors.py); empty: loopback origins only
     # (http(s)://localhost, *.localhost, 127.0.0.0/8, [::1], any port); "*" every origin, as the service does for its
     # browser SDKs; a scenario's `cors: {origins: [...]}` adds to these
     cors_origins: tuple[str, ...] = ()
     # Host names every port answers beyond localhost, *.localhost, IP addresses and the --host it listens on
-    # (simulator/host_check.py, a DNS rebinding guard); ".example.com" allows its subdomains, "*" every name
+    # (simulator/server/host_check.py, a DNS rebinding guard); ".example.com" allows its subdomains, "*" every name
     allowed_hosts: tuple[str, ...] = ()
     # directories the control API (POST /_simulator/scenarios) loads scenario files from, besides the working
-    # directory, the folders of `scenarios` and the shipped scenarios (simulator/control_scenarios.py)
+    # directory, the folders of `scenarios` and the shipped scenarios (simulator/control/control_scenarios.py)
     scenario_dirs: tuple[Path, ...] = field(default_factory=tuple)
     # the auth proxy enabled at start for the default organization (the ready line's), with these settings; its
     # allowed origins are cors_origins (every origin when none)

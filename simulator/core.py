@@ -23,16 +23,16 @@ from simulator.config import Config
 from simulator.consensus.decisions import VoteSelection
 from simulator.consensus.explain import explain
 from simulator.handling.context import Context
+from simulator.http.request_record import RequestRecord
 from simulator.journal import Journal
 from simulator.model import mnemonic_pool
+from simulator.operations.validation import Schemas
 from simulator.paths import data_dir
-from simulator.recording import Recorder
-from simulator.request_record import RequestRecord
 from simulator.scenario import load_scenario, seed
+from simulator.scenario.recording import Recorder
 from simulator.state import codec
 from simulator.state.activity import Activity
 from simulator.state.store import MnemonicStream, Store
-from simulator.validation import Schemas
 from simulator.webhooks.deliveries import Webhooks
 from simulator.wire import Json
 
@@ -375,7 +375,7 @@ class Simulator:
         self.configure_auth_proxy(org_id, **settings)
 
     def allowed_hosts(self) -> tuple[str, ...]:
-        """Host names every port answers beyond the trusted ones (simulator/host_check.py): ``--allowed-host``
+        """Host names every port answers beyond the trusted ones (simulator/server/host_check.py): ``--allowed-host``
         and the loaded scenarios' ``allowedHosts``."""
         return (*self.config.allowed_hosts, *self.store.allowed_hosts)
 
@@ -425,7 +425,7 @@ def decode_capture(kept: Json) -> object:
 
 
 class FaultGate:
-    """What the transport asks, once per complete request, before a worker runs it (simulator/wsgi.py):
+    """What the transport asks, once per complete request, before a worker runs it (simulator/server/wsgi.py):
     which fault it gets. A request a fault keeps from the application (reset, timeout) is journaled here."""
 
     def __init__(self, sim: Simulator) -> None:

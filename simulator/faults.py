@@ -10,7 +10,7 @@ fault matches draws from ``Random("<seed>/<fault name>/<n>")`` (``drawn``), so a
 the same faults to the same requests, a test can compute which hits to expect, and adding a fault
 never shifts the ids, keys and mnemonics the seeded source hands out to everything else.
 
-The decision is made by the transport (simulator/wsgi.py) once a request is complete, before any
+The decision is made by the transport (simulator/server/wsgi.py) once a request is complete, before any
 worker runs it: ``reset`` and ``timeout`` never reach the application, ``latency`` before the work
 waits on the I/O loop, and the others are carried out around the application's answer. This module
 only decides; what each kind does to the connection is the transport's.
@@ -27,15 +27,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from simulator import operation_names
-from simulator.activity_types import kind_of
 from simulator.errors import ApiError
 from simulator.handling.matching import contains
+from simulator.operations import operation_names
+from simulator.operations.activity_types import kind_of
 from simulator.wire import Json
 
 KINDS = ("latency", "unavailable", "lostAnswer", "reset", "timeout", "slow")
 # answered by the application (pipeline.journaled), so every transport carries them; the other kinds act on the
-# connection, which only the waitress transport does (simulator/wsgi.py; ARCHITECTURE.md, "Transports")
+# connection, which only the waitress transport does (simulator/server/wsgi.py; ARCHITECTURE.md, "Transports")
 APPLICATION_KINDS = ("unavailable",)
 INTERFACES = ("api", "authProxy")  # the main interface's /public/v1/..., the auth proxy's /v1/...
 MAX_DELAY_MS = 60_000  # a latency, or a slow answer's whole time, is at most a minute

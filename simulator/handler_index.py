@@ -1,6 +1,6 @@
 """Every function the operation catalogue names by string, as a reference an editor and a type checker follow.
 
-Generated from simulator/catalogue.py by ``python tools/handler_index.py`` (tests/http/test_handler_index.py
+Generated from simulator/operations/catalogue.py by ``python tools/handler_index.py`` (tests/http/test_handler_index.py
 fails while it is stale); do not edit. The catalogue imports a handler's module on first use, so that
 start-up does not pay for every family; the references below sit under ``TYPE_CHECKING`` for the same
 reason. ``mypy simulator`` checks that each exists and has its kind's signature (``Handler``,

@@ -2,7 +2,7 @@
 and assertions whose failures show the nearest actual calls.
 
 An assertion names its operation as the catalogue does, or by an official client's method name
-(``get_wallets`` is ``list_wallets``: simulator/operation_names.py); a name of no operation is refused
+(``get_wallets`` is ``list_wallets``: simulator/operations/operation_names.py); a name of no operation is refused
 (``UnknownOperation``, a ValueError, naming the closest), since ``assert_not_called`` on it always passed."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import threading
 from collections import deque
 from typing import Any
 
-from simulator import operation_names
 from simulator.handling.matching import contains
+from simulator.operations import operation_names
 from simulator.wire import Json
 
 

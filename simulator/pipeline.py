@@ -16,11 +16,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, Protocol
 
-from simulator import auth, catalogue, faults, response_check
+from simulator import auth, faults
 from simulator.auth.stamps import Stamp
 from simulator.auth_proxy_config import captcha
 from simulator.auth_proxy_config import config as proxy_config
-from simulator.catalogue import Kind, Operation
 from simulator.clock import Clock, Source
 from simulator.config import Config
 from simulator.consensus import engine, lifecycle, mfa_gate, parent_runs, rules
@@ -29,13 +28,15 @@ from simulator.consensus.decisions import Decision, Outcome, VoteSelection
 from simulator.errors import ApiError, InvalidArgument, NotFound, PermissionDenied, Unimplemented
 from simulator.handling import envelope, ip_allowlist_check, refusals, request_warnings, session_scope
 from simulator.handling.context import Context
+from simulator.http.request_body import check_timestamp_ms, json_or_none, parse_body
+from simulator.http.request_record import UNREAD, RequestRecord
 from simulator.journal import Journal
+from simulator.operations import catalogue, response_check
+from simulator.operations.catalogue import Kind, Operation
+from simulator.operations.validation import Schemas
 from simulator.queries import QueryContext
-from simulator.request_body import check_timestamp_ms, json_or_none, parse_body
-from simulator.request_record import UNREAD, RequestRecord
 from simulator.state.activity import Activity, Pending
 from simulator.state.store import Organization, Store
-from simulator.validation import Schemas
 from simulator.wire import Json
 
 

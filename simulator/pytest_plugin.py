@@ -18,7 +18,7 @@ fixture                         scope     yields
                                           sockets), for code that accepts a transport
 ``simulator_user``              function  ``simulator_user("Bob")``: a client stamping as a
                                           scenario user (by name or id) with its declared key
-``simulator_control``           function  a :class:`~simulator.control_client.ControlClient` for the
+``simulator_control``           function  a :class:`~simulator.control.control_client.ControlClient` for the
                                           server's control API, carrying its token when one is set
 ``simulator_outbox``            function  the OTP outbox: ``.messages(contact)``, ``.code(contact)``,
                                           ``.wait_for(contact, timeout)`` (returns the code)
@@ -59,7 +59,7 @@ from typing import Any
 import pytest
 
 from simulator.config import Config
-from simulator.control_client import TOKEN_ENV, ControlClient
+from simulator.control.control_client import TOKEN_ENV, ControlClient
 from simulator.scenario import ScenarioError, resolve_scenario
 from simulator.server import SimulatorServer
 from simulator.testing import ApiKeyStamper, InProcessClient, SimulatorClient

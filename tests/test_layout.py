@@ -19,11 +19,9 @@ from conftest import ROOT
 
 TESTS = ROOT / "tests"
 
-# folder -> what its tests are about (the package's own folders need no entry: they mirror simulator/)
+# folder -> what its tests are about (the package's own folders need no entry: they mirror simulator/; tests/cli,
+# tests/control and tests/http are simulator/cli/, control/ and http/'s, and hold the tests across those surfaces)
 CROSS_CUTTING = {
-    "cli": "the command line and the serve process: ready line, request log, start-up imports",
-    "http": "the HTTP surface across operations: transport, errors, CORS, faults, schemas, catalogue",
-    "control": "the control API, its client and its one table (simulator/control*.py), the journal",
     "python_api": "what a Python user imports: the pytest plugin, simulator.testing, old import paths",
     "clients": "the official clients (JS and Python), unmodified, against the simulator",
     "js_helper": "the JS test helper of js/: as a package, installed, its types and trust plugin",

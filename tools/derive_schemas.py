@@ -37,8 +37,8 @@ from typing import Any, NamedTuple
 import response_schemas as responses  # the sibling module (tools/ is on sys.path when this file runs)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the simulator's address table, from a checkout
-from simulator.activity_types import kind_of
 from simulator.crypto import addresses
+from simulator.operations.activity_types import kind_of
 
 Json = dict[str, Any]
 
@@ -233,7 +233,7 @@ class Inliner:
 
 # Bounds the swagger states in prose (it has no maximum/minimum keywords): one rule per phrasing.
 # String-encoded numbers get the custom x-minimum / x-maximum / x-exclusiveMinimum (JSON Schema's
-# own apply to JSON numbers only; simulator/validation.py enforces these).
+# own apply to JSON numbers only; simulator/operations/validation.py enforces these).
 NUMBER = r"(\d[\d,]*)"
 BOUND_PHRASES = [
     (re.compile(rf"[Mm]aximum (?:value )?is {NUMBER}"), ("maximum",)),
@@ -295,7 +295,7 @@ def issued_id_name(name: str) -> str:
 
 def mark_issued_id(schema: Json) -> None:
     """x-issued-id: the field names a record the service issued (a UUID), so that a value that is not
-    one is "malformed" rather than "not found" (simulator/validation.py, the errors page)."""
+    one is "malformed" rather than "not found" (simulator/operations/validation.py, the errors page)."""
     target = schema.get("items") if schema.get("type") == "array" else schema
     if isinstance(target, dict) and target.get("type") == "string":
         target["x-issued-id"] = True

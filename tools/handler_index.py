@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write simulator/handler_index.py from the operation catalogue (simulator/catalogue.py): every
+"""Write simulator/handler_index.py from the operation catalogue (simulator/operations/catalogue.py): every
 handler, preparer and policy context the catalogue names by string, as a reference an editor and a
 type checker follow.
 
@@ -12,14 +12,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from simulator import catalogue
-from simulator.catalogue import Kind
+from simulator.operations import catalogue
+from simulator.operations.catalogue import Kind
 
 INDEX = Path(__file__).resolve().parent.parent / "simulator" / "handler_index.py"
 
 HEAD = '''"""Every function the operation catalogue names by string, as a reference an editor and a type checker follow.
 
-Generated from simulator/catalogue.py by ``python tools/handler_index.py`` (tests/http/test_handler_index.py
+Generated from simulator/operations/catalogue.py by ``python tools/handler_index.py`` (tests/http/test_handler_index.py
 fails while it is stale); do not edit. The catalogue imports a handler's module on first use, so that
 start-up does not pay for every family; the references below sit under ``TYPE_CHECKING`` for the same
 reason. ``mypy simulator`` checks that each exists and has its kind's signature (``Handler``,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write simulator/operation_aliases.py: each official client's method name and the operation it calls,
+"""Write simulator/operations/operation_aliases.py: each official client's method name and the operation it calls,
 read from the clients themselves, so that a fault, a rule or a journal assertion naming a method
 (``get_wallets``, ``getWallets``) finds the operation (``list_wallets``) or is refused naming it.
 
@@ -15,7 +15,7 @@ when every client that has it calls one operation with it, and it is not itself 
 (an operation's own name always means that operation); a name two clients send to different operations
 is ambiguous, kept apart so that a refusal can name both.
 
-python tools/operation_aliases.py          # rewrite simulator/operation_aliases.py
+python tools/operation_aliases.py          # rewrite simulator/operations/operation_aliases.py
 python tools/operation_aliases.py --check  # exit 1 when it is stale (tests/http/test_operation_names.py)
 """
 
@@ -30,10 +30,10 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from simulator import catalogue
+from simulator.operations import catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "simulator" / "operation_aliases.py"
+OUT = ROOT / "simulator" / "operations" / "operation_aliases.py"
 NODE_MODULES = ROOT / "tests" / "js" / "node_modules"
 API_PATH = re.compile(r"^/public/v1/(?:submit|query)/(\w+)$")
 JS_CLIENTS = (  # package, its generated client
@@ -107,7 +107,7 @@ def rendered() -> str:
         *(f"- {client}" for client in clients),
         "",
         "``AMBIGUOUS``: names the clients send to different operations; a name that is one operation's and",
-        "another's method (none today) would mean the operation. simulator/operation_names.py reads both.",
+        "another's method (none today) would mean the operation. simulator/operations/operation_names.py reads both.",
         '"""',
         "",
         *table("ALIASES: dict[str, str]", [f"{q(name)}: {q(op)}" for name, op in aliases.items()]),

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Refresh the operations table (docs/reference/operations.md; it was in the README until the docs
-site) from the operation catalogue (simulator/catalogue.py).
+site) from the operation catalogue (simulator/operations/catalogue.py).
 
 python tools/readme_operations.py          # rewrite the table between its markers
 python tools/readme_operations.py --check  # exit 1 when the page is out of date
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from generated_section import between, write_or_check
 
-from simulator.operation_coverage import markdown
+from simulator.operations.operation_coverage import markdown
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "reference" / "operations.md"
 README = PAGE  # the old name of the page this tool writes

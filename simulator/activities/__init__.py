@@ -1,4 +1,4 @@
-"""Activity handlers, one module per family; the operation catalogue (``simulator/catalogue.py``)
+"""Activity handlers, one module per family; the operation catalogue (``simulator/operations/catalogue.py``)
 names each handler (``"wallets:create_wallet"``) next to its URL segment and schema.
 
 A handler takes the :class:`~simulator.handling.context.Context` and the validated

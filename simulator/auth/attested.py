@@ -20,7 +20,7 @@ from typing import Any
 from simulator.auth.stamps import ATTESTED_TOKEN, Stamp
 from simulator.crypto import service_keys, tokens
 from simulator.errors import PermissionDenied, Unauthenticated
-from simulator.request_body import json_or_none
+from simulator.http.request_body import json_or_none
 from simulator.state.records import User
 from simulator.state.store import Organization, Store
 from simulator.wire import Json

@@ -36,7 +36,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from simulator.errors import InvalidArgument, Unauthenticated
-from simulator.request_body import too_deep
+from simulator.http.request_body import too_deep
 from simulator.state.store import Organization, Store
 from simulator.wire import b64url_decode, b64url_encode
 

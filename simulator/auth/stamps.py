@@ -23,7 +23,7 @@ from cryptography.hazmat.primitives.asymmetric import ec, ed25519
 from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, encode_dss_signature
 
 from simulator.errors import Unauthenticated
-from simulator.request_body import too_deep
+from simulator.http.request_body import too_deep
 from simulator.wire import b64url_decode as b64url_decode  # kept here too: the stampers import it from here
 from simulator.wire import b64url_encode as b64url_encode
 

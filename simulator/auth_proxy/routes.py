@@ -2,7 +2,7 @@
 
 A thin adapter: the request goes through ``pipeline.proxy`` (configuration, origin check,
 schema, handler, journal), and this module only renders the answer and the CORS headers
-(simulator/cors.py; the origins are the configurations' ``allowedOrigins``).
+(simulator/web/cors.py; the origins are the configurations' ``allowedOrigins``).
 """
 
 from __future__ import annotations
@@ -12,10 +12,12 @@ from typing import TYPE_CHECKING, Any, cast
 from flask import Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from simulator import cors, logs, pipeline
-from simulator.app import SyncFlask, refuse_oversized_bodies
+from simulator import pipeline
 from simulator.auth_proxy_config import config as proxy_config
 from simulator.errors import ApiError, MethodNotAllowed, NotFound, PayloadTooLarge, PermissionDenied
+from simulator.http import logs
+from simulator.web import cors
+from simulator.web.app import SyncFlask, refuse_oversized_bodies
 
 if TYPE_CHECKING:
     from simulator.core import Simulator

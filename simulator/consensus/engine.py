@@ -15,9 +15,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from simulator.catalogue import Operation
 from simulator.consensus.decisions import Decision, Outcome
 from simulator.handling.activity_view import policy_view
+from simulator.operations.catalogue import Operation
 from simulator.state.records import Policy, User
 from simulator.state.store import Organization
 from simulator.wire import Json

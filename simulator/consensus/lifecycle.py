@@ -6,9 +6,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from simulator import catalogue
 from simulator.auth import Principal
-from simulator.catalogue import Kind, Operation
 from simulator.clock import Source
 from simulator.consensus import engine, mfa_gate
 from simulator.consensus.decisions import Decision, Outcome, VoteSelection
@@ -16,6 +14,8 @@ from simulator.consensus.explain import considered_note, error_note
 from simulator.errors import ApiError, InvalidArgument, PermissionDenied
 from simulator.handling import envelope, refusals
 from simulator.handling.context import Context
+from simulator.operations import catalogue
+from simulator.operations.catalogue import Kind, Operation
 from simulator.state.activity import CONSENSUS_NEEDED, Activity, ActivityStatus, Pending
 from simulator.state.store import Store
 from simulator.wire import Json

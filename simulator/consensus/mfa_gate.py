@@ -19,16 +19,16 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 
-from simulator import catalogue
 from simulator.auth import Principal
 from simulator.auth.attested import audience
 from simulator.auth.stamps import ATTESTED_TOKEN, Stamp
-from simulator.catalogue import Kind
 from simulator.consensus.decisions import Decision, Outcome, Wait
 from simulator.crypto import tokens
 from simulator.errors import PermissionDenied
 from simulator.handling.activity_view import policy_view
 from simulator.model import mfa_policies
+from simulator.operations import catalogue
+from simulator.operations.catalogue import Kind
 from simulator.state.activity import CONSENSUS_NEEDED, Activity, ActivityStatus
 from simulator.state.records import User
 from simulator.state.store import Store

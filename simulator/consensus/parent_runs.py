@@ -13,9 +13,9 @@ no policy.
 
 from __future__ import annotations
 
-from simulator.catalogue import Operation
 from simulator.consensus import engine
 from simulator.consensus.decisions import Outcome
+from simulator.operations.catalogue import Operation
 from simulator.state.records import User
 from simulator.state.store import Organization
 from simulator.wire import Json

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from simulator.activity_types import kind_of
-from simulator.catalogue import Operation
+from simulator.operations.activity_types import kind_of
+from simulator.operations.catalogue import Operation
 
 
 def policy_view(spec: Operation, activity_type: str, params: dict[str, Any]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from simulator.activity_types import kind_of
+from simulator.operations.activity_types import kind_of
 from simulator.state.records import User
 from simulator.state.store import Organization, Store
 from simulator.wire import Json

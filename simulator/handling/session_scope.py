@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from simulator.catalogue import Operation
 from simulator.errors import NotFound, PermissionDenied
 from simulator.handling.activity_view import policy_view
 from simulator.handling.context import Context
+from simulator.operations.catalogue import Operation
 from simulator.state.records import SessionProfile
 from simulator.state.store import Organization, Store
 from simulator.wire import Json

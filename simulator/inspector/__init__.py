@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask, Response
 
-from simulator import logs
+from simulator.http import logs
 from simulator.inspector import requests_log
 from simulator.inspector.views import api
 

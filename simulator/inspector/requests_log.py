@@ -1,7 +1,7 @@
 """The inspector's request log: every request the main port answered, with its duration.
 
 The journal (``Simulator.journal``) keeps what a request asked and how it ended, but not how
-long it took; this log keeps the last ``limit`` requests' records (simulator/request_record.py:
+long it took; this log keeps the last ``limit`` requests' records (simulator/http/request_record.py:
 the same parse of the body and answer the journal read, timed once by the transport), so the
 page can show status, duration and error together. Reads of the
 control API and the inspector's own polling are left out: they would bury the requests a
@@ -15,8 +15,8 @@ from collections import deque
 
 from flask import Response, current_app, request
 
-from simulator.request_body import json_or_none
-from simulator.request_record import UNREAD, RequestRecord
+from simulator.http.request_body import json_or_none
+from simulator.http.request_record import UNREAD, RequestRecord
 from simulator.wire import Json
 
 MAX_KEPT_BODY_BYTES = 64 * 1024  # larger request bodies are summarised, not kept

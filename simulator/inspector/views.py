@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from flask import Blueprint, Response, jsonify, request
 
-from simulator import control
+from simulator.control import views as control
 from simulator.errors import InvalidArgument, NotFound
 from simulator.inspector.requests_log import log_of_app
 from simulator.scenario import shipped_scenarios

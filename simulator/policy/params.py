@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from simulator.activity_types import kind_of, submit_schemas
+from simulator.operations.activity_types import kind_of, submit_schemas
 from simulator.policy.errors import PolicyEvaluationError
 from simulator.policy.namespaces import chain_of
 from simulator.policy.nodes import Compare, Index, ListLiteral, Literal, Member, Name, Node, Predicate, Slice, children

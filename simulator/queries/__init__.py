@@ -1,4 +1,4 @@
-"""Query handlers, one module per family; the operation catalogue (``simulator/catalogue.py``)
+"""Query handlers, one module per family; the operation catalogue (``simulator/operations/catalogue.py``)
 names each handler (``"wallets:get_wallet"``) next to its URL segment and schema.
 
 A handler takes the QueryContext and the validated body and returns the response object.

@@ -1,6 +1,6 @@
 """What scenario checks compare names against: the activity types, their parameters, the operations.
 
-Read from the endpoint schemas through ``simulator.activity_types`` (schemas/submit/*.json carry
+Read from the endpoint schemas through ``simulator.operations.activity_types`` (schemas/submit/*.json carry
 ``x-activity-types`` and one ``parameters`` schema per type), once per process.
 """
 
@@ -10,7 +10,7 @@ import difflib
 from dataclasses import dataclass
 from functools import lru_cache
 
-from simulator.activity_types import kind_of, submit_schemas
+from simulator.operations.activity_types import kind_of, submit_schemas
 from simulator.paths import data_dir
 
 

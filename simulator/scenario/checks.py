@@ -12,8 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from simulator import faults, operation_names
+from simulator import faults
 from simulator.model import email_address
+from simulator.operations import operation_names
 from simulator.scenario import Scenario, ScenarioError, flow_checks, parse_scenario, resolve_scenario, schema_errors
 from simulator.scenario import key_checks as km
 from simulator.scenario.problems import Checker, Known, Where

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from simulator.scenario.api_names import catalog
 
 if TYPE_CHECKING:
-    from simulator.catalogue import Kind
+    from simulator.operations.catalogue import Kind
     from simulator.policy.nodes import Node
     from simulator.scenario.problems import Checker, Where
 
@@ -121,7 +121,7 @@ def rate_limited_fields(checker: Checker, where: Where, rule: dict[str, Any], ma
     """``match.operation`` and ``budget`` belong to ``rateLimited`` rules (consensus/throttle), and an
     operation must be one the public API has (refused since rules could name one; a client's method name
     for one is taken as it, with a warning naming the operation)."""
-    from simulator import operation_names as names
+    from simulator.operations import operation_names as names
 
     if rule.get("outcome") != "rateLimited":
         for field, path in (("budget", ("budget",)), ("operation", ("match", "operation"))):
@@ -135,7 +135,7 @@ def rate_limited_fields(checker: Checker, where: Where, rule: dict[str, Any], ma
 def operation_names(checker: Checker, where: Where, value: Any, kinds: tuple[Kind, ...], refuse: bool = False) -> None:
     """Each name of a ``match.operation`` (a fault's, a rateLimited rule's): a client's method name for an
     operation is noted with the operation's name; a name of no operation is flagged (``refuse``: refused)."""
-    from simulator import operation_names as names
+    from simulator.operations import operation_names as names
 
     written = [value] if isinstance(value, str) else [v for v in value or [] if isinstance(v, str)]
     for i, name in enumerate(written):

@@ -6,7 +6,6 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from simulator import operation_names
 from simulator.auth_proxy_config import config as proxy_config
 from simulator.clock import Source
 from simulator.config import origin_text
@@ -15,6 +14,7 @@ from simulator.crypto import keys
 from simulator.errors import ApiError
 from simulator.handling.context import Context
 from simulator.model import credential_records, documented_rules, policy_records
+from simulator.operations import operation_names
 from simulator.scenario import Scenario
 from simulator.standins import chain as chain_standin
 from simulator.standins import longtail
@@ -223,7 +223,7 @@ class Seeder:
 
 
 def cors_origins(scenario: Scenario) -> list[str]:
-    """The scenario's ``cors.origins``, written as browsers send them (simulator/cors.py uses them)."""
+    """The scenario's ``cors.origins``, written as browsers send them (simulator/web/cors.py uses them)."""
     origins = (scenario.data.get("cors") or {}).get("origins", [])
     found = []
     for i, origin in enumerate(origins):

@@ -18,7 +18,7 @@ from eth_account import Account
 from lifecycle_helpers import allow, api_user
 from support import EMAIL, ClientKey, assert_error, new_wallet, open_bundle, sub_org
 
-from simulator.activity_types import kind_of, submit_schemas
+from simulator.operations.activity_types import kind_of, submit_schemas
 from simulator.standins import longtail
 from simulator.testing import ApiKeyStamper, PasskeyStamper, SimulatorClient
 

@@ -23,7 +23,7 @@ from browser_apps import CHROMIUM, CONFIG_ID, NODE, built_and_served, missing, s
 from conftest import DEFAULTS, ROOT
 from support import BROWSER_RUN_SECONDS, BROWSER_STEP_SECONDS
 
-from simulator.control_client import ControlClient
+from simulator.control.control_client import ControlClient
 
 WEBAPP = ROOT / "tests" / "webapp"
 NEEDED = ("playwright-core", "esbuild", "@turnkey/react-wallet-kit", "turnkey-core-v2", "react-dom", "viem")

@@ -142,10 +142,10 @@ def test_serve_granian_without_granian_says_what_to_install():
 @pytest.mark.parametrize("switches, status", [([], 403), (["--lenient-documented-rules"], 200)])
 def test_serve_lenient_documented_rules_turns_the_rules_off(switches, status):
     """An import for another user (organizations.mdx, Permissions) through a simulator built from serve's switches."""
-    from simulator.app import create_app
     from simulator.cli import config_from, parser
     from simulator.core import Simulator
     from simulator.testing import InProcessClient
+    from simulator.web.app import create_app
 
     sim = Simulator(config_from(parser().parse_args(["serve", *switches])))
     credentials = sim.default_credentials()

@@ -7,7 +7,8 @@ import json
 import logging
 import re
 
-from simulator import Config, Simulator, create_app, logs
+from simulator import Config, Simulator, create_app
+from simulator.http import logs
 from simulator.testing import ApiKeyStamper, InProcessClient
 
 LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} INFO simulator\.requests POST query/whoami 200 [\d.]+ ms$")

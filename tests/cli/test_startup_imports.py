@@ -32,7 +32,7 @@ LAZY = (
     "simulator.activities.private_keys",
     "simulator.policy.language",
     "simulator.standins.oauth_provider",
-    "simulator.operation_coverage",
+    "simulator.operations.operation_coverage",
     "simulator.inspector.activities",
     "simulator.inspector.organizations",
     "simulator.inspector.webhooks",

@@ -10,8 +10,8 @@ import pytest
 from conftest import ETH_ACCOUNT, SCENARIOS, ok, result_of
 
 from simulator import Config, Simulator
-from simulator.control_client import ControlClient, ControlError
-from simulator.control_surface import TABLE
+from simulator.control.control_client import ControlClient, ControlError
+from simulator.control.control_surface import TABLE
 
 
 def test_snapshot_and_restore(client, simulator):

@@ -17,10 +17,10 @@ from conftest import DEFAULTS
 from support import PROCESS_STOP_SECONDS
 
 from simulator import Config, Simulator
-from simulator.app import create_app
 from simulator.control import TOKEN_HEADER, exposure_warning, is_loopback
-from simulator.control_client import TOKEN_ENV, ControlClient, ControlError
+from simulator.control.control_client import TOKEN_ENV, ControlClient, ControlError
 from simulator.server import SimulatorServer
+from simulator.web.app import create_app
 
 TOKEN = "s3cret-control-token"
 PLACEHOLDER = {"activity_id": "nope", "snapshot_id": "nope", "event_id": "nope"}
@@ -231,7 +231,7 @@ def test_serve_takes_the_token_and_no_control_switches():
 
 PLUGIN_SUITE = """
 import pytest
-from simulator.control_client import ControlClient, ControlError
+from simulator.control.control_client import ControlClient, ControlError
 
 
 def test_the_fixture_server_requires_the_token(simulator):

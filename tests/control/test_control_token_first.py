@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from simulator import Config, Simulator
-from simulator.app import create_app
 from simulator.control import TOKEN_HEADER
+from simulator.web.app import create_app
 
 TOKEN = "s3cret-control-token"
 

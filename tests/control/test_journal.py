@@ -39,7 +39,7 @@ def unfinished(monkeypatch):
     operations still being built (every public operation is served today)."""
     import dataclasses
 
-    from simulator import catalogue
+    from simulator.operations import catalogue
 
     changes = {"submit/sign_raw_payload": {"partial": "EIP-712 refused"}, "query/get_gas_usage": {"handler": None}}
     operations = tuple(dataclasses.replace(op, **changes.get(op.key, {})) for op in catalogue.OPERATIONS)

@@ -20,7 +20,7 @@ import pytest
 from conftest import ETH_ACCOUNT, ROOT, ok
 from support import PROCESS_STOP_SECONDS
 
-from simulator.control_client import ControlClient
+from simulator.control.control_client import ControlClient
 from simulator.datadir import files
 from simulator.testing import ApiKeyStamper, SimulatorClient
 

@@ -27,7 +27,7 @@ from browser_apps import CHROMIUM, CONFIG_ID, NODE, built_and_served, missing, s
 from conftest import DEFAULTS, ROOT
 from support import BROWSER_RUN_SECONDS, BROWSER_STEP_SECONDS, PROCESS_STOP_SECONDS
 
-from simulator.control_client import ControlClient
+from simulator.control.control_client import ControlClient
 
 WEBAPP = ROOT / "tests" / "webapp"
 pytestmark = pytest.mark.skipif(

@@ -13,11 +13,12 @@ import rlp  # type: ignore[import-untyped]
 from conftest import ETH_ACCOUNT, ROOT, ok
 from support import ClientKey, client_signature, submit_in_process
 
-from simulator import Config, Simulator, SimulatorServer, catalogue
-from simulator.control_client import ControlClient
+from simulator import Config, Simulator, SimulatorServer
+from simulator.control.control_client import ControlClient
 from simulator.datadir import files
 from simulator.datadir.changes import ChangeTracker, FieldWatch
 from simulator.datadir.directory import DataDir
+from simulator.operations import catalogue
 from simulator.state.tables import WatchedDict, values_to_read
 from simulator.testing import ApiKeyStamper, PasskeyStamper, SimulatorClient
 from simulator.wire import read_json

@@ -117,7 +117,7 @@ def test_the_auth_proxy_reference_names_every_endpoint_and_field() -> None:
 
 def test_the_auth_proxy_answers_have_exactly_the_documented_keys(simulator) -> None:
     """Each endpoint's answer, over HTTP, holds only keys its response table names."""
-    from simulator.control_client import ControlClient
+    from simulator.control.control_client import ControlClient
     from simulator.testing import ClientKeyPair, SimulatorClient
 
     proxy_tool = tool("proxy_reference")

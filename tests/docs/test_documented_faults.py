@@ -27,10 +27,10 @@ import yaml
 from conftest import ROOT
 from test_readme import blocks
 
-from simulator import catalogue
-from simulator.activity_types import kind_of
 from simulator.faults import drawn
-from simulator.operation_names import resolve
+from simulator.operations import catalogue
+from simulator.operations.activity_types import kind_of
+from simulator.operations.operation_names import resolve
 from simulator.scenario import ScenarioWarning
 from simulator.scenario.api_names import catalog
 from simulator.testing import ApiKeyStamper, SimulatorClient

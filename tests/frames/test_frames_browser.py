@@ -27,11 +27,11 @@ from browser_apps import CHROMIUM, NODE, built_and_served, missing, serve, stop
 from conftest import DEFAULTS, ROOT
 from support import BROWSER_RUN_SECONDS, BROWSER_STEP_SECONDS
 
-from simulator.app import create_app
 from simulator.cli import ready_line
 from simulator.config import Config
 from simulator.core import Simulator
 from simulator.crypto import service_keys
+from simulator.web.app import create_app
 
 FRAMES = ROOT / "tests" / "frames"
 NEEDED = (

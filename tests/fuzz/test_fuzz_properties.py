@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 from test_fuzz_hostile import HOSTILE
 
-from simulator import catalogue
-from simulator.catalogue import Kind, Status
+from simulator.operations import catalogue
+from simulator.operations.catalogue import Kind, Status
 
 SCHEMAS, EXAMPLES = ROOT / "schemas", ROOT / "fixtures" / "requests"
 MAX_EXAMPLES = int(os.environ.get("FUZZ_MAX_EXAMPLES", "3"))  # more for a longer local campaign

@@ -16,8 +16,8 @@ import pytest
 from conftest import ROOT
 from support import assert_error
 
-from simulator import catalogue
-from simulator.catalogue import Kind, Status
+from simulator.operations import catalogue
+from simulator.operations.catalogue import Kind, Status
 
 SCHEMAS = ROOT / "schemas"
 EXAMPLES = ROOT / "fixtures" / "requests"
@@ -249,9 +249,9 @@ def test_the_example_gets_a_200_or_its_documented_refusal(simulator: Any, simula
 @pytest.mark.parametrize("strict", [True, False])
 def test_a_broken_answer_is_a_500_naming_the_violations_only_in_strict_mode(strict: bool) -> None:
     from simulator import Config
-    from simulator.app import create_app
     from simulator.core import Simulator
     from simulator.testing import ApiKeyStamper, InProcessClient
+    from simulator.web.app import create_app
 
     sim = Simulator(Config(seed=1, strict_responses=strict))
     credentials = sim.default_credentials()

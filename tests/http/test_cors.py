@@ -23,10 +23,10 @@ from support import CHROMEDRIVER, CHROMIUM, NO_CHROMIUM, PROCESS_STOP_SECONDS, a
 from simulator import Config, SimulatorServer
 from simulator.cli import main, ready_line
 from simulator.config import WEB_APP_AUTH_PROXY_CONFIG_ID
-from simulator.cors import SDK_HEADERS
 from simulator.pytest_plugin import http_receiver
 from simulator.scenario import ScenarioError
 from simulator.testing import ApiKeyStamper, PasskeyStamper, SimulatorClient
+from simulator.web.cors import SDK_HEADERS
 
 APP = "http://localhost:3000"
 OTHER = "http://evil.example"

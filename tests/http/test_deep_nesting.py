@@ -37,7 +37,7 @@ def test_deep_bodies_are_refused_even_with_the_recursion_limit_raised():
 
 
 def test_a_deep_bracket_inside_a_string_is_only_text():
-    from simulator.request_body import parse_body
+    from simulator.http.request_body import parse_body
 
     text = "[" * 5_000
     assert parse_body(json.dumps({"note": text, "list": [[1], [2]]}).encode(), None)["note"] == text

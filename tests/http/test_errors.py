@@ -330,7 +330,7 @@ def test_unsimulated_operations_say_so(client, monkeypatch):
     """Every public operation is served today; one the catalogue names without a handler answers 501."""
     import dataclasses
 
-    from simulator import catalogue
+    from simulator.operations import catalogue
 
     absent = dataclasses.replace(catalogue.get("query", "get_boot_proof"), handler=None)
     monkeypatch.setitem(catalogue._BY_KEY, absent.key, absent)

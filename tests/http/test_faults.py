@@ -1,4 +1,4 @@
-"""Faults on demand (simulator/faults.py, carried out by simulator/wsgi.py): what each fault does on the
+"""Faults on demand (simulator/faults.py, carried out by simulator/server/wsgi.py): what each fault does on the
 wire, what the official clients do with it, and that a fault touches nothing but what it matches."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from turnkey_http import TurnkeyClient
 from turnkey_sdk_types import TurnkeyNetworkError
 
 from simulator import Config
-from simulator.control_client import ControlClient, ControlError
+from simulator.control.control_client import ControlClient, ControlError
 from simulator.faults import drawn
 from simulator.server import SimulatorServer
 

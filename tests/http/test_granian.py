@@ -1,7 +1,7 @@
 """``serve --server granian`` over real sockets: the limits it carries, and what it refuses or says it does not.
 
 One serve process for the module, with small limits (tests/http/test_transport.py runs the limits both
-transports share in process, on each); simulator/granian_server.py says what granian carries.
+transports share in process, on each); simulator/server/granian_server.py says what granian carries.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ pytest.importorskip("granian", reason="granian is not installed: pip install 'wa
 
 from simulator.datadir.directory import DataDir
 from simulator.faults import APPLICATION_KINDS, KINDS
-from simulator.granian_server import NOT_CARRIED
+from simulator.server.granian_server import NOT_CARRIED
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
 CAP = 4096
@@ -228,7 +228,7 @@ def test_the_listening_socket_sends_small_answers_at_once() -> None:
     socket it did not make): without it a client on one connection waited on Nagle and the delayed ACK,
     about 20 ms an answer (47 requests/s where waitress answers 1,100)."""
     from simulator import Config, Simulator, create_app
-    from simulator.granian_server import GranianPort
+    from simulator.server.granian_server import GranianPort
 
     port = GranianPort(create_app(Simulator(Config(seed=1))), "127.0.0.1", 0, Config(seed=1))
     try:

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from simulator import catalogue
-from simulator.catalogue import Kind
 from simulator.clock import Source
 from simulator.handling.context import Context
 from simulator.handling.query_context import QueryContext
+from simulator.operations import catalogue
+from simulator.operations.catalogue import Kind
 from simulator.pipeline import Host
 from simulator.wire import Json
 

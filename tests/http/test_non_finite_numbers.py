@@ -9,9 +9,9 @@ import pytest
 from conftest import DEFAULTS, ROOT
 from support import assert_error
 
-from simulator.app import create_app
 from simulator.config import Config
 from simulator.core import Simulator
+from simulator.web.app import create_app
 
 NOT_FINITE = ["NaN", "nan", "-NaN", "sNaN", "Infinity", "-Infinity", "inf", "-inf", "+Inf"]
 

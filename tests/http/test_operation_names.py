@@ -1,6 +1,6 @@
 """An operation name that names nothing is caught wherever a user writes one (issue 52): a fault's or a
 rateLimited rule's ``match.operation``, a journal assertion, the control API and the CLI; an official
-client's method name (``get_wallets``, ``getWallets``) is its operation's alias (simulator/operation_names.py)."""
+client's method name (``get_wallets``, ``getWallets``) is its operation's alias (simulator/operations/operation_names.py)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from conftest import ROOT
 from turnkey_sdk_types import TurnkeyNetworkError
 
 from simulator.cli import main
-from simulator.control_client import ControlClient, ControlError
+from simulator.control.control_client import ControlClient, ControlError
 from simulator.faults import FaultError
-from simulator.operation_names import UnknownOperation, resolve
+from simulator.operations.operation_names import UnknownOperation, resolve
 from simulator.scenario import ScenarioError, ScenarioNameWarning, ScenarioWarning, load_scenario
 
 NODE_MODULES = ROOT / "tests" / "js" / "node_modules"
@@ -29,7 +29,9 @@ def test_the_alias_table_is_the_clients_current_one():
     run = subprocess.run(
         [sys.executable, str(ROOT / "tools" / "operation_aliases.py"), "--check"], capture_output=True, cwd=ROOT
     )
-    assert run.returncode == 0, "simulator/operation_aliases.py is stale: run python tools/operation_aliases.py"
+    assert run.returncode == 0, (
+        "simulator/operations/operation_aliases.py is stale: run python tools/operation_aliases.py"
+    )
 
 
 @pytest.mark.parametrize(

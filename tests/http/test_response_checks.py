@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from simulator import response_check as responses
-from simulator.response_check import ResponseSchemas
+from simulator.operations import response_check as responses
+from simulator.operations.response_check import ResponseSchemas
 
 ROOT = Path(__file__).resolve().parents[2] / "schemas" / "responses"
 GOOD = {"organizationId": "o", "organizationName": "n", "userId": "u", "username": "name"}

@@ -21,7 +21,7 @@ from conftest import DEFAULTS, ETH_ACCOUNT, ok
 from simulator import Config, SimulatorServer
 from simulator.cli import main
 from simulator.config import WEB_APP_AUTH_PROXY_CONFIG_ID
-from simulator.control_client import ControlClient, ControlError
+from simulator.control.control_client import ControlClient, ControlError
 from simulator.local_hosts import host_allowed, is_loopback_origin
 from simulator.testing import ApiKeyStamper, SimulatorClient
 

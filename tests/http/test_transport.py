@@ -30,7 +30,7 @@ TIMEOUT = 0.3
 FAST = Config(seed=1, max_body_bytes=CAP, header_timeout_seconds=TIMEOUT, read_timeout_seconds=TIMEOUT)
 
 
-# the tests of what both transports carry run on each (simulator/granian_server.py says what granian does not)
+# the tests of what both transports carry run on each (simulator/server/granian_server.py says what granian does not)
 GRANIAN = pytest.param(
     "granian",
     marks=pytest.mark.skipif(

@@ -15,7 +15,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from simulator import Config, Simulator, create_app, wire
-from simulator.request_body import parse_body
+from simulator.http.request_body import parse_body
 from simulator.testing import ApiKeyStamper
 
 

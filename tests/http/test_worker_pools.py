@@ -10,7 +10,7 @@ import time
 from conftest import ETH_ACCOUNT
 
 from simulator import Config, SimulatorServer
-from simulator.control_client import ControlClient
+from simulator.control.control_client import ControlClient
 from simulator.testing import ApiKeyStamper, SimulatorClient
 
 

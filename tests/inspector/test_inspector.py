@@ -19,12 +19,12 @@ from conftest import DEFAULTS, ETH_ACCOUNT, ok
 from support import PROCESS_STOP_SECONDS
 
 from simulator import Config, SimulatorServer
-from simulator.app import create_app
 from simulator.cli import config_from, parser, ready_line
 from simulator.core import Simulator
 from simulator.pytest_plugin import http_receiver
 from simulator.scenario import resolve_scenario
 from simulator.testing import ApiKeyStamper, InProcessClient
+from simulator.web.app import create_app
 
 TOKEN = "s3cret-token"
 MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"

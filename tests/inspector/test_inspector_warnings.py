@@ -6,9 +6,9 @@ from __future__ import annotations
 from conftest import DEFAULTS, ok
 
 from simulator import Config
-from simulator.app import create_app
 from simulator.core import Simulator
 from simulator.testing import ApiKeyStamper, InProcessClient
+from simulator.web.app import create_app
 
 
 def test_the_request_log_lists_the_warnings_of_each_request():

@@ -22,13 +22,13 @@ import pytest
 from conftest import ok
 from support import POLICY_DENY_DAVE, assert_error, create_policy
 
-from simulator.app import create_app
 from simulator.chains.eth_calls import decode_call
 from simulator.config import Config
 from simulator.core import Simulator
 from simulator.policy.language import compile_expression
 from simulator.scenario import ScenarioWarning, resolve_scenario
 from simulator.testing import ApiKeyStamper, InProcessClient
+from simulator.web.app import create_app
 
 DAVE = POLICY_DENY_DAVE
 ROOT_KEY = "b02b91437e30e7c99682f43dfef819be237b9afba4d7131ac9f087daebb34992"

@@ -17,13 +17,13 @@ import requests
 from conftest import DEFAULTS, ok
 from support import POLICY_DENY_DAVE, SELF_DELETE, assert_error, create_policy, refused_by_an_erroring_policy
 
-from simulator.app import create_app
 from simulator.config import Config
 from simulator.core import Simulator
 from simulator.policy.language import compile_expression
 from simulator.policy.params import params_view, snake, unknown_paths
 from simulator.scenario import ScenarioWarning, load_scenario, resolve_scenario
 from simulator.testing import ApiKeyStamper, InProcessClient
+from simulator.web.app import create_app
 
 DAVE = POLICY_DENY_DAVE
 

@@ -18,8 +18,8 @@ from conftest import DEFAULTS, ETH_ACCOUNT, ROOT, SCENARIOS
 from support import PROCESS_STOP_SECONDS
 
 from simulator import Config, SimulatorServer
-from simulator.replay import ReplayError, replay, report
 from simulator.testing import ApiKeyStamper, SimulatorClient
+from simulator.testing.replay import ReplayError, replay, report
 
 SOL_ACCOUNT = {
     "curve": "CURVE_ED25519",

@@ -21,9 +21,10 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from support import assert_error
 
-from simulator import Config, SimulatorServer, logs, testing
-from simulator.control_client import ControlClient
+from simulator import Config, SimulatorServer, testing
+from simulator.control.control_client import ControlClient
 from simulator.crypto import keys
+from simulator.http import logs
 
 NODE = shutil.which("node")
 EMAIL = "ada@example.com"

@@ -12,8 +12,8 @@ import yaml
 from conftest import DEFAULTS, ETH_ACCOUNT, SCENARIOS
 from support import PROCESS_STOP_SECONDS
 
-from simulator.replay import replay, report
 from simulator.testing import ApiKeyStamper, SimulatorClient
+from simulator.testing.replay import replay, report
 
 SHIPPED = sorted(SCENARIOS.glob("*.yaml"))
 

@@ -8,7 +8,7 @@ import json
 from conftest import ETH_ACCOUNT, ok, result_of
 from support import new_wallet
 
-from simulator.control_client import ControlClient
+from simulator.control.control_client import ControlClient
 from simulator.standins import chain as chain_standin
 from simulator.standins import longtail
 

@@ -9,7 +9,7 @@ import pytest
 from conftest import DEFAULTS, ok, result_of
 from werkzeug.wrappers import Response
 
-from simulator.control_client import ControlClient
+from simulator.control.control_client import ControlClient
 from simulator.pytest_plugin import http_receiver
 from simulator.webhooks.signing import verify_delivery
 

@@ -22,10 +22,10 @@ from pytest_httpserver import HTTPServer
 from werkzeug.wrappers import Request, Response
 
 from simulator import Config, Simulator
-from simulator.app import create_app
 from simulator.cli import config_from, parser
 from simulator.pytest_plugin import http_receiver
 from simulator.testing import ApiKeyStamper, InProcessClient
+from simulator.web.app import create_app
 
 
 @pytest.fixture

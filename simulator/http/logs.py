@@ -18,10 +18,10 @@ from typing import IO, Any
 
 from flask import Flask, Response
 
-from simulator import log_writer
-from simulator.flask_context import current_flask, current_request
-from simulator.request_record import ENVIRON_KEY, FAULT_KEY, RequestRecord
-from simulator.status_line import with_usual_reason
+from simulator.http import log_writer
+from simulator.http.flask_context import current_flask, current_request
+from simulator.http.request_record import ENVIRON_KEY, FAULT_KEY, RequestRecord
+from simulator.http.status_line import with_usual_reason
 
 log = logging.getLogger("simulator.requests")
 FORMATS = ("text", "json")
@@ -47,10 +47,10 @@ def add_reader(app: Flask, reader: Callable[[RequestRecord, Response], None]) ->
 
 
 class BeginRecord:
-    """Begins the request's record (simulator/request_record.py) in its environ: the path parsed and
+    """Begins the request's record (simulator/http/request_record.py) in its environ: the path parsed and
     the clock read once, in one assignment, where a Flask ``before_request`` hook would cost a hook
     call (and Flask's coroutine check) on every request. The outermost layer of every app, so it
-    also gives the status line its usual-case reason phrase (simulator/status_line.py)."""
+    also gives the status line its usual-case reason phrase (simulator/http/status_line.py)."""
 
     def __init__(self, wsgi_app: Any, proxy: bool) -> None:
         self.wsgi_app, self.proxy = wsgi_app, proxy
@@ -159,7 +159,7 @@ def configure(
     """Send the simulator's logs to ``stream`` (stderr) as text or JSON lines; returns the handler.
 
     ``background`` (``serve``): a request only queues its line; a thread makes, formats and writes
-    it (simulator/log_writer.py), so the log is off the response path (drained at exit)."""
+    it (simulator/http/log_writer.py), so the log is off the response path (drained at exit)."""
     global _writer
     if fmt not in FORMATS:
         raise ValueError(f"log format must be one of {', '.join(FORMATS)}, got {fmt!r}")

@@ -11,7 +11,7 @@ fails while it is stale); do not edit. Read from:
 - @turnkey/core 2.0.0
 
 ``AMBIGUOUS``: names the clients send to different operations; a name that is one operation's and
-another's method (none today) would mean the operation. simulator/operation_names.py reads both.
+another's method (none today) would mean the operation. simulator/operations/operation_names.py reads both.
 """
 
 ALIASES: dict[str, str] = {

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from simulator import __version__, frames
-from simulator.cli_commands import (
+from simulator.cli.cli_commands import (
     CONTROL_ACTIONS,
     CONTROL_USAGE,
     check_command,
@@ -24,7 +24,7 @@ from simulator.cli_commands import (
     state_command,
     webhooks_command,
 )
-from simulator.cli_options import (
+from simulator.cli.cli_options import (
     control_switches,
     control_token_option,
     data_dir_switches,
@@ -239,9 +239,9 @@ def config_from(args: argparse.Namespace) -> Config:
 
 
 def serve_command(args: argparse.Namespace) -> int:
-    from simulator import logs
-    from simulator.granian_server import GranianMissing
+    from simulator.http import logs
     from simulator.server import SimulatorServer
+    from simulator.server.granian_server import GranianMissing
 
     logs.configure(args.log_format, background=True)
 

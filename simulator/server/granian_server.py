@@ -1,7 +1,7 @@
 """The optional HTTP transport: granian (a Rust HTTP server with a WSGI interface) on one port, in this process.
 
 ``serve --server granian`` (``Config.server``) runs both ports on it, sharing the one Simulator as the
-waitress transport (simulator/wsgi.py) does. Granian's own servers cannot: on a GIL build its default
+waitress transport (simulator/server/wsgi.py) does. Granian's own servers cannot: on a GIL build its default
 (``MPServer``) runs the application in worker processes, and its thread server (``MTServer``) refuses to
 start unless the interpreter is a free-threaded one; both also take over the process's signals. So each
 port here drives granian's worker (``granian._granian.WSGIWorker``) itself, as ``MTServer`` does for one
@@ -32,8 +32,8 @@ import threading
 from typing import Any
 
 from simulator.config import Config
-from simulator.request_record import FAULT_KEY
-from simulator.wsgi import DRAIN_LIMIT_BYTES, FaultGate, WsgiApp
+from simulator.http.request_record import FAULT_KEY
+from simulator.server.wsgi import DRAIN_LIMIT_BYTES, FaultGate, WsgiApp
 
 log = logging.getLogger("simulator")
 # granian's Rust side logs through Python's logging as _granian.*: a worker's start and stop, twice per serve
@@ -167,7 +167,7 @@ def wsgi_runner(app: WsgiApp) -> Any:
 
 
 class GranianPort:
-    """One listening port served by granian; the interface SimulatorServer uses of simulator.wsgi.PortServer.
+    """One listening port served by granian; the interface SimulatorServer uses of simulator.server.wsgi.PortServer.
 
     The socket is bound and listening from construction (connections wait in its backlog until
     ``serve_forever`` starts granian on it). ``stop_serving`` stops accepting and lets the answers under

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import fastjsonschema
 
-from simulator.catalogue import Kind
 from simulator.config import Config
 from simulator.errors import ApiError
+from simulator.operations.catalogue import Kind
 from simulator.wire import Json
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ class StrictHost(Protocol):
     crashes: list[Json]
 
     @property
-    def schemas(self) -> Any: ...  # simulator.validation.Schemas: only its ``root`` is read
+    def schemas(self) -> Any: ...  # simulator.operations.validation.Schemas: only its ``root`` is read
 
 
 class ContractViolation(ApiError):

@@ -2,12 +2,12 @@
 the schema its body is checked against, what it does, and how each client calls it.
 
 Data only, on the base layer. What reads it:
-- ``simulator/control.py`` registers its routes from it (``Endpoint.view`` names the view
+- ``simulator/control/views.py`` registers its routes from it (``Endpoint.view`` names the view
   function) and checks each body against ``schemas/control/<Endpoint.schema>.json``;
-- ``simulator/cli_commands.py`` builds the ``control ...`` actions from the rows whose ``cli``
+- ``simulator/cli/cli_commands.py`` builds the ``control ...`` actions from the rows whose ``cli``
   starts with ``control``;
 - ``python tools/control_surface.py`` writes the marked blocks of the Python client
-  (``simulator/control_client.py``), of the JS helper's client (``js/lib/helper/index.js``) and its types
+  (``simulator/control/control_client.py``), of the JS helper's client (``js/lib/helper/index.js``) and its types
   (``js/lib/helper/index.d.ts``), and the table of docs/reference/control-api.md; with ``--check`` (what
   tests/control/test_control_surface.py runs) it fails while any of them is stale.
 
@@ -49,17 +49,17 @@ class Arg(NamedTuple):
 class Endpoint(NamedTuple):
     method: str
     route: str  # under /_simulator, Flask's spelling of path parameters
-    view: str  # the view function in simulator/control.py
+    view: str  # the view function in simulator/control/views.py
     schema: str | None  # schemas/control/<schema>.json checks the body; None: no body
     does: str  # the docs' words, and the clients' doc comment
-    python: str | None = None  # simulator.control_client.ControlClient method
+    python: str | None = None  # simulator.control.control_client.ControlClient method
     js: str | None = None  # wallet-simulator-testing's ControlClient method
     cli: str | None = None  # wallet-simulator command line ("control ACTION ..." ones are built from the row)
     args: tuple[Arg, ...] = ()
     answer: str | None = None  # the answer's field the clients return; None: the whole answer
     returns: tuple[str, str] = ("Json", "Json")  # the Python and TypeScript result ("None", "void": nothing)
     client: Literal["generated", "hand"] = "generated"
-    cli_call: str | None = None  # a function of simulator/cli_commands.py (client, words) for the CLI action
+    cli_call: str | None = None  # a function of simulator/cli/cli_commands.py (client, words) for the CLI action
     answers: str = ""  # the answer's shape, for the docs (docs/reference/control-api.md's "answers" column)
 
     @property

@@ -82,7 +82,7 @@ def replay(path: Path | str, url: str | None = None, *, load: bool = True) -> li
 
 
 def remote_run(scenario: Scenario, url: str, load: bool) -> Run:
-    from simulator.control_client import ControlClient, ControlError
+    from simulator.control.control_client import ControlClient, ControlError
 
     control = ControlClient(url)
     try:
@@ -204,7 +204,7 @@ def check_webhooks(expected: list[Json], url: str, body: Any) -> list[str]:
     """Each expected delivery (dotted fields of the delivered activity) must be in the webhook
     log for this step's activity; deliveries are queued at once, so the log is read as it is."""
     activity_id = lookup(body, "activity.id")
-    from simulator.control_client import ControlClient
+    from simulator.control.control_client import ControlClient
 
     logged = ControlClient(url).call("GET", "/webhooks/deliveries")["deliveries"]
     delivered = [json.loads(d["body"]) for d in logged]

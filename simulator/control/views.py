@@ -2,7 +2,7 @@
 
 ``Simulator`` exposes these as methods; ``blueprint`` serves them under ``/_simulator`` for
 tests written in other languages. Each view is served at the route its row of the control
-surface's table names (simulator/control_surface.py: method, route, view, body schema), and every
+surface's table names (simulator/control/control_surface.py: method, route, view, body schema), and every
 body is checked against that row's schema in schemas/control/ (a bad one is a 400 in the one error
 shape, and leaves the state as it was).
 
@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING, Any, cast
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from simulator import control_scenarios
 from simulator.config import Config
-from simulator.control_surface import TABLE
+from simulator.control import control_scenarios
+from simulator.control.control_surface import TABLE
 from simulator.crypto import service_keys
 from simulator.errors import InvalidArgument, NotFound, Unauthenticated
-from simulator.request_body import refuse_deep_nesting
+from simulator.http.request_body import refuse_deep_nesting
+from simulator.operations.validation import Schemas
 from simulator.scenario import ScenarioError
-from simulator.validation import Schemas
 from simulator.wire import Json
 
 if TYPE_CHECKING:
@@ -140,7 +140,7 @@ def body() -> Json:
 
 
 def route_schema() -> str:
-    """The body schema of the route being served (``Endpoint.schema`` in simulator/control_surface.py)."""
+    """The body schema of the route being served (``Endpoint.schema`` in simulator/control/control_surface.py)."""
     schema = SCHEMAS[(request.method, request.url_rule.rule if request.url_rule else "")]
     if schema is None:  # a view that reads a body its row gives no schema: the table is wrong
         raise LookupError(f"{request.method} {request.path}: the control surface's table names no body schema")
@@ -160,7 +160,7 @@ def unchanged_on_failure() -> Iterator[Simulator]:
             raise
 
 
-# views: each served where its row of simulator/control_surface.py says (registered at the end) ---
+# views: each served where its row of simulator/control/control_surface.py says (registered at the end) ---
 def approve_view(activity_id: str) -> Response:
     user = body()["userId"]
     with unchanged_on_failure() as sim:
@@ -262,7 +262,7 @@ def keys_view() -> Response:
 
 def journal_view() -> Response:
     """The journal, or one operation's entries (``?op=``: its name, or an official client's method name for it)."""
-    from simulator.operation_names import UnknownOperation, operation
+    from simulator.operations.operation_names import UnknownOperation, operation
 
     op = request.args.get("op")
     try:
@@ -273,7 +273,7 @@ def journal_view() -> Response:
 
 def coverage_view() -> Response:
     # imported on first use: keeps serve's start-up short
-    from simulator import operation_coverage
+    from simulator.operations import operation_coverage
 
     rows = operation_coverage.coverage(simulator().schemas)
     return jsonify({"summary": operation_coverage.summary(rows), "operations": rows})
@@ -319,7 +319,7 @@ def import_view() -> Response:
 
 def scenarios_view() -> Response:
     """{"paths": [...], "replace": true} makes them the scenarios; false adds them to the state. Shipped names
-    and files under the directories the simulator was told about only (simulator/control_scenarios.py)."""
+    and files under the directories the simulator was told about only (simulator/control/control_scenarios.py)."""
     data = body()
     config = simulator().config
     trusted = control_scenarios.trusted_caller(config)

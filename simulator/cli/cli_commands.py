@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any, cast
 
 from simulator.config import Config
-from simulator.control_surface import TABLE, Endpoint
+from simulator.control.control_surface import TABLE, Endpoint
 from simulator.scenario import ScenarioError, resolve_scenario
 
 
 def outbox_command(args: argparse.Namespace) -> int:
-    from simulator.control_client import ControlClient, ControlError
+    from simulator.control.control_client import ControlClient, ControlError
 
     try:
         messages = ControlClient(args.url, token=args.control_token).outbox(args.contact)
@@ -35,7 +35,7 @@ def outbox_command(args: argparse.Namespace) -> int:
 
 
 def replay_command(args: argparse.Namespace) -> int:
-    from simulator.replay import ReplayError, replay, report
+    from simulator.testing.replay import ReplayError, replay, report
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     if args.control_token:  # the control clients replay builds read it from the environment
@@ -82,14 +82,14 @@ def add_fault(client: Any, args: list[str]) -> Any:
     return client.add_fault(args[0], match=match)
 
 
-# `wallet-simulator control ACTION ...`: one per row of simulator/control_surface.py whose `cli` says so
+# `wallet-simulator control ACTION ...`: one per row of simulator/control/control_surface.py whose `cli` says so
 CONTROL_ACTIONS: dict[str, Any] = {e.cli_action: table_action(e) for e in TABLE if e.cli_action}
 # the words each action takes, for --help
 CONTROL_USAGE = " | ".join(" ".join(words[1:]) for e in TABLE if e.cli_action and len(words := str(e.cli).split()) > 2)
 
 
 def control_command(args: argparse.Namespace) -> int:
-    from simulator.control_client import ControlClient, ControlError
+    from simulator.control.control_client import ControlClient, ControlError
 
     try:
         result = CONTROL_ACTIONS[args.action](ControlClient(args.url, token=args.control_token), args.args)
@@ -104,7 +104,7 @@ def control_command(args: argparse.Namespace) -> int:
 
 
 def webhooks_command(args: argparse.Namespace) -> int:
-    from simulator.control_client import ControlClient, ControlError
+    from simulator.control.control_client import ControlClient, ControlError
 
     client = ControlClient(args.url, token=args.control_token)
     try:
@@ -122,8 +122,8 @@ def webhooks_command(args: argparse.Namespace) -> int:
 
 
 def coverage_command(args: argparse.Namespace) -> int:
-    from simulator.operation_coverage import coverage, summary
-    from simulator.validation import Schemas
+    from simulator.operations.operation_coverage import coverage, summary
+    from simulator.operations.validation import Schemas
 
     rows = coverage(Schemas())
     for row in rows:
@@ -170,7 +170,7 @@ def state_command(args: argparse.Namespace) -> int:
     ``state check DIR`` reads a data directory offline, changing nothing."""
     if args.action == "check":
         return check_data_dir(args.target)
-    from simulator.control_client import ControlClient, ControlError
+    from simulator.control.control_client import ControlClient, ControlError
 
     client = ControlClient(args.url, token=args.control_token)
     try:

@@ -3,7 +3,7 @@
 It guards against DNS rebinding (simulator/local_hosts.py says which names are trusted and why): a page at
 ``http://attacker.example:8080`` whose name the attacker re-points to 127.0.0.1 sends ``Host:
 attacker.example:8080``, and is refused here before any application code runs, so neither the same-origin
-test nor CORS (simulator/cors.py) ever reads a Host this check has not accepted.
+test nor CORS (simulator/web/cors.py) ever reads a Host this check has not accepted.
 
 Refused with 403 in the one error shape, naming the host and the switch that allows it. 403 rather than
 421 (Misdirected Request): 421 invites a client to retry on another connection, and Vite, webpack-dev-server

@@ -51,7 +51,7 @@ from waitress.utilities import RequestEntityTooLarge  # type: ignore[import-unty
 from simulator.config import Config
 from simulator.errors import ApiError, InvalidArgument, Unimplemented
 from simulator.faults import Hit
-from simulator.request_record import FAULT_KEY
+from simulator.http.request_record import FAULT_KEY
 
 WsgiApp = Callable[..., Any]
 DRAIN_LIMIT_BYTES = 64 * 1024 * 1024  # a larger over-cap body is refused at once and the connection closed

@@ -5,7 +5,7 @@ An operation is named as in its URL (``/public/v1/query/list_wallets`` is ``list
 ``/v1/otp_init`` is ``otp_init``): the catalogue's names. A name that names nothing used to be taken as
 it was and matched nothing, so a fault on it never fired and an assertion that it was not called always
 passed. Now each surface resolves the name here: an official client's method name (``get_wallets``,
-``getWallets``: ``list_wallets``; simulator/operation_aliases.py, generated from the clients) stands for
+``getWallets``: ``list_wallets``; simulator/operations/operation_aliases.py, generated from the clients) stands for
 the operation it calls, and any other name is refused (a scenario file warns) naming the closest operations.
 """
 
@@ -17,9 +17,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
-from simulator import catalogue
-from simulator.catalogue import Kind
-from simulator.operation_aliases import ALIASES, AMBIGUOUS
+from simulator.operations import catalogue
+from simulator.operations.catalogue import Kind
+from simulator.operations.operation_aliases import ALIASES, AMBIGUOUS
 
 API = (Kind.ACTIVITY, Kind.QUERY)  # the main interface's /public/v1/submit/... and /public/v1/query/...
 PROXY = (Kind.PROXY,)  # the auth proxy's /v1/...

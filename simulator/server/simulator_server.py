@@ -1,9 +1,9 @@
 """Serving a simulator over HTTP on loopback, in background threads or in the foreground.
 
 Both ports (the main interface with the control API under /_simulator, and the auth proxy)
-are served by waitress through :mod:`simulator.wsgi`: HTTP/1.1 keep-alive, one shared pool of
+are served by waitress through :mod:`simulator.server.wsgi`: HTTP/1.1 keep-alive, one shared pool of
 ``Config.threads`` workers, read timeouts, ``Config.max_connections`` per port and the body cap;
-or, with ``Config.server = "granian"``, by granian through :mod:`simulator.granian_server`, in this
+or, with ``Config.server = "granian"``, by granian through :mod:`simulator.server.granian_server`, in this
 process too, so both ports still share the one Simulator.
 """
 
@@ -17,7 +17,6 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from simulator.app import create_app
 from simulator.auth_proxy.routes import create_proxy_app
 from simulator.clock import Clock
 from simulator.config import Config
@@ -26,16 +25,17 @@ from simulator.datadir import files
 from simulator.datadir.changes import ChangeTracker
 from simulator.datadir.directory import DataDir, Writer
 from simulator.datadir.gate import WriteGate
-from simulator.host_check import HostCheck
 from simulator.journal import Journal
 from simulator.local_hosts import is_loopback_name
+from simulator.server.host_check import HostCheck
+from simulator.server.wsgi import PortServer, check_transport_settings, worker_pool
 from simulator.state.store import Store
+from simulator.web.app import create_app
 from simulator.webhooks.deliveries import Webhooks
 from simulator.wire import Json
-from simulator.wsgi import PortServer, check_transport_settings, worker_pool
 
 if TYPE_CHECKING:
-    from simulator.granian_server import GranianPort
+    from simulator.server.granian_server import GranianPort
 
 log = logging.getLogger("simulator")
 STOP_GRACE_SECONDS = 5.0  # how long stop() lets answers under way finish
@@ -132,7 +132,7 @@ class SimulatorServer:
         config: Config | None = None,
     ) -> None:
         if (simulator.config if simulator else config or Config()).server == "granian":
-            from simulator.granian_server import granian_module, warn_what_is_not_carried
+            from simulator.server.granian_server import granian_module, warn_what_is_not_carried
 
             granian_module()  # GranianMissing, naming the install, before anything is loaded or opened
             warn_what_is_not_carried()
@@ -169,7 +169,7 @@ class SimulatorServer:
     def _port(self, app: Any, host: str, port: int, gate: Any, interface: str) -> Any:
         """One listening port on the configured transport (both expose PortServer's serve and stop calls)."""
         if self._pool is None:
-            from simulator.granian_server import GranianPort
+            from simulator.server.granian_server import GranianPort
 
             return GranianPort(app, host, port, self.simulator.config, gate, interface)
         return PortServer(app, host, port, self.simulator.config, self._pool, gate, interface)

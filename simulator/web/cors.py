@@ -14,7 +14,7 @@ website the developer happens to visit can drive the simulator with the publishe
 ``"*"`` means every origin, what the service does for its browser SDKs), the auth proxy asks its
 configurations' ``allowedOrigins`` (none: loopback origins). The control API answers only its own
 pages and origins listed by name (:func:`control_refusal`). Every decision here reads a ``Host`` that
-simulator/host_check.py has already accepted. flask-cors was considered: it covers the header writing, which is the small
+simulator/server/host_check.py has already accepted. flask-cors was considered: it covers the header writing, which is the small
 part; origins that change with the loaded scenario, per-configuration proxy origins and the
 refusal in the error shape would all sit outside it.
 """
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from flask import Response, jsonify, request
 
 from simulator.errors import PermissionDenied
-from simulator.flask_context import current_request
+from simulator.http.flask_context import current_request
 from simulator.local_hosts import is_loopback_origin
 
 if TYPE_CHECKING:

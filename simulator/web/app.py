@@ -12,14 +12,17 @@ from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from werkzeug.wsgi import get_content_length
 
-from simulator import control, cors, frames, inspector, logs, pipeline, wire
+from simulator import frames, inspector, pipeline, wire
 from simulator.config import Config
+from simulator.control import views as control
 from simulator.core import Simulator
 from simulator.errors import ApiError, InvalidArgument, MethodNotAllowed, NotFound, PayloadTooLarge
-from simulator.flask_context import current_flask, current_request
 from simulator.handling.ip_allowlist_check import REMOTE_ADDR_HEADER
-from simulator.request_record import PUBLIC_KINDS
+from simulator.http import logs
+from simulator.http.flask_context import current_flask, current_request
+from simulator.http.request_record import PUBLIC_KINDS
 from simulator.scenario import ScenarioError
+from simulator.web import cors
 from simulator.webhooks import signing
 from simulator.wire import Json
 
@@ -83,7 +86,7 @@ def refuse_oversized(found: Request | None = None) -> None:
 
 
 def admit() -> Response | tuple[Response, int] | None:
-    """The main app's one hook before a view: the body's size, then the origin (simulator/cors.py)."""
+    """The main app's one hook before a view: the body's size, then the origin (simulator/web/cors.py)."""
     found = current_request()
     refuse_oversized(found)
     if found.path.startswith("/public/") and "HTTP_ORIGIN" not in found.environ and found.method != "OPTIONS":
@@ -96,7 +99,7 @@ CONTROL_METHODS = "GET, POST, PUT, DELETE, OPTIONS"
 
 
 def check_origin(found_request: Request) -> Response | tuple[Response, int] | None:
-    """CORS on the main interface (simulator/cors.py): loopback origins, or those ``--cors-origin`` and the
+    """CORS on the main interface (simulator/web/cors.py): loopback origins, or those ``--cors-origin`` and the
     scenarios' ``cors.origins`` list ("*": every origin). The control API answers only its own pages and origins
     listed by name, never "*": it reads private keys, and any page open in the developer's browser could
     otherwise read them; it refuses a cross-site request outright (cors.control_refusal), and a state-changing

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from simulator import catalogue
-from simulator.activity_types import kind_of, submit_schemas
-from simulator.catalogue import Kind
-from simulator.validation import Schemas
+from simulator.operations import catalogue
+from simulator.operations.activity_types import kind_of, submit_schemas
+from simulator.operations.catalogue import Kind
+from simulator.operations.validation import Schemas
 
 
 def coverage(schemas: Schemas | None = None, *, proxy: bool = False) -> list[dict[str, Any]]:

@@ -20,7 +20,7 @@ from simulator.config import (
 
 
 def transport_switches(serve: argparse.ArgumentParser) -> None:
-    """The HTTP transport and its limits, on both ports (Config and simulator/wsgi.py say more)."""
+    """The HTTP transport and its limits, on both ports (Config and simulator/server/wsgi.py say more)."""
     default = Config()
     serve.add_argument(
         "--server",

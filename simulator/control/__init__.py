@@ -1,0 +1,24 @@
+"""The control API (``/_simulator``): its one table (control_surface.py), its views (views.py), the scenario
+files it loads (control_scenarios.py) and the client for it (control_client.py).
+
+``simulator.control`` was the views' module: its names are still found here, imported on first use, so
+that the client (``simulator.control.control_client``) stays light to import.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# ``from simulator.control import control_client`` imports the submodule, never the views
+_SUBMODULES = {"control_client", "control_scenarios", "control_surface", "views"}
+
+
+def __getattr__(name: str) -> Any:
+    if name.startswith("__") or name in _SUBMODULES:
+        raise AttributeError(f"module 'simulator.control' has no attribute {name!r}")
+    views = importlib.import_module("simulator.control.views")
+    try:
+        return getattr(views, name)
+    except AttributeError:
+        raise AttributeError(f"module 'simulator.control' has no attribute {name!r}") from None
