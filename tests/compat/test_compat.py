@@ -107,7 +107,7 @@ def test_every_data_dir_an_earlier_release_wrote_loads_now(kept, tmp_path):
     """``serve --data-dir`` on a copy: the wallet that release kept is there, with its id and address."""
     import shutil
 
-    from simulator.control_client import ControlClient
+    from simulator.control.control_client import ControlClient
 
     data = tmp_path / "data"
     shutil.copytree(kept, data)

@@ -49,3 +49,36 @@ def test_a_module_under_an_old_package_path_is_the_new_packages_module() -> None
 
     assert forward is new_forward
     assert forward.__name__ == "simulator.auth_proxy.forward"
+
+
+# a folder that took a module's name: the package serves the module's names at the unchanged path
+NAMED_AS_THE_MODULE_WAS = {
+    "simulator.cli": "simulator.cli.wallet_simulator",
+    "simulator.control": "simulator.control.views",
+    "simulator.server": "simulator.server.simulator_server",
+    "simulator.testing": "simulator.testing.helpers",
+}
+
+
+@pytest.mark.parametrize(("package", "module"), sorted(NAMED_AS_THE_MODULE_WAS.items()))
+def test_a_folder_named_as_a_module_was_serves_its_names_without_a_warning(package: str, module: str) -> None:
+    import warnings
+
+    inner = importlib.import_module(module)
+    public = [name for name in vars(inner) if not name.startswith("_")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        outer = importlib.import_module(package)
+        served = {name: getattr(outer, name) for name in public}
+    assert all(served[name] is getattr(inner, name) for name in public)
+    assert len(public) > 5
+
+
+def test_the_entry_points_resolve_at_their_published_paths() -> None:
+    """pyproject.toml's console script (``simulator.cli:main``) and pytest plugin (``simulator.pytest_plugin``)."""
+    from simulator.cli import main
+    from simulator.cli.wallet_simulator import main as wallet_simulator_main
+
+    assert main is wallet_simulator_main
+    plugin = importlib.import_module("simulator.pytest_plugin")
+    assert plugin.__spec__.name == "simulator.pytest_plugin"
