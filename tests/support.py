@@ -30,7 +30,7 @@ from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from simulator.crypto import service_keys
-from simulator.testing import ApiKeyStamper
+from simulator.testing import ApiKeyStamper, ClientKeyPair, SimulatorClient
 
 EMAIL = "alice@example.com"
 SOL_ACCOUNT = {
@@ -98,6 +98,37 @@ def sub_org(client: Any, **root_user: Any) -> tuple[str, str]:
     )
     assert result["wallet"]["addresses"][0].startswith("0x")
     return result["subOrganizationId"], result["rootUserIds"][0]
+
+
+def sub_org_with_key(client: Any, name: str = "sub") -> tuple[str, str, SimulatorClient]:
+    """A sub-organization (V7, an Ethereum wallet) whose root user has a P-256 API key: its id, the wallet's
+    address, and a client stamping with that key in it."""
+    key = ClientKeyPair.generate()
+    user = {
+        "userName": "Sub Root",
+        "apiKeys": [{"apiKeyName": "k", "publicKey": key.public_key, "curveType": "API_KEY_CURVE_P256"}],
+        "authenticators": [],
+        "oauthProviders": [],
+    }
+    params = {
+        "subOrganizationName": name,
+        "rootUsers": [user],
+        "rootQuorumThreshold": 1,
+        "wallet": {"walletName": "Default", "accounts": [ETH_ACCOUNT]},
+    }
+    made = submit(
+        client,
+        "create_sub_organization",
+        params,
+        "createSubOrganizationResultV7",
+        "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
+    )
+    org_id = made["subOrganizationId"]
+    return (
+        org_id,
+        made["wallet"]["addresses"][0],
+        SimulatorClient(client.base_url, ApiKeyStamper(key.private_key), org_id),
+    )
 
 
 # --- the client's side, from the published algorithms -------------------------------------------

@@ -6,9 +6,6 @@ line), the commands that drive a running simulator (cli_commands.py) and the swi
 
 from __future__ import annotations
 
-from typing import Any
-
-from simulator.cli import wallet_simulator
 from simulator.cli.wallet_simulator import (
     config_from,
     inspector_url,
@@ -19,6 +16,7 @@ from simulator.cli.wallet_simulator import (
     show_scenario_warnings_plainly,
     warn_if_exposed,
 )
+from simulator.paths import names_of
 
 __all__ = [
     "config_from",
@@ -32,9 +30,6 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    # any other name the one module had (what it imported, say)
-    try:
-        return getattr(wallet_simulator, name)
-    except AttributeError:
-        raise AttributeError(f"module 'simulator.cli' has no attribute {name!r}") from None
+__getattr__ = names_of(
+    __name__, "simulator.cli.wallet_simulator"
+)  # any other name the one module had (what it imported, say)

@@ -7,18 +7,11 @@ that the client (``simulator.control.control_client``) stays light to import.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from simulator.paths import names_of
 
 # ``from simulator.control import control_client`` imports the submodule, never the views
 _SUBMODULES = {"control_client", "control_scenarios", "control_surface", "views"}
 
-
-def __getattr__(name: str) -> Any:
-    if name.startswith("__") or name in _SUBMODULES:
-        raise AttributeError(f"module 'simulator.control' has no attribute {name!r}")
-    views = importlib.import_module("simulator.control.views")
-    try:
-        return getattr(views, name)
-    except AttributeError:
-        raise AttributeError(f"module 'simulator.control' has no attribute {name!r}") from None
+__getattr__ = names_of(
+    __name__, "simulator.control.views", refused=lambda name: name.startswith("__") or name in _SUBMODULES
+)

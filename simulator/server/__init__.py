@@ -6,9 +6,7 @@ granian (granian_server.py), behind the Host check every port passes (host_check
 
 from __future__ import annotations
 
-from typing import Any
-
-from simulator.server import simulator_server
+from simulator.paths import names_of
 from simulator.server.simulator_server import (
     STOP_GRACE_SECONDS,
     SimulatorServer,
@@ -32,9 +30,6 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    # any other name the one module had (what it imported, say)
-    try:
-        return getattr(simulator_server, name)
-    except AttributeError:
-        raise AttributeError(f"module 'simulator.server' has no attribute {name!r}") from None
+__getattr__ = names_of(
+    __name__, "simulator.server.simulator_server"
+)  # any other name the one module had (what it imported, say)

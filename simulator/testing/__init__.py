@@ -6,9 +6,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from simulator.testing import helpers
+from simulator.paths import names_of
 from simulator.testing.helpers import (
     ApiKeyStamper,
     BundleError,
@@ -50,9 +48,6 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    # any other name the one module had (what it imported, say)
-    try:
-        return getattr(helpers, name)
-    except AttributeError:
-        raise AttributeError(f"module 'simulator.testing' has no attribute {name!r}") from None
+__getattr__ = names_of(
+    __name__, "simulator.testing.helpers"
+)  # any other name the one module had (what it imported, say)

@@ -28,7 +28,7 @@ from solders.pubkey import Pubkey
 from solders.signature import Signature
 from solders.system_program import CreateAccountParams, TransferParams, create_account, transfer
 from solders.transaction import VersionedTransaction
-from support import SOL_ACCOUNT, assert_error, create_policy, new_wallet, submit
+from support import SOL_ACCOUNT, assert_error, create_policy, new_wallet, sub_org_with_key, submit
 
 from simulator import testing
 from simulator.crypto import keys
@@ -413,33 +413,6 @@ def execute(client: Any, quote: dict[str, Any], output: str = BASE_WETH) -> Any:
     return client.submit("execute_swap", "ACTIVITY_TYPE_EXECUTE_SWAP_V2", params)
 
 
-def sub_org_with_key(client: Any) -> tuple[str, testing.SimulatorClient]:
-    key = testing.ClientKeyPair.generate()
-    user = {
-        "userName": "Sub Root",
-        "apiKeys": [{"apiKeyName": "k", "publicKey": key.public_key, "curveType": "API_KEY_CURVE_P256"}],
-        "authenticators": [],
-        "oauthProviders": [],
-    }
-    params = {
-        "subOrganizationName": "swapper",
-        "rootUsers": [user],
-        "rootQuorumThreshold": 1,
-        "wallet": {"walletName": "Default", "accounts": [ETH_ACCOUNT]},
-    }
-    made = submit(
-        client,
-        "create_sub_organization",
-        params,
-        "createSubOrganizationResultV7",
-        "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
-    )
-    org_id = made["subOrganizationId"]
-    return made["wallet"]["addresses"][0], testing.SimulatorClient(
-        client.base_url, testing.ApiKeyStamper(key.private_key), org_id
-    )
-
-
 def test_the_fee_receiver_must_be_a_parent_evm_account_and_is_made_when_omitted(client):
     solana = new_wallet(client, "sol", [SOL_ACCOUNT])["addresses"][0]
     assert_error(upsert_swap_config(client, feeBps="10", feeReceiverWalletAddress="0x" + "12" * 20), 400, 3)
@@ -455,7 +428,7 @@ def test_the_fee_receiver_must_be_a_parent_evm_account_and_is_made_when_omitted(
 
 def test_sub_organizations_cannot_configure_swaps_and_quote_with_the_parents_fee(client):
     result_of(upsert_swap_config(client, feeBps="40"), "upsertSwapConfigResult")
-    address, sub = sub_org_with_key(client)
+    _, address, sub = sub_org_with_key(client, "swapper")
     assert_error(upsert_swap_config(sub, feeBps="5"), 400, 3, "parent organization")
     assert swap_quote(sub, address)["clientFeeBps"] == "40"
 
@@ -677,7 +650,7 @@ def test_a_fee_wallet_outside_the_organization_is_refused(client):
 def test_sub_organization_wallets_use_the_parents_wrapper_but_do_not_manage_it(client, simulator):
     parent_wallet = new_wallet(client, "fees", [ETH_ACCOUNT])["addresses"][0]
     wrapper = deployed_wrapper(client, simulator, parent_wallet)["wrapperAddress"]
-    address, sub = sub_org_with_key(client)
+    _, address, sub = sub_org_with_key(client, "swapper")
     deposit_into(sub, simulator, wrapper, address, "2000000")
     [held] = ok(sub.query("list_earn_positions", walletAddress=address))["positions"]
     assert held["wrapperAddress"] == wrapper and held["totalDeposited"] == "2000000"
@@ -701,7 +674,7 @@ def test_sub_organization_wallets_use_the_parents_wrapper_but_do_not_manage_it(c
 def test_with_the_lenient_switch_a_sub_organization_manages_the_wrapper_as_in_0_2_0(client, simulator):
     parent_wallet = new_wallet(client, "fees", [ETH_ACCOUNT])["addresses"][0]
     wrapper = deployed_wrapper(client, simulator, parent_wallet)["wrapperAddress"]
-    _, sub = sub_org_with_key(client)
+    _, _, sub = sub_org_with_key(client, "swapper")
     params = {"wrapperAddress": wrapper, "depositsDisabled": True}
     assert ok(earn(sub, "earn_set_wrapper_state", params))["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
     assert ok(client.query("list_earn_enabled_vaults"))["enabledVaults"][0]["depositsDisabled"] is True

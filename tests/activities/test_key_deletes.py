@@ -3,8 +3,8 @@ read; tags lose the deleted keys, policies stay as written; a sub-organization d
 
 from __future__ import annotations
 
-from conftest import DEFAULTS, ETH_ACCOUNT, new_user, ok, result_of
-from support import assert_error, new_wallet, submit
+from conftest import DEFAULTS, new_user, ok, result_of
+from support import assert_error, new_wallet, sub_org_with_key, submit
 
 from simulator import testing
 
@@ -100,33 +100,8 @@ def test_a_private_key_leaves_its_tags_and_policies_stay(client):
     assert ok(client.query("get_policy", policyId=policy_id))["policy"]["condition"] == condition
 
 
-def sub_org_with_key(client) -> tuple[str, testing.SimulatorClient]:
-    key = testing.ClientKeyPair.generate()
-    user = {
-        "userName": "Sub Root",
-        "apiKeys": [{"apiKeyName": "k", "publicKey": key.public_key, "curveType": "API_KEY_CURVE_P256"}],
-        "authenticators": [],
-        "oauthProviders": [],
-    }
-    params = {
-        "subOrganizationName": "to delete",
-        "rootUsers": [user],
-        "rootQuorumThreshold": 1,
-        "wallet": {"walletName": "Default", "accounts": [ETH_ACCOUNT]},
-    }
-    result = submit(
-        client,
-        "create_sub_organization",
-        params,
-        "createSubOrganizationResultV7",
-        "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7",
-    )
-    org_id = result["subOrganizationId"]
-    return org_id, testing.SimulatorClient(client.base_url, testing.ApiKeyStamper(key.private_key), org_id)
-
-
 def test_a_sub_organization_deletes_itself_once_its_keys_are_exported(client, simulator):
-    org_id, sub = sub_org_with_key(client)
+    org_id, _, sub = sub_org_with_key(client, "to delete")
     delete = ("delete_sub_organization", "ACTIVITY_TYPE_DELETE_SUB_ORGANIZATION", {})
     assert_error(client.submit(*delete, organizationId=org_id), 403, 7, "cannot write")
     refused(sub.submit(*delete), "has not been exported")

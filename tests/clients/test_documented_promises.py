@@ -154,13 +154,8 @@ def test_disable_flags_leave_the_sub_organization_without_email_auth_and_otp_log
     refused(lambda: email_auth(tk, sub_id), 403, f"email_auth requires the organization feature {EMAIL_AUTH}")
     key = ClientKey()
     token = verified_token(tk, simulator, key)  # the parent has the feature: its code is sent and verified
-    claims = json.loads(__import__("base64").b64decode(token.split(".")[1] + "=="))
-    message = json.dumps({"login": {"publicKey": key.public}, "tokenId": claims["id"], "type": "USAGE_TYPE_LOGIN"})
     signature = T.v1ClientSignature(
-        publicKey=key.public,
-        scheme="CLIENT_SIGNATURE_SCHEME_API_P256",
-        message=message,
-        signature=key.raw_signature(message),
+        **client_signature(token, key, {"login": {"publicKey": key.public}}, "USAGE_TYPE_LOGIN")
     )
     login = T.OtpLoginBody(
         organizationId=sub_id, verificationToken=token, publicKey=key.public, clientSignature=signature

@@ -151,7 +151,7 @@ def test_authentication_flows_through_the_python_client(tk, simulator):
     turnkey-http 0.2.0 sends them, with every result validated by its pydantic models."""
     import json as _json
 
-    from support import EMAIL, ClientKey, open_bundle, seal_to_target, verify_session
+    from support import EMAIL, ClientKey, client_signature, open_bundle, seal_to_target, verify_session
 
     root = T.v1RootUserParamsV4(userName="Alice", userEmail=EMAIL, apiKeys=[], authenticators=[], oauthProviders=[])
     sub = tk.create_sub_organization(
@@ -170,13 +170,8 @@ def test_authentication_flows_through_the_python_client(tk, simulator):
         _json.dumps({"otp_code": simulator.simulator.otp_code(EMAIL), "public_key": key.public}).encode(),
     )
     token = tk.verify_otp(T.VerifyOtpBody(otpId=started.otpId, encryptedOtpBundle=sealed)).verificationToken
-    claims = _json.loads(__import__("base64").b64decode(token.split(".")[1] + "=="))
-    message = _json.dumps({"login": {"publicKey": key.public}, "tokenId": claims["id"], "type": "USAGE_TYPE_LOGIN"})
     signature = T.v1ClientSignature(
-        publicKey=key.public,
-        scheme="CLIENT_SIGNATURE_SCHEME_API_P256",
-        message=message,
-        signature=key.raw_signature(message),
+        **client_signature(token, key, {"login": {"publicKey": key.public}}, "USAGE_TYPE_LOGIN")
     )
     session = tk.otp_login(
         T.OtpLoginBody(
