@@ -35,6 +35,7 @@ from simulator.cli.cli_options import (
     web_app_settings,
     web_app_switches,
 )
+from simulator.cli.parity_commands import add_parity_commands
 from simulator.config import TEN_MINUTES_MS, Config
 from simulator.crypto import service_keys
 from simulator.datadir.files import DataDirError
@@ -200,6 +201,7 @@ def parser() -> argparse.ArgumentParser:
     state.add_argument("--url", default="http://127.0.0.1:8080", help="export/import: the simulator's main address")
     control_token_option(state)
     state.set_defaults(run=state_command)
+    add_parity_commands(commands, ready_line)
     return top
 
 
