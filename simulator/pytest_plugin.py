@@ -45,6 +45,17 @@ directory simulator_server keeps its state in: serve --data-dir), ``simulator_tr
 ``simulator_skip_without_turnkey_http = true`` (``turnkey_client`` skips, as it used to, instead of
 failing when turnkey-http is not installed).
 
+Parity (``wallet-simulator parity``): ``--simulator-upstream URL`` (or ``$WALLET_SIMULATOR_UPSTREAM``) runs the
+same tests against that upstream (``https://api.turnkey.com``: your organization and API key from
+``$TURNKEY_ORGANIZATION_ID``, ``$TURNKEY_API_PUBLIC_KEY``, ``$TURNKEY_API_PRIVATE_KEY``) through a recorder writing
+every exchange to ``--simulator-parity-out FILE`` (``$WALLET_SIMULATOR_PARITY_OUT``, default
+``parity-upstream.jsonl``); ``simulator``, ``simulator_client`` and ``turnkey_client`` then reach the upstream,
+and a test that needs the simulator itself is skipped with the reason: one marked
+``@pytest.mark.simulator_only("why")``, one loading scenarios, one using ``simulator_control``,
+``simulator_outbox``, ``webhook_receiver``, ``simulator_app_client`` or ``simulator_user``, or one reading the
+simulator's state (``simulator.journal``, ``simulator.simulator``, ...). Without an upstream,
+``--simulator-parity-out FILE`` records the simulated run of the suite, for ``parity diff``.
+
 Everything the fixtures need comes with the package (pytest-httpserver for ``webhook_receiver``).
 """
 
@@ -52,7 +63,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -60,11 +71,21 @@ import pytest
 
 from simulator.config import Config
 from simulator.control.control_client import TOKEN_ENV, ControlClient
+from simulator.parity import OUT_ENV, PROXY_UPSTREAM_ENV, UPSTREAM_ENV
 from simulator.scenario import ScenarioError, resolve_scenario
 from simulator.server import SimulatorServer
 from simulator.testing import ApiKeyStamper, InProcessClient, SimulatorClient
 
 MARKER = "simulator_scenario"
+SIMULATOR_ONLY = "simulator_only"
+# fixtures only a simulator has: a test using one is skipped against an upstream, with what it needs
+SIMULATOR_ONLY_FIXTURES = {
+    "simulator_control": "the control API",
+    "simulator_outbox": "the OTP outbox",
+    "webhook_receiver": "a webhook receiver set through the control API",
+    "simulator_app_client": "an in-process client",
+    "simulator_user": "scenario users' API keys",
+}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -113,6 +134,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="the seed of simulator_server's random source (overrides the ini option simulator_seed)",
     )
+    parser.addoption(
+        "--simulator-upstream",
+        default=None,
+        metavar="URL",
+        help=f"run the tests against this upstream (https://api.turnkey.com) through a parity recorder instead of "
+        f"a simulator; tests needing the simulator are skipped (default: ${UPSTREAM_ENV})",
+    )
+    parser.addoption(
+        "--simulator-parity-out",
+        default=None,
+        metavar="FILE",
+        help=f"where the parity recorder writes the exchanges; without an upstream, record the simulated run there "
+        f"(default: ${OUT_ENV}; with an upstream, else parity-upstream.jsonl)",
+    )
     parser.addini(
         "simulator_strict_email",
         "refuse e-mail addresses whose domain cannot receive mail (.test, .example, ...) with the service's "
@@ -146,10 +181,30 @@ def seed_of(config: pytest.Config) -> int | None:
         raise pytest.UsageError(f"simulator_seed must be an integer, got {text!r}") from None
 
 
-def pytest_report_header(config: pytest.Config) -> str | None:
-    """The seed, when one is set: a failing seeded run is repeated by running it again."""
-    seed = seed_of(config)
-    return None if seed is None else f"wallet-simulator seed: {seed}"
+def upstream_of(config: pytest.Config) -> str | None:
+    """``--simulator-upstream``, else ``$WALLET_SIMULATOR_UPSTREAM``; None: the simulator."""
+    return (config.getoption("--simulator-upstream") or os.environ.get(UPSTREAM_ENV, "")).strip() or None
+
+
+def parity_out(config: pytest.Config) -> Path | None:
+    """Where the recorder writes (one file per xdist worker); None: no recorder (the simulator, not recorded)."""
+    given = (config.getoption("--simulator-parity-out") or os.environ.get(OUT_ENV, "")).strip()
+    if not given and upstream_of(config) is None:
+        return None
+    from simulator.parity.suite import DEFAULT_OUT
+
+    path = Path(given or DEFAULT_OUT)
+    worker = getattr(config, "workerinput", {}).get("workerid")  # this session's, not a parent session's variable
+    return path.with_name(f"{path.stem}.{worker}{path.suffix}") if worker else path
+
+
+def pytest_report_header(config: pytest.Config) -> list[str] | None:
+    """The seed, when one is set (a failing seeded run is repeated by running it again); the upstream, if any."""
+    seed, upstream = seed_of(config), upstream_of(config)
+    lines = [] if seed is None else [f"wallet-simulator seed: {seed}"]
+    if upstream is not None:
+        lines.append(f"wallet-simulator upstream: {upstream} (recorded to {parity_out(config)})")
+    return lines or None
 
 
 def control_token(config: pytest.Config) -> str | None:
@@ -162,11 +217,75 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         f"{MARKER}(*scenarios): load these scenarios (shipped names or files) into the simulator for the test",
     )
+    config.addinivalue_line(
+        "markers",
+        f"{SIMULATOR_ONLY}(reason): the test needs the simulator itself (control API, clock, faults): skipped when "
+        "the suite runs against an upstream (--simulator-upstream)",
+    )
+
+
+def simulator_only_reason(item: pytest.Item) -> str | None:
+    """Why ``item`` cannot run against an upstream, or None."""
+    marker = item.get_closest_marker(SIMULATOR_ONLY)
+    if marker is not None:
+        return str(marker.args[0] if marker.args else marker.kwargs.get("reason", "marked simulator_only"))
+    if item.get_closest_marker(MARKER) is not None:
+        return "it loads scenarios"
+    needs = [what for name, what in SIMULATOR_ONLY_FIXTURES.items() if name in getattr(item, "fixturenames", ())]
+    return f"it uses {', '.join(needs)}" if needs else None
+
+
+def parity_run(config: pytest.Config) -> str | None:
+    """What this run is for parity (the upstream, or the simulated run's recording), or None: a plain run."""
+    upstream = upstream_of(config)
+    if upstream is not None:
+        return f"this run is against {upstream}"
+    out = parity_out(config)
+    return None if out is None else f"this is the simulated parity run, recorded to {out}"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    run = parity_run(config)
+    if run is None:
+        return
+    for item in items:
+        why = simulator_only_reason(item)
+        if why is not None:
+            item.add_marker(pytest.mark.skip(reason=f"simulator only ({why}): {run}"))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A test that reached for the simulator's own state in a run against an upstream is skipped, saying so."""
+    report = yield
+    excinfo = call.excinfo
+    if excinfo is None or parity_run(item.config) is None:
+        return report
+    from simulator.parity.suite import SimulatorOnly
+
+    if excinfo.errisinstance(SimulatorOnly):
+        report.outcome = "skipped"
+        report.longrepr = (str(item.path), item.location[1] or 0, f"Skipped: simulator only: {excinfo.value}")
+    return report
 
 
 @pytest.fixture(scope="session")
 def simulator_server(pytestconfig: pytest.Config) -> Iterator[SimulatorServer]:
-    """One simulator for the whole test session, stopped at its end."""
+    """One simulator for the whole test session, stopped at its end; with an upstream, the upstream through a
+    recorder (``simulator.parity.suite.Upstream``); with ``--simulator-parity-out``, the simulator behind one."""
+    upstream, out = upstream_of(pytestconfig), parity_out(pytestconfig)
+    if upstream is not None and out is not None:
+        from simulator.parity.suite import Upstream
+
+        proxy = os.environ.get(PROXY_UPSTREAM_ENV) or None
+        through = Upstream(upstream, out, proxy_upstream=proxy)
+        try:
+            yield through  # type: ignore[misc]  # the SimulatorServer's addresses; the rest skips the test
+        finally:
+            through.stop()
+        return
     config = Config(
         seed=seed_of(pytestconfig),
         control_token=control_token(pytestconfig),
@@ -177,12 +296,31 @@ def simulator_server(pytestconfig: pytest.Config) -> Iterator[SimulatorServer]:
         lenient_documented_rules=bool(pytestconfig.getini("simulator_lenient_documented_rules")),
     )
     with SimulatorServer(config=config) as server:
-        yield server
+        if out is None:
+            yield server
+            return
+        from simulator.parity.suite import Recorded
+
+        recorded = Recorded(server, out)
+        try:
+            yield recorded  # type: ignore[misc]  # the server, its addresses a recorder's
+        finally:
+            recorded.stop()
+
+
+def against_upstream(server: Any) -> bool:
+    """Whether the session's server is a parity run (``simulator.parity.suite``): the upstream or the simulated
+    run's recorder, which reset nothing and serve nothing of a simulator's own."""
+    return callable(getattr(type(server), "parity_credentials", None))  # not imported: plain runs never load it
 
 
 @pytest.fixture
 def simulator(simulator_server: SimulatorServer, request: pytest.FixtureRequest) -> Iterator[SimulatorServer]:
-    """The session's simulator, reset to the test's scenario; fails the test if the server crashed."""
+    """The session's simulator, reset to the test's scenario; fails the test if the server crashed. Against an
+    upstream: the upstream, as it is (a real organization is not reset)."""
+    if against_upstream(simulator_server):
+        yield simulator_server
+        return
     sim = simulator_server.simulator
     sim.use_scenarios(scenario_paths(request))
     sim.crashes.clear()
@@ -205,7 +343,20 @@ def scenario_paths(request: pytest.FixtureRequest) -> tuple[Path, ...]:
 
 @pytest.fixture
 def simulator_credentials(simulator: SimulatorServer) -> dict[str, Any]:
+    if against_upstream(simulator):
+        try:
+            return simulator.parity_credentials()  # type: ignore[attr-defined,no-any-return]
+        except LookupError as exc:
+            missing = str(exc)
+        pytest.fail(missing, pytrace=False)
     return dict(simulator.simulator.default_credentials())
+
+
+def skip_against_upstream(server: Any, fixture: str) -> None:
+    if against_upstream(server):
+        pytest.skip(
+            f"simulator only (it uses {SIMULATOR_ONLY_FIXTURES[fixture]}): this run is against {server.upstream}"
+        )
 
 
 @pytest.fixture
@@ -216,6 +367,7 @@ def simulator_client(simulator: SimulatorServer, simulator_credentials: dict[str
 
 @pytest.fixture
 def simulator_app_client(simulator: SimulatorServer, simulator_credentials: dict[str, Any]) -> InProcessClient:
+    skip_against_upstream(simulator, "simulator_app_client")
     stamper = ApiKeyStamper(simulator_credentials["apiPrivateKey"])
     return InProcessClient(simulator.app, stamper, simulator_credentials["organizationId"])
 
@@ -223,6 +375,7 @@ def simulator_app_client(simulator: SimulatorServer, simulator_credentials: dict
 @pytest.fixture
 def simulator_user(simulator: SimulatorServer) -> Callable[[str], SimulatorClient]:
     """A factory: a client for a scenario user whose API key pair the scenario declared or generated."""
+    skip_against_upstream(simulator, "simulator_user")
 
     def client_for(name: str) -> SimulatorClient:
         found = [
@@ -257,11 +410,13 @@ class Outbox:
 @pytest.fixture
 def simulator_control(simulator: SimulatorServer) -> ControlClient:
     """The control API's client, with the server's token (if any)."""
+    skip_against_upstream(simulator, "simulator_control")
     return ControlClient(simulator.url, token=simulator.simulator.config.control_token or "")
 
 
 @pytest.fixture
 def simulator_outbox(simulator: SimulatorServer) -> Outbox:
+    skip_against_upstream(simulator, "simulator_outbox")
     return Outbox(simulator)
 
 
@@ -311,6 +466,7 @@ def http_receiver(threaded: bool = False) -> Any:
 
 @pytest.fixture
 def webhook_receiver(simulator: SimulatorServer, simulator_credentials: dict[str, Any]) -> Iterator[WebhookReceiver]:
+    skip_against_upstream(simulator, "webhook_receiver")
     server = http_receiver()
     server.expect_request("/hooks", method="POST").respond_with_data("ok")
     server.start()
