@@ -43,7 +43,8 @@ HOP_BY_HOP = {
     "host",
     "content-length",
 }
-ANSWER_HEADERS_DROPPED = HOP_BY_HOP - {"content-length"} | {"server", "date"}  # the recorder's server writes its own
+# the recorder's server writes its own Server and Date, and the Content-Length of the bytes it passes on
+ANSWER_HEADERS_DROPPED = HOP_BY_HOP | {"server", "date"}
 UPSTREAM_TIMEOUT_SECONDS = 120.0
 STOP_GRACE_SECONDS = 5.0
 REAL_API = "api.turnkey.com"

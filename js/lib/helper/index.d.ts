@@ -26,6 +26,11 @@ export interface ReadyLine {
   dataDir?: string | null;
   /** The simulator's release (wallet-simulator --version); absent before 0.3.0. */
   version?: string;
+  /** A parity run (wallet-simulator parity record): where the exchanges are recorded, absolute. */
+  out?: string;
+  /** A parity run: what the recorder forwards to (the real service, or the simulator it started). */
+  upstream?: string;
+  proxyUpstream?: string | null;
 }
 
 export interface Credentials {
@@ -49,6 +54,14 @@ export interface StartOptions {
   proxyPort?: number;
   /** More `serve` switches, e.g. ["--log-format", "json"]. */
   args?: string[];
+  /** Run against this upstream (https://api.turnkey.com) through `parity record`, with your key from
+   * TURNKEY_ORGANIZATION_ID, TURNKEY_API_PUBLIC_KEY, TURNKEY_API_PRIVATE_KEY; default $WALLET_SIMULATOR_UPSTREAM. */
+  upstream?: string;
+  /** The upstream auth proxy (default: Turnkey's for Turnkey's API); default $WALLET_SIMULATOR_PROXY_UPSTREAM. */
+  proxyUpstream?: string;
+  /** Where a parity run records; alone, the simulated run of the pair. Default $WALLET_SIMULATOR_PARITY_OUT,
+   * else parity-upstream.jsonl with an upstream. */
+  parityOut?: string;
   env?: Record<string, string>;
   cwd?: string;
   timeoutMs?: number;
@@ -228,6 +241,11 @@ export interface Simulator {
   seed: number;
   credentials: Credentials;
   control: ControlClient;
+  /** The upstream of a parity run against the real service; null against the simulator. */
+  upstream?: string | null;
+  /** The recording of a parity run; null otherwise. */
+  parityOut?: string | null;
+  /** Back to the loaded scenarios; in a parity run, nothing (a real organization is not reset). */
   reset(): Promise<void>;
   pid?: number;
   /** Ctrl-C the simulator (SIGKILL after timeoutMs); resolves with its exit status. */
@@ -238,6 +256,10 @@ export declare const READY_ENV: "WALLET_SIMULATOR_READY";
 /** This helper's release, the same as the simulator's it ships with; startSimulator warns (WALLET_SIMULATOR_VERSION) when the one it starts differs. */
 export declare const VERSION: string;
 export declare const COMMAND_ENV: "WALLET_SIMULATOR_COMMAND";
+export declare const UPSTREAM_ENV: "WALLET_SIMULATOR_UPSTREAM";
+export declare const PARITY_OUT_ENV: "WALLET_SIMULATOR_PARITY_OUT";
+/** false when the test can run in this run; else why it is skipped (a parity run): node:test's `skip` option. */
+export declare function simulatorOnly(reason?: string, ready?: string | ReadyLine): string | false;
 export declare function startSimulator(options?: StartOptions): Promise<Simulator>;
 export declare function connect(ready?: string | ReadyLine): Simulator;
 export declare function createGlobalSetup(

@@ -10,6 +10,13 @@ const readline = require("node:readline");
 
 const READY_ENV = "WALLET_SIMULATOR_READY";
 const COMMAND_ENV = "WALLET_SIMULATOR_COMMAND";
+// Parity (as the pytest plugin's --simulator-upstream): with an upstream, startSimulator starts
+// `wallet-simulator parity record --upstream URL` instead of serve, and the tests reach the upstream through it
+// with the user's own key (TURNKEY_*); with only PARITY_OUT_ENV, the simulated run of the pair, recorded.
+const UPSTREAM_ENV = "WALLET_SIMULATOR_UPSTREAM";
+const PROXY_UPSTREAM_ENV = "WALLET_SIMULATOR_PROXY_UPSTREAM";
+const PARITY_OUT_ENV = "WALLET_SIMULATOR_PARITY_OUT";
+const DEFAULT_PARITY_OUT = "parity-upstream.jsonl";
 const SHARED = Symbol.for("wallet-simulator.started");
 // This helper's release: it ships in lockstep with the simulator (the Python package), so a simulator
 // of another release may answer what this helper does not expect (startSimulator warns).
@@ -349,7 +356,49 @@ function simulatorCommand(command) {
   return fromEnv.trim().startsWith("[") ? JSON.parse(fromEnv) : fromEnv.trim().split(/\s+/);
 }
 
+/** The upstream of a parity run: options.upstream, else $WALLET_SIMULATOR_UPSTREAM; null: the simulator. */
+function upstreamOf(options = {}) {
+  return (options.upstream ?? process.env[UPSTREAM_ENV] ?? "").trim() || null;
+}
+
+/** Where a parity run records (options.parityOut, else $WALLET_SIMULATOR_PARITY_OUT); null: not a parity run. */
+function parityOutOf(options = {}) {
+  const given = (options.parityOut ?? process.env[PARITY_OUT_ENV] ?? "").trim();
+  return given || (upstreamOf(options) ? DEFAULT_PARITY_OUT : null);
+}
+
+/**
+ * Whether a test can run in this run: false when it can, else the reason it is skipped, for the runner's skip
+ * option: `test("clock", { skip: simulatorOnly("moves the clock") }, ...)` (node:test), or
+ * `(simulatorOnly("...") ? test.skip : test)(...)` (jest, vitest). A test needing the simulator itself
+ * (control API, clock, faults, outbox, webhooks) cannot run in a parity run: against an upstream, or the
+ * simulated run that mirrors it.
+ */
+function simulatorOnly(reason = "it needs the simulator itself", ready = process.env[READY_ENV]) {
+  const line = typeof ready === "string" && ready ? JSON.parse(ready) : ready || {};
+  const upstream = upstreamOf() || (line.out && !line.apiPrivateKey ? line.upstream : null);
+  if (upstream) return `simulator only (${reason}): this run is against ${upstream}`;
+  if (parityOutOf() || line.out) return `simulator only (${reason}): this is the simulated parity run`;
+  return false;
+}
+
+function parityArguments(options) {
+  const args = ["parity", "record", "--port", String(options.port ?? 0), "--proxy-port", String(options.proxyPort ?? 0)];
+  args.push("--out", String(parityOutOf(options)));
+  const upstream = upstreamOf(options);
+  if (upstream) {
+    args.push("--upstream", upstream);
+    const proxy = (options.proxyUpstream ?? process.env[PROXY_UPSTREAM_ENV] ?? "").trim();
+    if (proxy) args.push("--proxy-upstream", proxy);
+  } else {
+    for (const scenario of options.scenarios || []) args.push("--scenario", String(scenario));
+    if (options.seed !== undefined && options.seed !== null) args.push("--seed", String(options.seed));
+  }
+  return args;
+}
+
 function serveArguments(options) {
+  if (parityOutOf(options)) return parityArguments(options);
   const args = ["serve", "--port", String(options.port ?? 0), "--proxy-port", String(options.proxyPort ?? 0)];
   for (const scenario of options.scenarios || []) args.push("--scenario", String(scenario));
   if (options.seed !== undefined && options.seed !== null) args.push("--seed", String(options.seed));
@@ -364,7 +413,22 @@ function connect(ready = process.env[READY_ENV], child = null, token = undefined
     throw new Error(`no simulator: ${READY_ENV} is not set (start one with startSimulator() or the global setup)`);
   }
   const line = typeof ready === "string" ? JSON.parse(ready) : ready;
-  const { url, proxyUrl, seed, organizationId, userId, apiPublicKey, apiPrivateKey } = line;
+  const { url, proxyUrl, seed } = line;
+  let { organizationId, userId, apiPublicKey, apiPrivateKey } = line;
+  const upstream = line.out && !apiPrivateKey ? line.upstream : null; // a parity run against the real service
+  if (upstream) {
+    // the recorder never holds the private key: the user's own key, from this process's environment
+    organizationId = organizationId || process.env.TURNKEY_ORGANIZATION_ID;
+    apiPublicKey = apiPublicKey || process.env.TURNKEY_API_PUBLIC_KEY;
+    apiPrivateKey = process.env.TURNKEY_API_PRIVATE_KEY;
+    userId = userId || process.env.TURNKEY_USER_ID;
+    if (!organizationId || !apiPublicKey || !apiPrivateKey) {
+      throw new Error(
+        `running against the upstream ${upstream} needs your organization and API key: set TURNKEY_ORGANIZATION_ID, ` +
+          "TURNKEY_API_PUBLIC_KEY and TURNKEY_API_PRIVATE_KEY",
+      );
+    }
+  }
   const control = new ControlClient(url, { token: token ?? line.controlToken ?? process.env.WALLET_SIMULATOR_CONTROL_TOKEN });
   return {
     ready: line,
@@ -373,7 +437,10 @@ function connect(ready = process.env[READY_ENV], child = null, token = undefined
     seed,
     credentials: { organizationId, userId, apiPublicKey, apiPrivateKey },
     control,
-    reset: () => control.reset(),
+    upstream, // null against the simulator
+    parityOut: line.out || null, // the recording of a parity run, else null
+    // a parity run resets nothing: a real organization cannot be, and the simulated run mirrors it
+    reset: line.out ? async () => undefined : () => control.reset(),
     pid: child ? child.pid : undefined,
     stop: child ? (timeoutMs) => stopChild(child, timeoutMs) : async () => undefined,
   };
@@ -480,6 +547,9 @@ module.exports = {
   verifyWebhook,
   READY_ENV,
   COMMAND_ENV,
+  UPSTREAM_ENV,
+  PARITY_OUT_ENV,
+  simulatorOnly,
   connect,
   createGlobalSetup,
   globalTeardown,
