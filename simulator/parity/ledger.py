@@ -41,10 +41,10 @@ def known_ids(places: Iterable[Path]) -> set[str]:
 
 
 def draft(difference: Difference, upstream: str) -> dict[str, Any]:
-    where = f" at {difference.path}" if difference.path else ""
+    where = f" at {difference.path}" if difference.path and difference.path.replace(".", " ") != difference.kind else ""
     return {
         "id": difference.ledger_id,
-        "behaviour": f"{difference.operation}: the {difference.kind}{where} (exchange {difference.number} of the run).",
+        "behaviour": f"{difference.operation}: {difference.kind}{where} (exchange {difference.number} of the run).",
         "source": f"observed on the real service (wallet-simulator parity record, upstream {upstream})",
         "service": difference.real,
         "simulator": difference.simulated,

@@ -4,12 +4,13 @@ entries of the differences the ledger does not record yet."""
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 from simulator.parity.compare import Difference
 from simulator.parity.ledger import draft
 
-COLUMNS = (("#", 4), ("operation", 24), ("what", 16), ("where", 34), ("real", 34), ("simulated", 34), ("ledger", 6))
+COLUMNS = (("#", 3), ("operation", 22), ("what", 15), ("where", 32), ("real", 42), ("simulated", 42), ("ledger", 6))
 
 
 def cell(text: str, width: int) -> str:
@@ -17,11 +18,22 @@ def cell(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def focus(real: str, simulated: str, width: int) -> tuple[str, str]:
+    """Two long texts from shortly before where they part, so that a narrow cell shows the difference."""
+    if max(len(real), len(simulated)) <= width:
+        return real, simulated
+    same = len(os.path.commonprefix([real, simulated]))
+    if same <= 12:
+        return real, simulated
+    return "…" + real[same - 12 :], "…" + simulated[same - 12 :]
+
+
 def table(differences: list[Difference], aligned: int) -> str:
     lines = ["  ".join(name.ljust(width) for name, width in COLUMNS).rstrip()]
     lines.append("  ".join("-" * width for _, width in COLUMNS))
     for d in differences:
-        values = (str(d.number), d.operation, d.kind, d.path or "-", d.real, d.simulated, "known" if d.known else "new")
+        real, simulated = focus(d.real, d.simulated, COLUMNS[4][1])
+        values = (str(d.number), d.operation, d.kind, d.path or "-", real, simulated, "known" if d.known else "new")
         lines.append("  ".join(cell(v, w).ljust(w) for v, (_, w) in zip(values, COLUMNS)).rstrip())
     new = sum(not d.known for d in differences)
     lines.append(f"{len(differences)} difference(s), {new} not in the ledger, in {aligned} aligned exchange(s)")
