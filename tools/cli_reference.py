@@ -76,14 +76,21 @@ def command_section(command: str, name: str, sub: argparse.ArgumentParser, summa
     return lines
 
 
-def markdown() -> str:
-    top = parser()
-    [commands] = [a for a in top._actions if isinstance(a, argparse._SubParsersAction)]
-    summaries = {c.dest: c.help or "" for c in commands._choices_actions}
+def sections(parent: argparse.ArgumentParser, prefix: str) -> list[str]:
+    """Each command under ``parent``, then each of its own actions (``parity record``, ``parity diff``)."""
+    found = [a for a in parent._actions if isinstance(a, argparse._SubParsersAction)]
+    if not found:
+        return []
+    summaries = {c.dest: c.help or "" for c in found[0]._choices_actions}
     lines: list[str] = []
-    for name, sub in commands.choices.items():
-        lines += command_section(name, f"wallet-simulator {name}", sub, summaries.get(name, ""))
-    return "\n".join(lines)
+    for name, sub in found[0].choices.items():
+        lines += command_section(name, f"{prefix} {name}", sub, summaries.get(name, ""))
+        lines += sections(sub, f"{prefix} {name}")
+    return lines
+
+
+def markdown() -> str:
+    return "\n".join(sections(parser(), "wallet-simulator"))
 
 
 def refreshed(text: str) -> str:

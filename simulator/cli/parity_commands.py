@@ -27,10 +27,12 @@ def add_parity_commands(commands: Any, serve_ready_line: ReadyLine) -> None:
     )
     record.add_argument(
         "--upstream",
+        metavar="URL",
         help="the service to forward to (https://api.turnkey.com); default: a simulator started here (the simulated run)",
     )
     record.add_argument(
         "--proxy-upstream",
+        metavar="URL",
         help="the auth proxy to forward /v1/... to (default: https://authproxy.turnkey.com for Turnkey's API; "
         "the started simulator's without --upstream)",
     )
