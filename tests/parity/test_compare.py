@@ -1,6 +1,6 @@
 """parity diff against a second simulator made to differ on purpose: it reports exactly the differences
-injected (scripted outcomes, other limits, a refused request, a changed error message, an extra or a missing
-field, an exchange one side lacks), nothing on two runs with other seeds, and never an id or an address."""
+injected (scripted outcomes, other limits, a refused request, a changed error message, another gRPC code, an
+extra or a missing field, an exchange one side lacks), nothing on two runs with other seeds, and never an id or an address."""
 
 from __future__ import annotations
 
@@ -43,6 +43,10 @@ INJECTED: dict[str, tuple[dict[str, Any], set[tuple[int, str, str, str]]]] = {
     "a changed error message": (
         {"edits": {"get_wallet": lambda b: {**b, "message": b["message"] + " (changed)"} if "code" in b else b}},
         {(7, "get_wallet", "message", "message")},
+    ),
+    "another gRPC code": (
+        {"edits": {"get_wallet": lambda b: {**b, "code": 3} if "code" in b else b}},
+        {(7, "get_wallet", "gRPC code", "code")},
     ),
     "an extra field": (
         {"edits": {"whoami": lambda b: {**b, "extraField": True}}},
