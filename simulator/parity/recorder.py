@@ -3,7 +3,7 @@ service, or a simulator), writing every exchange of the main interface and the a
 
 Requests go upstream as the client sent them: the method, the path and query, the body's bytes and every
 header but the connection's own (``Host`` names the upstream; stamps sign the body, which is unchanged), so a
-stamp verifies upstream. Answers come back as the upstream sent them (status, headers, undecoded bytes). What
+stamp verifies upstream; ``Accept-Encoding`` keeps only the encodings the recorder can read (gzip, deflate). Answers come back as the upstream sent them (status, headers, undecoded bytes). What
 is written is redacted (``simulator.parity.redaction``); the recorder holds no key: it never stamps.
 
 Forwarding uses urllib3: its pool is thread-safe, it sends the body and headers it is given without rewriting
@@ -45,6 +45,7 @@ HOP_BY_HOP = {
 }
 # the recorder's server writes its own Server and Date, and the Content-Length of the bytes it passes on
 ANSWER_HEADERS_DROPPED = HOP_BY_HOP | {"server", "date"}
+READABLE = {"gzip", "deflate", "identity", "*"}
 UPSTREAM_TIMEOUT_SECONDS = 120.0
 STOP_GRACE_SECONDS = 5.0
 REAL_API = "api.turnkey.com"
@@ -116,6 +117,9 @@ class Forwarder:
         self, method: str, target: str, headers: dict[str, str], body: bytes
     ) -> tuple[int, list[tuple[str, str]], bytes, float]:
         sent = {k: v for k, v in headers.items() if k.lower() not in HOP_BY_HOP}
+        for name, value in list(sent.items()):
+            if name.lower() == "accept-encoding":
+                sent[name] = readable_encodings(value)
         started = time.perf_counter()
         try:
             reply = self.pool.request(
@@ -133,6 +137,14 @@ class Forwarder:
         ms = round((time.perf_counter() - started) * 1000, 1)
         kept = [(k, v) for k, v in reply.headers.items() if k.lower() not in ANSWER_HEADERS_DROPPED]
         return reply.status, kept, reply.data, ms
+
+
+def readable_encodings(accepted: str) -> str:
+    """What the client accepts that the recorder can also read to write the answer down (gzip, deflate): node's
+    fetch offers br and zstd too. Stamps sign the body only, so this header may change; the answer the client
+    gets is still one it asked for."""
+    kept = [part.strip() for part in accepted.split(",") if part.split(";")[0].strip().lower() in READABLE]
+    return ", ".join(kept) or "identity"
 
 
 def incoming_headers(environ: dict[str, Any]) -> dict[str, str]:

@@ -283,3 +283,43 @@ def test_parity_record_refuses_a_host_beyond_loopback(tmp_path, capsys):
     )
     assert "loopback only" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
+
+
+def test_a_compressed_answer_reaches_the_client_as_sent_and_is_recorded_readable(tmp_path):
+    """An upstream answering gzip (as a CDN in front of an API may): the client gets the very bytes, the file the
+    JSON; br and zstd, which node's fetch also offers, are not asked of the upstream."""
+    import gzip
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from support import serving
+
+    asked: list[str] = []
+    packed = gzip.compress(b'{"organizationId": "o", "userId": "u"}')
+
+    class Gzipping(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            asked.append(self.headers.get("Accept-Encoding", ""))
+            self.send_response(200)
+            for name, value in (("Content-Type", "application/json"), ("Content-Encoding", "gzip")):
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(packed)))
+            self.end_headers()
+            self.wfile.write(packed)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    out = tmp_path / "gzip.jsonl"
+    with serving(ThreadingHTTPServer(("127.0.0.1", 0), Gzipping)) as url, ParityRecorder(url, out) as recorder:
+        reply = requests.post(
+            recorder.url + "/public/v1/query/whoami",
+            data=b"{}",
+            headers={"Accept-Encoding": "gzip, deflate, br, zstd"},
+            stream=True,
+            timeout=30,
+        )
+        raw = reply.raw.read(decode_content=False)
+    assert raw == packed and reply.headers["Content-Encoding"] == "gzip"
+    assert asked == ["gzip, deflate"]
+    assert read_recording(out)[1][0].answer == {"organizationId": "o", "userId": "u"}
