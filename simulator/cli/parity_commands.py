@@ -59,6 +59,14 @@ def add_parity_commands(commands: Any, serve_ready_line: ReadyLine) -> None:
         "project's, where they exist)",
     )
     diff.add_argument("--drafts", type=Path, metavar="FILE", help="also write the draft ledger entries to FILE")
+    diff.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="OPERATION[:PATH]",
+        help="leave out differences of this operation (and answer path), shell-style patterns: "
+        "'list_wallets:wallets' (the organization's own wallets), '*:activity.votes.*' (repeatable)",
+    )
     diff.set_defaults(run=diff_command)
 
 
@@ -131,6 +139,18 @@ def _interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
+def ignored(operation: str, path: str, patterns: list[str]) -> bool:
+    """Whether ``--ignore`` leaves this difference out: OPERATION alone, or OPERATION:PATH (a path pattern
+    also covers what lies under it)."""
+    from fnmatch import fnmatchcase
+
+    for pattern in patterns:
+        op, _, where = pattern.partition(":")
+        if fnmatchcase(operation, op) and (not where or fnmatchcase(path, where) or fnmatchcase(path, f"{where}.*")):
+            return True
+    return False
+
+
 def diff_command(args: argparse.Namespace) -> int:
     from simulator.parity.compare import compare
     from simulator.parity.exchanges import RecordingError, read_recording
@@ -145,6 +165,7 @@ def diff_command(args: argparse.Namespace) -> int:
         print(f"wallet-simulator: {exc}", file=sys.stderr)
         return 2
     differences, aligned = compare(real, simulated)
+    differences = [d for d in differences if not ignored(d.operation, d.path, args.ignore)]
     for difference in differences:
         difference.known = difference.ledger_id in known
     upstream = str(header.get("upstream", "?"))

@@ -105,7 +105,9 @@ def run_lines(lines: list[str], upstream: SimulatorServer, cwd: Path, env: dict[
 def test_the_pytest_runs_and_the_diff(upstream, tmp_path):
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "test_suite.py").write_text(PYTEST_SUITE)
-    run_lines(block_with("pytest", "parity diff"), upstream, tmp_path, environment(upstream, preloaded_env()))
+    env = environment(upstream, preloaded_env())
+    run_lines(block_with("pytest", "parity diff"), upstream, tmp_path, env)
+    run_lines(block_with("--ignore"), upstream, tmp_path, env)
     real, simulated = read_recording(tmp_path / "real.jsonl")[1], read_recording(tmp_path / "simulated.jsonl")[1]
     assert [e.operation for e in real] == [e.operation for e in simulated] == ["create_wallet", "whoami"]
     assert {e["op"] for e in upstream.simulator.journal.entries()} == {"create_wallet", "whoami"}

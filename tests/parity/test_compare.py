@@ -149,3 +149,13 @@ def test_a_file_that_is_not_a_recording_is_refused(tmp_path, capsys):
     other.write_text('{"steps": []}\n')
     assert main(["parity", "diff", str(other), str(other)]) == 2
     assert "not a parity recording" in capsys.readouterr().err
+
+
+def test_ignore_leaves_out_what_the_organizations_own_setup_makes_differ(real, tmp_path, capsys):
+    """A real organization holds more than the simulated one (wallets of earlier runs): --ignore names those."""
+    simulated = record(tmp_path / "simulated.jsonl", seed=5, **INJECTED["a missing field"][0])
+    assert main(["parity", "diff", str(real), str(simulated), "--ignore", "list_wallets:wallets"]) == 0
+    assert main(["parity", "diff", str(real), str(simulated), "--ignore", "list_wallets:wallets.*.exported"]) == 0
+    assert main(["parity", "diff", str(real), str(simulated), "--ignore", "list_wallets:activity"]) == 1
+    assert main(["parity", "diff", str(real), str(simulated), "--ignore", "whoami"]) == 1
+    assert "0 difference(s)" in capsys.readouterr().out
