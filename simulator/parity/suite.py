@@ -21,8 +21,9 @@ DEFAULT_OUT = "parity-upstream.jsonl"
 USER_ENV = "TURNKEY_USER_ID"
 
 
-class SimulatorOnly(Exception):
-    """A test asked an upstream run for something only the simulator has."""
+class SimulatorOnly(AttributeError):
+    """A test asked a parity run for something only the simulator has (an AttributeError: ``hasattr`` and
+    ``getattr(..., default)`` keep working)."""
 
 
 class ParityRun:

@@ -101,3 +101,16 @@ def test_an_upstream_without_the_users_key_fails_saying_what_to_set(suite, monke
     result = suite.runpytest_subprocess("-q", "-p", "no:cacheprovider", "-k", "whoami")
     result.assert_outcomes(errors=1, deselected=4)
     result.stdout.fnmatch_lines(["*set TURNKEY_ORGANIZATION_ID, TURNKEY_API_PUBLIC_KEY, TURNKEY_API_PRIVATE_KEY*"])
+
+
+def test_hasattr_on_the_upstream_is_false_and_what_only_the_simulator_has_says_so(tmp_path):
+    from simulator.parity.suite import SimulatorOnly, Upstream
+
+    with SimulatorServer(config=Config(seed=1)) as server:
+        through = Upstream(server.url, tmp_path / "out.jsonl", proxy_upstream=server.proxy_url)
+        try:
+            assert through.url.startswith("http://127.0.0.1:") and not hasattr(through, "journal")
+            with pytest.raises(SimulatorOnly, match="clock is the simulator's"):
+                _ = through.clock
+        finally:
+            through.stop()
