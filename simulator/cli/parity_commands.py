@@ -68,6 +68,18 @@ def add_parity_commands(commands: Any, serve_ready_line: ReadyLine) -> None:
         "'list_wallets:wallets' (the organization's own wallets), '*:activity.votes.*' (repeatable)",
     )
     diff.set_defaults(run=diff_command)
+    replay = actions.add_parser(
+        "replay",
+        help="send a real recording's requests again to a simulator (recorded to --out) and report the differences",
+    )
+    replay.add_argument("real", type=Path, help="the recording made against the real service")
+    replay.add_argument("--out", type=Path, required=True, metavar="FILE", help="the simulated run's recording")
+    replay.add_argument("--seed", type=int, help="the simulator's seed")
+    replay.add_argument("--scenario", action="append", type=Path, default=[], metavar="FILE", help="its scenarios")
+    for action in diff._actions:  # the report's own switches, as diff takes them
+        if action.dest in ("json", "ledger", "drafts", "ignore"):
+            replay._add_action(action)
+    replay.set_defaults(run=replay_command)
 
 
 def record_command(args: argparse.Namespace, serve_ready_line: ReadyLine) -> int:
@@ -152,10 +164,8 @@ def ignored(operation: str, path: str, patterns: list[str]) -> bool:
 
 
 def diff_command(args: argparse.Namespace) -> int:
-    from simulator.parity.compare import compare
     from simulator.parity.exchanges import RecordingError, read_recording
     from simulator.parity.ledger import default_ledgers, known_ids
-    from simulator.parity.report import as_json, as_yaml, drafts, table
 
     try:
         header, real = read_recording(args.real)
@@ -164,6 +174,35 @@ def diff_command(args: argparse.Namespace) -> int:
     except (RecordingError, OSError, ValueError) as exc:
         print(f"wallet-simulator: {exc}", file=sys.stderr)
         return 2
+    return report(args, header, real, simulated, known)
+
+
+def replay_command(args: argparse.Namespace) -> int:
+    from simulator.parity.exchanges import RecordingError, read_recording
+    from simulator.parity.ledger import default_ledgers, known_ids
+    from simulator.parity.replay import replay
+
+    try:
+        header, real = read_recording(args.real)
+        known = known_ids(args.ledger if args.ledger is not None else default_ledgers())
+        server = simulated_upstream(args)
+    except (RecordingError, OSError, ValueError, ScenarioError) as exc:
+        print(f"wallet-simulator: {exc}", file=sys.stderr)
+        return 2
+    try:
+        left_out = replay(real, server, args.out)
+    finally:
+        server.stop()
+    for why in left_out:
+        print(f"not sent again: {why}", file=sys.stderr)
+    _, simulated = read_recording(args.out)
+    return report(args, header, real, simulated, known)
+
+
+def report(args: argparse.Namespace, header: dict[str, Any], real: Any, simulated: Any, known: set[str]) -> int:
+    from simulator.parity.compare import compare
+    from simulator.parity.report import as_json, as_yaml, drafts, table
+
     differences, aligned = compare(real, simulated)
     differences = [d for d in differences if not ignored(d.operation, d.path, args.ignore)]
     for difference in differences:

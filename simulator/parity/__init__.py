@@ -3,7 +3,10 @@
 - ``recorder``: ``wallet-simulator parity record``, a forwarding proxy that writes each exchange of the main
   interface and the auth proxy to a file, secrets redacted (``redaction``), in the format ``exchanges`` reads;
 - ``compare``: ``wallet-simulator parity diff REAL SIMULATED``, exchanges aligned by order and operation, the
-  values an answer produced matched by role (``roles``), each difference with a draft ledger entry (``ledger``).
+  values an answer produced matched by role (``roles``), each difference with a draft ledger entry (``ledger``);
+- ``replay``: ``wallet-simulator parity replay REAL --out SIMULATED``, a real recording's requests sent again
+  to a simulator, for one run against the service instead of two;
+- ``suite``: what the pytest plugin runs a suite against in a parity run (the JS helper starts the command).
 """
 
 UPSTREAM_ENV = "WALLET_SIMULATOR_UPSTREAM"  # the one switch: the suite runs against this upstream, through a recorder

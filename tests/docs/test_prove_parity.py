@@ -1,6 +1,6 @@
 """docs/how-to/prove-parity.md: its commands run as written, a simulator standing in for Turnkey
 (https://api.turnkey.com in the text is its address, the TURNKEY_* variables its default key): the two pytest
-runs and the diff, the two node runs and the diff, and the recorder alone (on free ports)."""
+runs and the diff, the replay, the two node runs and the diff, and the recorder alone (on free ports)."""
 
 from __future__ import annotations
 
@@ -111,6 +111,8 @@ def test_the_pytest_runs_and_the_diff(upstream, tmp_path):
     real, simulated = read_recording(tmp_path / "real.jsonl")[1], read_recording(tmp_path / "simulated.jsonl")[1]
     assert [e.operation for e in real] == [e.operation for e in simulated] == ["create_wallet", "whoami"]
     assert {e["op"] for e in upstream.simulator.journal.entries()} == {"create_wallet", "whoami"}
+    run_lines(block_with("parity replay"), upstream, tmp_path, env)  # the one-run way: no difference either
+    assert [e.operation for e in read_recording(tmp_path / "simulated.jsonl")[1]] == ["create_wallet", "whoami"]
 
 
 @pytest.mark.skipif(not (NODE and JS_MODULES.is_dir()), reason="node or tests/js/node_modules missing")
