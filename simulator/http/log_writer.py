@@ -60,7 +60,7 @@ class LineWriter:
                 if item is STOP:
                     self.handler.flush()
                     return
-                self._write(item if isinstance(item, logging.LogRecord) else request_record(*item))
+                self._write(item if isinstance(item, logging.LogRecord) else log_line(*item))
             self.handler.flush()
 
     def _write(self, record: logging.LogRecord) -> None:
@@ -77,9 +77,7 @@ class LineWriter:
             self.handler.handleError(record)
 
 
-def request_record(
-    created: float, message: str, fields: dict[str, Any], level: int = logging.INFO
-) -> logging.LogRecord:
+def log_line(created: float, message: str, fields: dict[str, Any], level: int = logging.INFO) -> logging.LogRecord:
     record = logging.getLogger(REQUESTS).makeRecord(
         REQUESTS, level, "", 0, message, (), None, extra={"request": fields}
     )
