@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from simulator import auth, faults, pipeline
 from simulator.auth.stamps import Stamp
@@ -137,7 +137,7 @@ class Simulator:
     @property
     def recorder(self) -> Recorder | None:
         """``serve --record``: the session as a replayable scenario (``start_recording``)."""
-        return cast("Recorder | None", self.services.recorder)  # only start_recording sets one
+        return self.services.recorder
 
     @recorder.setter
     def recorder(self, recorder: Recorder | None) -> None:

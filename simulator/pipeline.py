@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from types import TracebackType
-from typing import Any, Protocol
+from typing import Any
 
 from simulator import auth, faults
 from simulator.auth.stamps import Stamp
@@ -50,13 +50,10 @@ from simulator.operations import catalogue, response_check
 from simulator.operations.catalogue import Kind, Operation
 from simulator.operations.validation import Schemas
 from simulator.queries import QueryContext
+from simulator.scenario.recording import Recorder
 from simulator.state.activity import Activity, Pending
 from simulator.state.store import Organization, Store
 from simulator.wire import Json
-
-
-class Recorder(Protocol):
-    def add(self, kind: str, op: str, body: Any, headers: Mapping[str, str], status: int, answer: Any) -> None: ...
 
 
 @dataclass(eq=False)

@@ -36,9 +36,6 @@ class LineWriter:
         """Queue a request's line (the ``simulator.requests`` record it stands for is made on the writer's thread)."""
         self.queue.put((time.time(), message, fields, level))
 
-    def record(self, record: logging.LogRecord) -> None:
-        self.queue.put(record)
-
     def stop(self, timeout: float = 5.0) -> None:
         if self.thread.is_alive():
             self.queue.put(STOP)
