@@ -295,9 +295,10 @@ class Simulator:
         headers: Mapping[str, str],
         content_type: str | None = "application/json",
         entry: RequestLogEntry | None = None,
+        **renamed: Any,
     ) -> Json:
         """Run activity ``op``; ``entry`` (the transport's log entry) receives what it parsed and answered."""
-        return pipeline.submit(self.services, op, raw, headers, content_type, entry)
+        return pipeline.submit(self.services, op, raw, headers, content_type, entry or log_entry_of(renamed))
 
     def query(
         self,
@@ -306,8 +307,9 @@ class Simulator:
         headers: Mapping[str, str],
         content_type: str | None = "application/json",
         entry: RequestLogEntry | None = None,
+        **renamed: Any,
     ) -> Json:
-        return pipeline.query(self.services, op, raw, headers, content_type, entry)
+        return pipeline.query(self.services, op, raw, headers, content_type, entry or log_entry_of(renamed))
 
     def check_stamp(self, headers: Mapping[str, str], raw: bytes) -> Stamp | None:
         """The stamp, checked as far as it can be before the body is validated (None: auth off)."""
@@ -449,6 +451,16 @@ class Simulator:
         if not with_private:
             raise LookupError("no scenario declared an API key with its private key")
         return with_private[0]
+
+
+def log_entry_of(renamed: dict[str, Any]) -> RequestLogEntry | None:
+    """``record=``, ``entry``'s name in 0.3 (``submit`` and ``query``): still taken, with a warning."""
+    if set(renamed) - {"record"}:
+        raise TypeError(f"unexpected keyword arguments: {', '.join(sorted(renamed))}")
+    if "record" in renamed:
+        warnings.warn("the record= argument is now entry=", DeprecationWarning, stacklevel=3)
+    found: RequestLogEntry | None = renamed.get("record")
+    return found
 
 
 def encode_capture(capture: Any) -> Json:

@@ -59,3 +59,14 @@ def test_kind_activity_is_kind_submit_and_the_value_users_see_is_unchanged() -> 
 def test_the_journal_still_says_submit(simulator, simulator_client) -> None:  # type: ignore[no-untyped-def]
     ok(simulator_client.submit("create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "K", "accounts": []}))
     assert simulator.journal.entries("create_wallet")[-1]["kind"] == "submit"
+
+
+def test_submit_still_takes_record_as_a_keyword_with_a_warning() -> None:
+    from simulator.http.log_entry import RequestLogEntry
+
+    sim = Simulator(Config(seed=3, auth="off"))
+    entry = RequestLogEntry("POST", "/public/v1/query/whoami", "query", "whoami")
+    body = b'{"organizationId": "%s"}' % sim.default_organization_id().encode()
+    with pytest.warns(DeprecationWarning, match="entry="):
+        sim.query("whoami", body, {}, record=entry)
+    assert entry.status is not None
