@@ -38,10 +38,10 @@ from simulator.wire import Json
 DEFAULT_SCENARIO = data_dir("scenarios") / "default.yaml"
 
 
-def live_stream(sim: Simulator) -> Callable[[], MnemonicStream]:
-    """The simulator's current mnemonic stream (its store is replaced on reset), held weakly:
-    the pool is registered process-wide and must not keep the simulator alive."""
-    ref = weakref.ref(sim)
+def live_stream(services: pipeline.Services) -> Callable[[], MnemonicStream]:
+    """The current store's mnemonic stream (the store is replaced on reset), its services held weakly: the
+    pool is registered process-wide and must not keep the simulator alive."""
+    ref = weakref.ref(services)
 
     def stream() -> MnemonicStream:
         alive = ref()
@@ -83,7 +83,8 @@ class Simulator:
         self.store.strict_email = self.config.strict_email  # a loaded scenario's strictEmail: true turns it on too
         self.scenario_lenient = False  # a loaded scenario's lenientDocumentedRules: true
         self.store.enforce_documented_rules = not self.config.lenient_documented_rules
-        self.mnemonics = mnemonic_pool.MnemonicPool(live_stream(self))  # new wallets' mnemonics, computed ahead
+        # new wallets' mnemonics, computed ahead
+        self.mnemonics = mnemonic_pool.MnemonicPool(live_stream(self.services))
         mnemonic_pool.serve(self.source, self.mnemonics)
         self.credentials: list[Json] = []
         self.saved_snapshots: dict[str, object] = {}  # snapshots taken through the control API
