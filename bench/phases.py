@@ -65,7 +65,7 @@ PHASES = (
         "record and log line",
         "one record per request, read by the request log line, the journal and the inspector; the reason phrase",
         (
-            "simulator.http.request_record:RequestRecord.begin",
+            "simulator.http.log_entry:RequestLogEntry.begin",
             "simulator.http.logs:_answered",
             "simulator.http.status_line:with_usual_reason",
         ),
@@ -78,7 +78,7 @@ PHASES = (
     Phase(
         "CORS headers",
         "Vary: Origin on every public answer, allow-origin for an allowed browser (tests/http/test_cors*)",
-        ("simulator.web.app:add_cors_headers",),
+        ("simulator.web.cors:add_cors_headers",),
     ),
     Phase(
         "view: headers read",
@@ -112,7 +112,7 @@ PHASES = (
     Phase(
         "pipeline stages",
         "operation looked up, clock read, store lock, idempotency by fingerprint, rate limits, contexts",
-        ("simulator.pipeline:public",),
+        ("simulator.pipeline:run_activity", "simulator.pipeline:run_query"),
     ),
     Phase(
         "policy evaluation",
@@ -142,7 +142,7 @@ PHASES = (
     Phase(
         "handler",
         "the operation itself",
-        ("simulator.operations.catalogue:Operation.run",),  # wraps the handler it returns
+        ("simulator.operations.catalogue:Operation.handler_function",),  # wraps the handler it returns
     ),
     Phase(
         "answer built",
@@ -268,7 +268,7 @@ def metered(meter: Meter, app: Any) -> Iterator[None]:
         for target in phase.targets:
             owner, name = resolve(target)
             original = vars(owner)[name]
-            if target == "simulator.operations.catalogue:Operation.run":
+            if target == "simulator.operations.catalogue:Operation.handler_function":
                 wrapper: Any = meter.wrap_handlers(original, phase.name)
             elif isinstance(original, classmethod):
                 wrapper = classmethod(meter.wrap(original.__func__, phase.name))

@@ -6,8 +6,8 @@ them to tests; the behaviour lives in the modules it calls.
 
 from __future__ import annotations
 
-import threading
 import time
+import warnings
 import weakref
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -23,8 +23,7 @@ from simulator.config import Config
 from simulator.consensus.decisions import VoteSelection
 from simulator.consensus.explain import explain
 from simulator.handling.context import Context
-from simulator.http.request_record import RequestRecord
-from simulator.journal import Journal
+from simulator.http.log_entry import RequestLogEntry
 from simulator.model import mnemonic_pool
 from simulator.operations.validation import Schemas
 from simulator.paths import data_dir
@@ -39,10 +38,10 @@ from simulator.wire import Json
 DEFAULT_SCENARIO = data_dir("scenarios") / "default.yaml"
 
 
-def live_stream(sim: Simulator) -> Callable[[], MnemonicStream]:
-    """The simulator's current mnemonic stream (its store is replaced on reset), held weakly:
-    the pool is registered process-wide and must not keep the simulator alive."""
-    ref = weakref.ref(sim)
+def live_stream(services: pipeline.Services) -> Callable[[], MnemonicStream]:
+    """The current store's mnemonic stream (the store is replaced on reset), its services held weakly: the
+    pool is registered process-wide and must not keep the simulator alive."""
+    ref = weakref.ref(services)
 
     def stream() -> MnemonicStream:
         alive = ref()
@@ -63,27 +62,33 @@ class Simulator:
     """
 
     def __init__(self, config: Config | None = None, *, schemas: Schemas | None = None) -> None:
-        self.config = config or Config()
-        self.clock = Clock(self.config.frozen_clock_ms)
-        self.source = Source(self.config.seed)
-        self.schemas = schemas or Schemas(allow_unknown_fields=self.config.allow_unknown_fields)
-        self.lock = threading.RLock()
-        self.store = Store()
+        config = config or Config()
+        # what the pipeline works on, handed to it (simulator/pipeline.py): the store, its lock, the clock, the
+        # seeded source, the schemas, the rules, the journal, the recorder and the listeners; the attributes
+        # below of those names are the same objects (store, config, rules and recorder: views, since replaced)
+        self.services = pipeline.Services(
+            config=config,
+            clock=Clock(config.frozen_clock_ms),
+            source=Source(config.seed),
+            schemas=schemas or Schemas(allow_unknown_fields=config.allow_unknown_fields),
+            store=Store(),
+        )
+        self.clock, self.source, self.schemas = self.services.clock, self.services.source, self.services.schemas
+        self.lock = self.services.lock
+        self.journal = self.services.journal  # every main-interface request and its outcome
+        self.crashes = self.services.crashes  # internal errors, kept so a test can surface them
+        self.listeners = self.services.listeners  # told of "created" and "status" events
         self.store.mnemonic_stream = MnemonicStream(mnemonic_pool.stream_key(self.source.seed))
         self.store.retention.limit = self.config.max_activities
         self.store.strict_email = self.config.strict_email  # a loaded scenario's strictEmail: true turns it on too
         self.scenario_lenient = False  # a loaded scenario's lenientDocumentedRules: true
         self.store.enforce_documented_rules = not self.config.lenient_documented_rules
-        self.mnemonics = mnemonic_pool.MnemonicPool(live_stream(self))  # new wallets' mnemonics, computed ahead
+        # new wallets' mnemonics, computed ahead
+        self.mnemonics = mnemonic_pool.MnemonicPool(live_stream(self.services))
         mnemonic_pool.serve(self.source, self.mnemonics)
         self.credentials: list[Json] = []
-        self.rules: list[Json] = []  # scripted outcomes, from every loaded scenario, first match wins
-        self.crashes: list[Json] = []  # internal errors, kept so a test can surface them
-        self.journal = Journal()  # every main-interface request and its outcome
-        self.recorder: Recorder | None = None  # serve --record: the session as a replayable scenario
         self.saved_snapshots: dict[str, object] = {}  # snapshots taken through the control API
-        self.listeners: list[Callable[[Activity, str], None]] = []  # told of "created" and "status" events
-        self.webhooks = Webhooks(self, self.config.webhook_retries, self.config.webhook_backoff_seconds)
+        self.webhooks = Webhooks(self.services, self.config.webhook_retries, self.config.webhook_backoff_seconds)
         # transport faults on chosen requests (simulator/faults.py); granian carries the application's only
         carried = faults.KINDS if self.config.server == "waitress" else faults.APPLICATION_KINDS
         self.faults = faults.Faults(self.source.seed, carried, self.config.server)
@@ -103,6 +108,41 @@ class Simulator:
         self._scenario_faults = {scenario_key(self.config.scenarios): list(self.scenario_faults)}
         self._scenario_strict_email = {scenario_key(self.config.scenarios): self.strict_email}
         self._scenario_lenient = {scenario_key(self.config.scenarios): self.scenario_lenient}
+
+    # the pipeline's parts the Simulator replaces: views of ``services`` ------------------------------
+    @property
+    def store(self) -> Store:
+        return self.services.store
+
+    @store.setter
+    def store(self, store: Store) -> None:
+        self.services.store = store
+
+    @property
+    def config(self) -> Config:
+        return self.services.config
+
+    @config.setter
+    def config(self, config: Config) -> None:
+        self.services.config = config
+
+    @property
+    def rules(self) -> list[Json]:
+        """Scripted outcomes, from every loaded scenario, first match wins."""
+        return self.services.rules
+
+    @rules.setter
+    def rules(self, rules: list[Json]) -> None:
+        self.services.rules = rules
+
+    @property
+    def recorder(self) -> Recorder | None:
+        """``serve --record``: the session as a replayable scenario (``start_recording``)."""
+        return self.services.recorder
+
+    @recorder.setter
+    def recorder(self, recorder: Recorder | None) -> None:
+        self.services.recorder = recorder
 
     # scenarios and reset -------------------------------------------------------------------
     def load(self, path: Path) -> list[Json]:
@@ -133,11 +173,16 @@ class Simulator:
             self.webhooks.reset()
             self.faults.replace(self.scenario_faults)
 
-    def record(self, path: Path) -> Recorder:
+    def start_recording(self, path: Path) -> Recorder:
         """Record from now on every main-interface request as a step of a scenario saved to ``path``."""
         scenarios = [Path(p) for p in self.config.scenarios] or [DEFAULT_SCENARIO]
-        self.recorder = Recorder(path, scenarios, self.source.seed, self.credentials)
-        return self.recorder
+        recorder = self.recorder = Recorder(path, scenarios, self.source.seed, self.credentials)
+        return recorder
+
+    def record(self, path: Path) -> Recorder:
+        """``start_recording``'s name in 0.3 ("record" is a stored row of the state, ARCHITECTURE.md): warns."""
+        warnings.warn("Simulator.record is now Simulator.start_recording", DeprecationWarning, stacklevel=2)
+        return self.start_recording(path)
 
     def use_scenarios(self, paths: tuple[Path, ...] | list[Path]) -> None:
         """Make ``paths`` the loaded scenarios and reset to them (built once, then restored)."""
@@ -250,10 +295,11 @@ class Simulator:
         raw: bytes,
         headers: Mapping[str, str],
         content_type: str | None = "application/json",
-        record: RequestRecord | None = None,
+        entry: RequestLogEntry | None = None,
+        **renamed: Any,
     ) -> Json:
-        """Run activity ``op``; ``record`` (the transport's) receives what it parsed and answered."""
-        return pipeline.submit(self, op, raw, headers, content_type, record)
+        """Run activity ``op``; ``entry`` (the transport's log entry) receives what it parsed and answered."""
+        return pipeline.submit(self.services, op, raw, headers, content_type, entry or log_entry_of(renamed))
 
     def query(
         self,
@@ -261,22 +307,23 @@ class Simulator:
         raw: bytes,
         headers: Mapping[str, str],
         content_type: str | None = "application/json",
-        record: RequestRecord | None = None,
+        entry: RequestLogEntry | None = None,
+        **renamed: Any,
     ) -> Json:
-        return pipeline.query(self, op, raw, headers, content_type, record)
+        return pipeline.query(self.services, op, raw, headers, content_type, entry or log_entry_of(renamed))
 
     def check_stamp(self, headers: Mapping[str, str], raw: bytes) -> Stamp | None:
         """The stamp, checked as far as it can be before the body is validated (None: auth off)."""
-        return pipeline.check_stamp(self, headers, raw)
+        return pipeline.check_stamp(self.services, headers, raw)
 
     def authenticate(
         self, stamp: Stamp | None, headers: Mapping[str, str], raw: bytes, org_id: str, now_ms: int
     ) -> auth.Principal:
-        return pipeline.authenticate(self, stamp, headers, raw, org_id, now_ms)
+        return pipeline.authenticate(self.services, stamp, headers, raw, org_id, now_ms)
 
     def settle_due(self) -> None:
         """Apply the scripted waits whose simulated time has come (called when the clock moves)."""
-        pipeline.settle_due(self)
+        pipeline.settle_due(self.services)
 
     def close(self) -> list[Json]:
         """Drain webhook deliveries (briefly) and stop their workers; returns what was left pending."""
@@ -284,8 +331,7 @@ class Simulator:
 
     def notify(self, activity: Activity, event: str) -> None:
         """An activity was requested ("created", also for a repeated request) or changed status."""
-        for listener in list(self.listeners):
-            listener(activity, event)
+        self.services.notify(activity, event)
 
     # faults ------------------------------------------------------------------------------------
     def add_fault(self, spec: Json) -> Json:
@@ -315,11 +361,11 @@ class Simulator:
     # driving consensus from tests -----------------------------------------------------------
     def approve(self, activity_id: str, user_id: str) -> Json:
         """Approve as ``user_id`` without building a stamp; returns the activity."""
-        return pipeline.vote_as(self, activity_id, user_id, VoteSelection.APPROVE)
+        return pipeline.vote_as(self.services, activity_id, user_id, VoteSelection.APPROVE)
 
     def reject(self, activity_id: str, user_id: str) -> Json:
         """Reject as ``user_id`` without building a stamp; returns the activity."""
-        return pipeline.vote_as(self, activity_id, user_id, VoteSelection.REJECT)
+        return pipeline.vote_as(self.services, activity_id, user_id, VoteSelection.REJECT)
 
     def explain(self, activity_id: str) -> Json:
         """Why the activity is where it is: the rule or policies that decided, the votes, the steps."""
@@ -408,6 +454,16 @@ class Simulator:
         return with_private[0]
 
 
+def log_entry_of(renamed: dict[str, Any]) -> RequestLogEntry | None:
+    """``record=``, ``entry``'s name in 0.3 (``submit`` and ``query``): still taken, with a warning."""
+    if set(renamed) - {"record"}:
+        raise TypeError(f"unexpected keyword arguments: {', '.join(sorted(renamed))}")
+    if "record" in renamed:
+        warnings.warn("the record= argument is now entry=", DeprecationWarning, stacklevel=3)
+    found: RequestLogEntry | None = renamed.get("record")
+    return found
+
+
 def encode_capture(capture: Any) -> Json:
     store, source, clock, credentials, rules = capture
     return {
@@ -444,7 +500,7 @@ class FaultGate:
         hit = sim.faults.pick(request, now)
         if hit is not None and hit.kind in ("reset", "timeout"):
             kind = "proxy" if interface == "authProxy" else ("submit" if "/submit/" in path else "query")
-            sim.journal.record(
+            sim.journal.append(
                 {
                     "time": now,
                     "kind": kind,

@@ -34,7 +34,7 @@ from simulator.operations.activity_types import kind_of
 from simulator.wire import Json
 
 KINDS = ("latency", "unavailable", "lostAnswer", "reset", "timeout", "slow")
-# answered by the application (pipeline.journaled), so every transport carries them; the other kinds act on the
+# answered by the application (pipeline.carry_fault), so every transport carries them; the other kinds act on the
 # connection, which only the waitress transport does (simulator/server/wsgi.py; ARCHITECTURE.md, "Transports")
 APPLICATION_KINDS = ("unavailable",)
 INTERFACES = ("api", "authProxy")  # the main interface's /public/v1/..., the auth proxy's /v1/...

@@ -69,11 +69,11 @@ if TYPE_CHECKING:
     import simulator.queries.wallets
     import simulator.queries.webhook_endpoints
     from simulator.activities import Handler, Preparer
-    from simulator.pipeline import Host
+    from simulator.pipeline import Services
     from simulator.queries import Query
     from simulator.wire import Json
 
-    ProxyHandler = Callable[[Host, Json, Json], Json]
+    ProxyHandler = Callable[[Services, Json, Json], Json]
 
     ACTIVITIES: dict[str, Handler] = {
         "broadcast:eth_send_raw_transaction": simulator.activities.broadcast.eth_send_raw_transaction,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import json
 import threading
+import warnings
 from collections import deque
 from typing import Any
 
@@ -25,9 +26,15 @@ class Journal:
         self._entries: deque[Json] = deque(maxlen=limit)
         self._lock = threading.Lock()
 
-    def record(self, entry: Json) -> None:
+    def append(self, entry: Json) -> None:
+        """Keep ``entry`` (the pipeline's stage 10; the oldest goes beyond ``limit``)."""
         with self._lock:
             self._entries.append(entry)
+
+    def record(self, entry: Json) -> None:
+        """``append``'s name in 0.3 ("record" is a stored row of the state, ARCHITECTURE.md): warns."""
+        warnings.warn("Journal.record is now Journal.append", DeprecationWarning, stacklevel=2)
+        self.append(entry)
 
     def entries(self, op: str | None = None) -> list[Json]:
         with self._lock:

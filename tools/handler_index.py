@@ -35,9 +35,9 @@ if TYPE_CHECKING:
 '''
 
 TABLES = (  # (table name, value type, kind, which field of the operation)
-    ("ACTIVITIES", "Handler", Kind.ACTIVITY, "handler"),
-    ("PREPARERS", "Preparer", Kind.ACTIVITY, "preparer"),
-    ("POLICY_CONTEXTS", "Handler", Kind.ACTIVITY, "policy_context"),
+    ("ACTIVITIES", "Handler", Kind.SUBMIT, "handler"),
+    ("PREPARERS", "Preparer", Kind.SUBMIT, "preparer"),
+    ("POLICY_CONTEXTS", "Handler", Kind.SUBMIT, "policy_context"),
     ("QUERIES", "Query", Kind.QUERY, "handler"),
     ("PROXY", "ProxyHandler", Kind.PROXY, "handler"),
 )
@@ -56,11 +56,11 @@ def rendered() -> str:
     lines = [HEAD.rstrip("\n"), "", *(f"    import {m}" for m in modules)]
     lines += [
         "    from simulator.activities import Handler, Preparer",
-        "    from simulator.pipeline import Host",
+        "    from simulator.pipeline import Services",
         "    from simulator.queries import Query",
         "    from simulator.wire import Json",
         "",
-        "    ProxyHandler = Callable[[Host, Json, Json], Json]",
+        "    ProxyHandler = Callable[[Services, Json, Json], Json]",
     ]
     for table, value_type, kind, field in TABLES:
         lines += ["", f"    {table}: dict[str, {value_type}] = {{"]

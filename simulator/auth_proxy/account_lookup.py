@@ -14,14 +14,14 @@ from __future__ import annotations
 from simulator.auth import attested
 from simulator.crypto import service_keys, tokens
 from simulator.errors import InvalidArgument
-from simulator.pipeline import Host
+from simulator.pipeline import Services
 from simulator.wire import Json
 
 SETTING = "verificationTokenRequiredForGetAccountPii"
 CHANNELS = {"EMAIL": "OTP_TYPE_EMAIL", "PHONE_NUMBER": "OTP_TYPE_SMS"}
 
 
-def check_access(sim: Host, config: Json, body: Json) -> None:
+def check_access(sim: Services, config: Json, body: Json) -> None:
     """Refuse an e-mail or phone lookup without a token proving the contact, when the setting is on."""
     channel = CHANNELS.get(body["filterType"])
     if not config.get(SETTING) or channel is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from simulator.auth_proxy import account_lookup, forward
 from simulator.errors import InvalidArgument, NotFound
-from simulator.pipeline import Host
+from simulator.pipeline import Services
 from simulator.wire import Json
 
 
@@ -31,23 +31,23 @@ def otp_params(config: Json, body: Json) -> Json:
     return params
 
 
-def otp_init(sim: Host, config: Json, body: Json) -> Json:
+def otp_init(sim: Services, config: Json, body: Json) -> Json:
     params = otp_params(config, body)
     return {"otpId": forward.submit(sim, config, "init_otp", "ACTIVITY_TYPE_INIT_OTP_V2", params)["otpId"]}
 
 
-def otp_verify(sim: Host, config: Json, body: Json) -> Json:
+def otp_verify(sim: Services, config: Json, body: Json) -> Json:
     params = {"otpId": body["otpId"], "otpCode": body["otpCode"]}
     if body.get("publicKey") or body.get("public_key"):
         params["publicKey"] = body.get("publicKey") or body.get("public_key")
     return forward.submit(sim, config, "verify_otp", "ACTIVITY_TYPE_VERIFY_OTP", params)
 
 
-def otp_login(sim: Host, config: Json, body: Json) -> Json:
+def otp_login(sim: Services, config: Json, body: Json) -> Json:
     return login_with_token(sim, config, body, "ACTIVITY_TYPE_OTP_LOGIN")
 
 
-def login_with_token(sim: Host, config: Json, body: Json, activity_type: str) -> Json:
+def login_with_token(sim: Services, config: Json, body: Json, activity_type: str) -> Json:
     """otp_login V1 and V2: the verification token's sub-organization, the configuration's expiry."""
     org_id = body.get("organizationId") or forward.org_for_token(sim, config, body["verificationToken"])
     params: Json = {
@@ -57,7 +57,7 @@ def login_with_token(sim: Host, config: Json, body: Json, activity_type: str) ->
     return forward.submit(sim, config, "otp_login", activity_type, params, org_id)
 
 
-def oauth2_authenticate(sim: Host, config: Json, body: Json) -> Json:
+def oauth2_authenticate(sim: Services, config: Json, body: Json) -> Json:
     org = sim.store.org(config["organizationId"])
     found = [
         c
@@ -77,7 +77,7 @@ def oauth2_authenticate(sim: Host, config: Json, body: Json) -> Json:
     return forward.submit(sim, config, "oauth2_authenticate", "ACTIVITY_TYPE_OAUTH2_AUTHENTICATE", params)
 
 
-def oauth_login(sim: Host, config: Json, body: Json) -> Json:
+def oauth_login(sim: Services, config: Json, body: Json) -> Json:
     org_id = body.get("organizationId") or forward.find_account(sim, config, "OIDC_TOKEN", body["oidcToken"])
     if org_id is None:
         raise InvalidArgument("no sub-organization has a user with this OIDC token's issuer, subject and audience")
@@ -86,16 +86,16 @@ def oauth_login(sim: Host, config: Json, body: Json) -> Json:
     return forward.submit(sim, config, "oauth_login", "ACTIVITY_TYPE_OAUTH_LOGIN", params, org_id)
 
 
-def signup(sim: Host, config: Json, body: Json) -> Json:
+def signup(sim: Services, config: Json, body: Json) -> Json:
     return sign_up(sim, config, body, "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V7")
 
 
-def signup_v2(sim: Host, config: Json, body: Json) -> Json:
+def signup_v2(sim: Services, config: Json, body: Json) -> Json:
     """core 2.x: OAuth providers may come as ``oidcClaims``, and the client signature's message says ``signupV2``."""
     return sign_up(sim, config, body, "ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8")
 
 
-def sign_up(sim: Host, config: Json, body: Json, activity_type: str) -> Json:
+def sign_up(sim: Services, config: Json, body: Json, activity_type: str) -> Json:
     user = {
         "userName": body.get("userName") or body.get("userEmail") or "user",
         "apiKeys": body.get("apiKeys", []),
@@ -117,13 +117,13 @@ def sign_up(sim: Host, config: Json, body: Json, activity_type: str) -> Json:
     return out
 
 
-def account(sim: Host, config: Json, body: Json) -> Json:
+def account(sim: Services, config: Json, body: Json) -> Json:
     account_lookup.check_access(sim, config, body)
     found = forward.find_account(sim, config, body["filterType"], body["filterValue"])
     return {"organizationId": found} if found else {}
 
 
-def otp_init_v2(sim: Host, config: Json, body: Json) -> Json:
+def otp_init_v2(sim: Services, config: Json, body: Json) -> Json:
     """core 2.x: the code is sent as for /v1/otp_init, and the answer adds the encryption target
     (signed by the simulator's enclave key; core 2.x needs the JS helper's trust hook, wallet-simulator-testing/register, to accept it)."""
     params = otp_params(config, body)
@@ -131,23 +131,23 @@ def otp_init_v2(sim: Host, config: Json, body: Json) -> Json:
     return {"otpId": started["otpId"], "otpEncryptionTargetBundle": started["otpEncryptionTargetBundle"]}
 
 
-def otp_verify_v2(sim: Host, config: Json, body: Json) -> Json:
+def otp_verify_v2(sim: Services, config: Json, body: Json) -> Json:
     params = {"otpId": body["otpId"], "encryptedOtpBundle": body["encryptedOtpBundle"]}
     return forward.submit(sim, config, "verify_otp", "ACTIVITY_TYPE_VERIFY_OTP_V2", params)
 
 
-def otp_login_v2(sim: Host, config: Json, body: Json) -> Json:
+def otp_login_v2(sim: Services, config: Json, body: Json) -> Json:
     """core 2.1-2.5: like /v1/otp_login, with the client signature required."""
     return login_with_token(sim, config, body, "ACTIVITY_TYPE_OTP_LOGIN_V2")
 
 
-def wallet_kit_client_params(sim: Host, config: Json, body: Json) -> Json:
+def wallet_kit_client_params(sim: Services, config: Json, body: Json) -> Json:
     """What react-wallet-kit needs before rendering: the Turnstile site key when captcha is on."""
     site_key = config.get("turnstileSiteKey")
     return {"turnstileSiteKey": site_key} if site_key else {}
 
 
-def wallet_kit_config(sim: Host, config: Json, body: Json) -> Json:
+def wallet_kit_config(sim: Services, config: Json, body: Json) -> Json:
     keys = (
         "enabledProviders",
         "sessionExpirationSeconds",

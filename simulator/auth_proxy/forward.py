@@ -14,7 +14,7 @@ from simulator.auth_proxy_config import config as proxy_config
 from simulator.crypto import keys
 from simulator.errors import ApiError, InvalidArgument
 from simulator.model.oidc import token_claims
-from simulator.pipeline import Host, client_time_ms
+from simulator.pipeline import Services, client_time_ms
 from simulator.state.store import Organization
 from simulator.wire import Json, b64url_encode
 
@@ -22,7 +22,7 @@ CLAIMS = ("iss", "sub", "aud")
 
 
 def submit(
-    sim: Host,
+    sim: Services,
     config: Json,
     op: str,
     activity_type: str,
@@ -53,11 +53,11 @@ def submit(
     return result[result_key] if result_key else next(v for k, v in result.items() if k != "activity")
 
 
-def sub_orgs(sim: Host, config: Json) -> list[Organization]:
+def sub_orgs(sim: Services, config: Json) -> list[Organization]:
     return sim.store.descendants(config["organizationId"])
 
 
-def find_account(sim: Host, config: Json, filter_type: str, value: str) -> str | None:
+def find_account(sim: Services, config: Json, filter_type: str, value: str) -> str | None:
     """The sub-organization of the configuration's organization that the filter names, if any."""
     lowered = value.lower()
     for org in sub_orgs(sim, config):
@@ -105,7 +105,7 @@ def oidc_claims_filter(value: str) -> Json:
     return claims
 
 
-def org_for_token(sim: Host, config: Json, token: str) -> str:
+def org_for_token(sim: Services, config: Json, token: str) -> str:
     """The sub-organization whose user the verification token's contact belongs to."""
     claims = token_claims(token)
     kind = "PHONE_NUMBER" if claims.get("verification_type") == "OTP_TYPE_SMS" else "EMAIL"

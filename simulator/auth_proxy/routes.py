@@ -58,7 +58,7 @@ def render_http_error(error: HTTPException) -> Any:
 def call(op: str) -> Any:
     sim: Simulator = current_app.extensions["simulator"]
     headers = cast(Any, request.headers)
-    return cors_headers(jsonify(pipeline.proxy(sim, op, request.get_data(), headers, logs.record_of_request())))
+    return cors_headers(jsonify(pipeline.proxy(sim.services, op, request.get_data(), headers, logs.entry_of_request())))
 
 
 def preflight(op: str) -> Any:

@@ -256,7 +256,7 @@ def serve_command(args: argparse.Namespace) -> int:
         print(f"wallet-simulator: cannot listen on {args.host}:{args.port}: {exc.strerror}", file=sys.stderr)
         return 2
     if args.record:
-        server.simulator.record(args.record)
+        server.simulator.start_recording(args.record)
     signal.signal(signal.SIGTERM, _interrupt)
     # A shell starting serve in the background (`serve &` in a script, a CI step) has it ignore SIGINT, and
     # Python then keeps ignoring it: the JS helper's and the tests' stop (SIGINT) would wait for their kill

@@ -138,7 +138,7 @@ def run(ctx: Context, activity: Activity, immediate: bool) -> None:
     )
     before = refusals.mark(ctx.store, ctx.source)
     try:
-        result = spec_of(pending).run()(handler_ctx, pending.params)
+        result = spec_of(pending).handler_function()(handler_ctx, pending.params)
     except ApiError as exc:
         refusals.undo(ctx.store, ctx.source, before)  # what the refused handler drew goes back
         if immediate:
@@ -204,7 +204,7 @@ def end_wait(
 
 
 def spec_of(pending: Pending) -> Operation:
-    spec = catalogue.get(Kind.ACTIVITY, pending.op)
+    spec = catalogue.get(Kind.SUBMIT, pending.op)
     assert spec is not None, pending.op
     return spec
 

@@ -41,7 +41,7 @@ def context_of(activity: Activity) -> Json:
     """What an MFA policy's condition reads: the activity as the policy language sees it."""
     pending = activity.pending
     assert pending is not None
-    spec = catalogue.get(Kind.ACTIVITY, pending.op)
+    spec = catalogue.get(Kind.SUBMIT, pending.op)
     assert spec is not None, pending.op
     return {**pending.policy_context, "activity": policy_view(spec, activity.activity_type, pending.params)}
 

@@ -2,7 +2,7 @@
 lets pass by default (an e-mail domain that cannot receive mail, simulator/model/email_address.py).
 
 A warning is logged at once, and kept with the request under way, if any: the pipeline opens
-``collected`` around each request (``pipeline.journaled``) and puts what it gathered in the request's
+``collected`` around each request (``pipeline.Kept``) and puts what it gathered in the request's
 record, so its journal entry and the inspector's request log show it. The collection is a context
 variable, so a handler deep in the model needs no parameter for it, and two requests answered on two
 threads never see each other's warnings. A handler run outside a request (a wait that ends when the

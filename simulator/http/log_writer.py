@@ -36,9 +36,6 @@ class LineWriter:
         """Queue a request's line (the ``simulator.requests`` record it stands for is made on the writer's thread)."""
         self.queue.put((time.time(), message, fields, level))
 
-    def record(self, record: logging.LogRecord) -> None:
-        self.queue.put(record)
-
     def stop(self, timeout: float = 5.0) -> None:
         if self.thread.is_alive():
             self.queue.put(STOP)
@@ -60,7 +57,7 @@ class LineWriter:
                 if item is STOP:
                     self.handler.flush()
                     return
-                self._write(item if isinstance(item, logging.LogRecord) else request_record(*item))
+                self._write(item if isinstance(item, logging.LogRecord) else log_line(*item))
             self.handler.flush()
 
     def _write(self, record: logging.LogRecord) -> None:
@@ -77,9 +74,7 @@ class LineWriter:
             self.handler.handleError(record)
 
 
-def request_record(
-    created: float, message: str, fields: dict[str, Any], level: int = logging.INFO
-) -> logging.LogRecord:
+def log_line(created: float, message: str, fields: dict[str, Any], level: int = logging.INFO) -> logging.LogRecord:
     record = logging.getLogger(REQUESTS).makeRecord(
         REQUESTS, level, "", 0, message, (), None, extra={"request": fields}
     )

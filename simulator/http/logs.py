@@ -20,7 +20,7 @@ from flask import Flask, Response
 
 from simulator.http import log_writer
 from simulator.http.flask_context import current_flask, current_request
-from simulator.http.request_record import ENVIRON_KEY, FAULT_KEY, RequestRecord
+from simulator.http.log_entry import ENVIRON_KEY, FAULT_KEY, RequestLogEntry
 from simulator.http.status_line import with_usual_reason
 
 log = logging.getLogger("simulator.requests")
@@ -33,42 +33,49 @@ _writer: log_writer.LineWriter | None = None  # serve's background writer (confi
 READERS = "simulator.request_readers"  # app.extensions: who else reads a finished request (the inspector)
 
 
-def install(app: Flask, proxy: bool = False) -> None:
-    """Begin a record of every request ``app`` answers, and log it, once, when it is answered."""
-    app.wsgi_app = BeginRecord(app.wsgi_app, proxy)  # type: ignore[method-assign]
+def install(app: Flask, proxy: bool = False, merge_slashes: bool = False) -> None:
+    """Begin a log entry for every request ``app`` answers, and log it, once, when it is answered."""
+    app.wsgi_app = RequestStart(app.wsgi_app, proxy, merge_slashes)  # type: ignore[method-assign]
     app.extensions.setdefault(READERS, [])
     app.after_request(_answered)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
 
 
-def add_reader(app: Flask, reader: Callable[[RequestRecord, Response], None]) -> None:
+def add_reader(app: Flask, reader: Callable[[RequestLogEntry, Response], None]) -> None:
     """Have ``reader`` see each finished request's record (after ``install``)."""
     app.extensions.setdefault(READERS, []).append(reader)
 
 
-class BeginRecord:
-    """Begins the request's record (simulator/http/request_record.py) in its environ: the path parsed and
-    the clock read once, in one assignment, where a Flask ``before_request`` hook would cost a hook
-    call (and Flask's coroutine check) on every request. The outermost layer of every app, so it
-    also gives the status line its usual-case reason phrase (simulator/http/status_line.py)."""
+class RequestStart:
+    """The one WSGI layer an app puts on (the Host check and the data directory's gate are the server's): it
+    merges ``//`` in the path (``merge_slashes``: the main interface, whose JS clients build ``base +
+    "/public/..."``, a base ending in ``/`` otherwise meeting werkzeug's redirect, which ``redirect: "error"``
+    refuses), then begins the request's log entry (simulator/http/log_entry.py) in its environ, the path parsed
+    and the clock read once, where a Flask ``before_request`` hook would cost a hook call (and Flask's coroutine
+    check) on every request; and it gives the status line its usual-case reason (simulator/http/status_line.py)."""
 
-    def __init__(self, wsgi_app: Any, proxy: bool) -> None:
-        self.wsgi_app, self.proxy = wsgi_app, proxy
+    def __init__(self, wsgi_app: Any, proxy: bool, merge_slashes: bool = False) -> None:
+        self.wsgi_app, self.proxy, self.merge_slashes = wsgi_app, proxy, merge_slashes
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
-        environ[ENVIRON_KEY] = RequestRecord.begin(
-            environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", ""), self.proxy, environ.get(FAULT_KEY)
+        path = environ.get("PATH_INFO", "")
+        if self.merge_slashes and "//" in path:
+            while "//" in path:
+                path = path.replace("//", "/")
+            environ["PATH_INFO"] = path
+        environ[ENVIRON_KEY] = RequestLogEntry.begin(
+            environ.get("REQUEST_METHOD", ""), path, self.proxy, environ.get(FAULT_KEY)
         )
         return self.wsgi_app(environ, with_usual_reason(start_response))
 
 
-def record_of_request() -> RequestRecord:
+def entry_of_request() -> RequestLogEntry:
     """The current request's record (begun now, untimed by the transport, if no app began one)."""
-    return RequestRecord.of_environ(current_request().environ)
+    return RequestLogEntry.of_environ(current_request().environ)
 
 
 def _answered(response: Response) -> Response:
-    record = record_of_request()
+    record = entry_of_request()
     record.finish(response.status_code)
     if record.answer is None and response.status_code >= 400 and response.is_json:
         parsed = response.get_json(silent=True)  # an answer no pipeline stage or error renderer recorded
@@ -85,7 +92,7 @@ def _answered(response: Response) -> Response:
     return response
 
 
-def level_of(record: RequestRecord) -> int:
+def level_of(record: RequestLogEntry) -> int:
     """DEBUG for the control API's reads (a test polling the outbox or the journal, the inspector's page
     refreshing), INFO for the rest: a suite waiting for a code would otherwise print a line per poll
     between the requests that matter. ``logging.getLogger("simulator.requests").setLevel(DEBUG)`` shows them."""
@@ -94,7 +101,7 @@ def level_of(record: RequestRecord) -> int:
     return logging.INFO
 
 
-def request_fields(record: RequestRecord) -> dict[str, Any]:
+def request_fields(record: RequestLogEntry) -> dict[str, Any]:
     fields: dict[str, Any] = {
         "method": record.method,
         "path": record.path,

@@ -1,7 +1,7 @@
 """The inspector's request log: every request the main port answered, with its duration.
 
 The journal (``Simulator.journal``) keeps what a request asked and how it ended, but not how
-long it took; this log keeps the last ``limit`` requests' records (simulator/http/request_record.py:
+long it took; this log keeps the last ``limit`` requests' records (simulator/http/log_entry.py:
 the same parse of the body and answer the journal read, timed once by the transport), so the
 page can show status, duration and error together. Reads of the
 control API and the inspector's own polling are left out: they would bury the requests a
@@ -15,8 +15,8 @@ from collections import deque
 
 from flask import Response, current_app, request
 
+from simulator.http.log_entry import UNREAD, RequestLogEntry
 from simulator.http.request_body import json_or_none
-from simulator.http.request_record import UNREAD, RequestRecord
 from simulator.wire import Json
 
 MAX_KEPT_BODY_BYTES = 64 * 1024  # larger request bodies are summarised, not kept
@@ -52,13 +52,13 @@ def log_of_app() -> RequestLog:
     return current_app.extensions[EXTENSION]  # type: ignore[no-any-return]
 
 
-def answered(record: RequestRecord, response: Response) -> None:
+def answered(record: RequestLogEntry, response: Response) -> None:
     """Keep a finished request worth a person's look: the public API, and control calls that change things."""
     if record.kind in ("submit", "query", "control") and record.duration_ms is not None:
         log_of_app().add(entry_for(record))
 
 
-def entry_for(record: RequestRecord) -> Json:
+def entry_for(record: RequestLogEntry) -> Json:
     sim = current_app.extensions["simulator"]
     answer: Json = record.answer if isinstance(record.answer, dict) else {}
     activity: Json = answer["activity"] if isinstance(answer.get("activity"), dict) else {}
@@ -90,7 +90,7 @@ def activity_in_details(answer: Json) -> str | None:
     return None
 
 
-def kept_body(record: RequestRecord) -> Json:
+def kept_body(record: RequestLogEntry) -> Json:
     """The request's body as the pipeline parsed it (a control call's is read here), or a note saying why not."""
     limit = MAX_KEPT_CONTROL_BODY_BYTES if record.kind == "control" else MAX_KEPT_BODY_BYTES
     if record.body is UNREAD:

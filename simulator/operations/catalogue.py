@@ -37,6 +37,7 @@ the schemas and the swagger agree.
 from __future__ import annotations
 
 import importlib
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
@@ -45,9 +46,13 @@ from typing import Any
 
 
 class Kind(str, Enum):
-    ACTIVITY = "submit"
+    """An operation's kind, named as its URL says it (``/public/v1/submit/``, ``/query/``, the proxy's ``/v1/``);
+    the value is what journal entries, the inspector and the control API show."""
+
+    SUBMIT = "submit"  # an activity
     QUERY = "query"
     PROXY = "proxy"
+    ACTIVITY = "submit"  # SUBMIT's name in 0.3: an alias, the same member
 
 
 class Status(str, Enum):
@@ -56,7 +61,7 @@ class Status(str, Enum):
     ABSENT = "absent"
 
 
-_PACKAGES = {Kind.ACTIVITY: "simulator.activities", Kind.QUERY: "simulator.queries", Kind.PROXY: "simulator.auth_proxy"}
+_PACKAGES = {Kind.SUBMIT: "simulator.activities", Kind.QUERY: "simulator.queries", Kind.PROXY: "simulator.auth_proxy"}
 
 
 @dataclass(frozen=True)
@@ -90,11 +95,16 @@ class Operation:
         """``submit/create_wallet``: the schema's name and the coverage row."""
         return f"{self.kind.value}/{self.name}"
 
-    def run(self) -> Callable[..., Any]:
-        """The handler function (imported on first use)."""
+    def handler_function(self) -> Callable[..., Any]:
+        """The handler function (imported on first use), not run: the lifecycle or the pipeline runs it."""
         if self.handler is None:
             raise LookupError(f"{self.key} has no handler")
         return resolve(self.kind, self.handler)
+
+    def run(self) -> Callable[..., Any]:
+        """``handler_function``'s name in 0.3 (it never ran the handler): warns."""
+        warnings.warn("Operation.run() is now Operation.handler_function()", DeprecationWarning, stacklevel=2)
+        return self.handler_function()
 
     def prepare(self) -> Callable[..., Any] | None:
         return resolve(self.kind, self.preparer) if self.preparer else None
@@ -118,7 +128,7 @@ def resolve(kind: Kind, spec: str) -> Callable[..., Any]:
 def activity(
     name: str, resource: str | None = None, action: str | None = None, handler: str | None = None, **flags: Any
 ) -> Operation:
-    return Operation(name, Kind.ACTIVITY, resource, action, handler, **flags)
+    return Operation(name, Kind.SUBMIT, resource, action, handler, **flags)
 
 
 def query(name: str, handler: str | None = None) -> Operation:

@@ -16,7 +16,7 @@ from simulator.operations.validation import Schemas
 
 def coverage(schemas: Schemas | None = None, *, proxy: bool = False) -> list[dict[str, Any]]:
     """Every submit and query operation (and, with ``proxy``, the auth proxy's endpoints)."""
-    kinds = (Kind.ACTIVITY, Kind.QUERY, Kind.PROXY) if proxy else (Kind.ACTIVITY, Kind.QUERY)
+    kinds = (Kind.SUBMIT, Kind.QUERY, Kind.PROXY) if proxy else (Kind.SUBMIT, Kind.QUERY)
     rows = []
     for kind in kinds:
         for op in sorted(catalogue.of_kind(kind), key=lambda o: o.name):
@@ -49,12 +49,12 @@ def markdown() -> str:
         "| operation | path | status | policy resource / action | activity types accepted | note |",
         "|---|---|---|---|---|---|",
     ]
-    for kind in (Kind.ACTIVITY, Kind.QUERY, Kind.PROXY):
+    for kind in (Kind.SUBMIT, Kind.QUERY, Kind.PROXY):
         for op in sorted(catalogue.of_kind(kind), key=lambda o: o.name):
             where = op.path or f"/public/v1/{kind.value}/{op.name}"
             policy = f"{op.resource} / {op.action}" if op.resource else ("root quorum" if op.root_quorum_only else "—")
-            types = accepted_types(op.name) if kind is Kind.ACTIVITY else ""
-            if kind is not Kind.ACTIVITY:
+            types = accepted_types(op.name) if kind is Kind.SUBMIT else ""
+            if kind is not Kind.SUBMIT:
                 policy = ""
             lines.append(f"| `{op.name}` | `{where}` | {op.status.value} | {policy} | {types} | {op.partial} |")
     return "\n".join(lines) + "\n"

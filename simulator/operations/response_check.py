@@ -32,7 +32,7 @@ _SHOWN = 5  # violations spelled out in the message; the details carry every one
 COMPILE_SECONDS_PER_BYTE = 3.6e-6  # fastjsonschema's compile, measured: get_activity's 158 kB schema in 0.58 s
 
 
-class StrictHost(Protocol):
+class CheckInputs(Protocol):
     """What the check needs of the simulator: its settings, where the schemas are, and its crash list."""
 
     config: Config
@@ -161,16 +161,16 @@ def schemas_under(root: Path) -> ResponseSchemas:
         return _BY_ROOT.setdefault(root, ResponseSchemas(root / "responses"))
 
 
-def checked(host: StrictHost, kind: Kind, op: str, answer: Json) -> Json:
+def checked(inputs: CheckInputs, kind: Kind, op: str, answer: Json) -> Json:
     """``answer``, unchanged; in strict mode, refused with a 500 (kept in ``crashes``) if it breaks its schema."""
-    if not host.config.strict_responses:
+    if not inputs.config.strict_responses:
         return answer
     operation = f"{kind.value}/{op}"
-    problems = schemas_under(host.schemas.root).violations(operation, answer)
+    problems = schemas_under(inputs.schemas.root).violations(operation, answer)
     if not problems:
         return answer
     error = ContractViolation(operation, problems)
-    host.crashes.append(
+    inputs.crashes.append(
         {"id": CONTRACT_DETAIL, "path": f"/public/v1/{operation}", "traceback": error.message, "answer": answer}
     )
     raise error

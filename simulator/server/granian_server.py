@@ -32,8 +32,8 @@ import threading
 from typing import Any
 
 from simulator.config import Config
-from simulator.http.request_record import FAULT_KEY
-from simulator.server.wsgi import DRAIN_LIMIT_BYTES, FaultGate, WsgiApp
+from simulator.http.log_entry import FAULT_KEY
+from simulator.server.wsgi import DRAIN_LIMIT_BYTES, FaultPicker, WsgiApp
 
 log = logging.getLogger("simulator")
 # granian's Rust side logs through Python's logging as _granian.*: a worker's start and stop, twice per serve
@@ -83,7 +83,7 @@ class Admission:
     active, the body is read first and the Simulator's FaultGate asked which fault the request gets.
     """
 
-    def __init__(self, app: WsgiApp, max_body_bytes: int, faults: FaultGate | None, interface: str) -> None:
+    def __init__(self, app: WsgiApp, max_body_bytes: int, faults: FaultPicker | None, interface: str) -> None:
         self.app, self.cap, self.faults, self.interface = app, max_body_bytes, faults, interface
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
@@ -181,7 +181,7 @@ class GranianPort:
         host: str,
         port: int,
         config: Config,
-        faults: FaultGate | None = None,
+        faults: FaultPicker | None = None,
         interface: str = "api",
     ) -> None:
         self._native = granian_module()

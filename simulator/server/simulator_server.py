@@ -13,26 +13,20 @@ import dataclasses
 import logging
 import secrets
 import threading
-from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from simulator.auth_proxy.routes import create_proxy_app
-from simulator.clock import Clock
 from simulator.config import Config
 from simulator.core import Simulator
 from simulator.datadir import files
 from simulator.datadir.changes import ChangeTracker
 from simulator.datadir.directory import DataDir, Writer
 from simulator.datadir.gate import WriteGate
-from simulator.journal import Journal
 from simulator.local_hosts import is_loopback_name
 from simulator.server.host_check import HostCheck
 from simulator.server.wsgi import PortServer, check_transport_settings, worker_pool
-from simulator.state.store import Store
 from simulator.web.app import create_app
-from simulator.webhooks.deliveries import Webhooks
-from simulator.wire import Json
 
 if TYPE_CHECKING:
     from simulator.server.granian_server import GranianPort
@@ -240,75 +234,48 @@ class SimulatorServer:
         self.stop()
 
     # the Simulator's test-facing surface, delegated ----------------------------------------
-    @property
-    def journal(self) -> Journal:
-        return self.simulator.journal
-
-    @property
-    def clock(self) -> Clock:
-        return self.simulator.clock
-
-    @property
-    def webhooks(self) -> Webhooks:
-        return self.simulator.webhooks
-
-    @property
-    def store(self) -> Store:
-        return self.simulator.store
-
-    @property
-    def config(self) -> Config:
-        return self.simulator.config
-
-    @property
-    def credentials(self) -> list[Json]:
-        return self.simulator.credentials
-
+    # the three that change the state answer nothing (whatever the Simulator's do); the rest: FROM_SIMULATOR
     def reset(self) -> None:
         self.simulator.reset()
-
-    def snapshot(self) -> object:
-        return self.simulator.snapshot()
 
     def restore(self, snapshot: object) -> None:
         self.simulator.restore(snapshot)
 
-    def approve(self, activity_id: str, user_id: str) -> Json:
-        return self.simulator.approve(activity_id, user_id)
-
-    def reject(self, activity_id: str, user_id: str) -> Json:
-        return self.simulator.reject(activity_id, user_id)
-
-    def explain(self, activity_id: str) -> Json:
-        return self.simulator.explain(activity_id)
-
-    def outbox(self, contact: str | None = None) -> list[Json]:
-        return self.simulator.outbox(contact)
-
-    def otp_code(self, contact: str) -> str:
-        return self.simulator.otp_code(contact)
-
-    def wait_for_otp(self, contact: str, timeout: float = 5.0, after: int = 0) -> str:
-        return self.simulator.wait_for_otp(contact, timeout, after)
-
-    def default_credentials(self) -> Json:
-        return self.simulator.default_credentials()
-
     def use_scenarios(self, paths: tuple[Path, ...] | list[Path]) -> None:
         self.simulator.use_scenarios(paths)
 
-    def fault(self, kind: str, **spec: Any) -> AbstractContextManager[Json]:
-        """``with simulator.fault("reset", match={"operation": "create_wallet"}):`` (Simulator.fault)."""
-        return self.simulator.fault(kind, **spec)
+    def __getattr__(self, name: str) -> Any:
+        """The names of ``FROM_SIMULATOR`` are the Simulator's own (``server.journal`` is
+        ``server.simulator.journal``; ``server.fault(...)`` is ``Simulator.fault``): one path, not a method each."""
+        if name in FROM_SIMULATOR:
+            return getattr(self.simulator, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
-    def add_fault(self, spec: Json) -> Json:
-        return self.simulator.add_fault(spec)
+    def __dir__(self) -> list[str]:
+        return sorted({*super().__dir__(), *FROM_SIMULATOR})
 
-    def remove_fault(self, name: str) -> bool:
-        return self.simulator.remove_fault(name)
 
-    def clear_faults(self) -> None:
-        self.simulator.clear_faults()
-
-    def fault_listing(self) -> list[Json]:
-        return self.simulator.fault_listing()
+# What a test holding the pytest ``simulator`` fixture (a SimulatorServer) reads and calls on the Simulator.
+FROM_SIMULATOR = frozenset(
+    {
+        "journal",
+        "clock",
+        "webhooks",
+        "store",
+        "config",
+        "credentials",
+        "snapshot",
+        "approve",
+        "reject",
+        "explain",
+        "outbox",
+        "otp_code",
+        "wait_for_otp",
+        "default_credentials",
+        "fault",
+        "add_fault",
+        "remove_fault",
+        "clear_faults",
+        "fault_listing",
+    }
+)

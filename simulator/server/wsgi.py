@@ -51,7 +51,7 @@ from waitress.utilities import RequestEntityTooLarge  # type: ignore[import-unty
 from simulator.config import Config
 from simulator.errors import ApiError, InvalidArgument, Unimplemented
 from simulator.faults import Hit
-from simulator.http.request_record import FAULT_KEY
+from simulator.http.log_entry import FAULT_KEY
 
 WsgiApp = Callable[..., Any]
 DRAIN_LIMIT_BYTES = 64 * 1024 * 1024  # a larger over-cap body is refused at once and the connection closed
@@ -129,8 +129,8 @@ class DroppedBytes:
         pass
 
 
-class FaultGate(Protocol):
-    """Decides which fault a complete request gets (the Simulator's ``fault_gate``)."""
+class FaultPicker(Protocol):
+    """Decides which fault a complete request gets (the Simulator's ``fault_gate``, a ``core.FaultGate``)."""
 
     @property
     def armed(self) -> bool: ...
@@ -432,7 +432,7 @@ class PortServer(TcpWSGIServer):  # type: ignore[misc]
         port: int,
         config: Config,
         pool: Any,
-        faults: FaultGate | None = None,
+        faults: FaultPicker | None = None,
         interface: str = "api",
     ) -> None:
         self.faults, self.interface = faults, interface

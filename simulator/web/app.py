@@ -20,7 +20,7 @@ from simulator.errors import ApiError, InvalidArgument, MethodNotAllowed, NotFou
 from simulator.handling.ip_allowlist_check import REMOTE_ADDR_HEADER
 from simulator.http import logs
 from simulator.http.flask_context import current_flask, current_request
-from simulator.http.request_record import PUBLIC_KINDS
+from simulator.http.log_entry import PUBLIC_KINDS
 from simulator.scenario import ScenarioError
 from simulator.web import cors
 from simulator.webhooks import signing
@@ -54,10 +54,11 @@ def create_app(simulator: Simulator | None = None, config: Config | None = None)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.compact = True  # type: ignore[attr-defined]
     app.url_map.strict_slashes = False
-    logs.install(app)  # the request's record, begun once, read by the log line, the journal and the inspector
-    app.wsgi_app = MergeSlashes(app.wsgi_app)  # type: ignore[method-assign]  # outermost: the record reads the merged path
+    # the request's log entry, begun once (its path's slashes merged first), read by the log line, the journal
+    # and the inspector
+    logs.install(app, merge_slashes=True)
     app.before_request(admit)
-    app.after_request(add_cors_headers)
+    app.after_request(cors.add_cors_headers)
     add_public_routes(app)
     frames.install(app)  # the export/import/auth iframe pages: an app needs them with or without the control API
     if sim.config.control:  # --no-control: the /_simulator routes do not exist (404); the token is checked there
@@ -86,91 +87,13 @@ def refuse_oversized(found: Request | None = None) -> None:
 
 
 def admit() -> Response | tuple[Response, int] | None:
-    """The main app's one hook before a view: the body's size, then the origin (simulator/web/cors.py)."""
+    """The main app's one hook before a view: stage 2, the body's size, then stage 3, the origin
+    (simulator/web/cors.py; a refused origin's call is journaled here)."""
     found = current_request()
     refuse_oversized(found)
     if found.path.startswith("/public/") and "HTTP_ORIGIN" not in found.environ and found.method != "OPTIONS":
         return None  # no browser sent it (no Origin), and no preflight: check_origin would allow it
-    return check_origin(found)
-
-
-PUBLIC_METHODS = "POST, GET, OPTIONS"
-CONTROL_METHODS = "GET, POST, PUT, DELETE, OPTIONS"
-
-
-def check_origin(found_request: Request) -> Response | tuple[Response, int] | None:
-    """CORS on the main interface (simulator/web/cors.py): loopback origins, or those ``--cors-origin`` and the
-    scenarios' ``cors.origins`` list ("*": every origin). The control API answers only its own pages and origins
-    listed by name, never "*": it reads private keys, and any page open in the developer's browser could
-    otherwise read them; it refuses a cross-site request outright (cors.control_refusal), and a state-changing
-    call that is not JSON (a form or a beacon a page may send without a preflight). The inspector is served from
-    the same origin and needs none of it.
-
-    Answer preflights; refuse (403, nothing done, journaled) a main-interface call from an origin not allowed."""
-    path = found_request.path
-    if path.startswith("/_simulator/"):
-        refused = cors.control_refusal(get_simulator())
-        if refused is not None:
-            if cors.is_preflight():
-                return cors.refused_preflight(refused)
-            raise refused
-        if cors.is_preflight():
-            return cors.preflight(CONTROL_METHODS, cors.SDK_HEADERS + cors.CONTROL_HEADERS)
-        require_json_for_changes()
-        return None
-    if not path.startswith("/public/"):
-        return None
-    found, sim = cors.origin(), get_simulator()
-    if cors.allows(cors.main_origins(sim), found):
-        return cors.preflight(PUBLIC_METHODS) if cors.is_preflight() else None
-    error = cors.refusal(found, how_to_allow(sim))
-    if found_request.method == "OPTIONS":
-        return cors.refused_preflight(error)
-    journal_refusal(error, found_request.get_data())
-    raise error
-
-
-STATE_CHANGING = frozenset(("POST", "PUT", "DELETE", "PATCH"))
-
-
-def require_json_for_changes() -> None:
-    """A state-changing control call says ``Content-Type: application/json``, its body empty or not: a page
-    can send a form, text or a beacon to another origin without a preflight, never JSON (both control clients,
-    the JS helper, the CLI and the inspector send it)."""
-    found = current_request()
-    if found.method in STATE_CHANGING and found.mimetype != "application/json":
-        if get_simulator().config.control:  # a call without the control token is told so first (401, not 400)
-            control.require_control_token()
-        raise InvalidArgument(
-            f"control calls that change something take Content-Type: application/json, an empty body included "
-            f"(got {found.content_type or 'none'}): a browser sends other types cross-site without asking"
-        )
-
-
-def add_cors_headers(response: Response) -> Response:
-    path = current_request().path
-    if path.startswith("/_simulator/"):
-        if control_origin_listed():
-            cors.allow(response, CONTROL_METHODS, cors.SDK_HEADERS + cors.CONTROL_HEADERS)
-    elif path.startswith("/public/"):
-        response.headers["Vary"] = "Origin"  # the answer depends on the origin, allowed or not
-        found = cors.origin()
-        if found is not None and cors.allows(cors.main_origins(get_simulator()), found):
-            cors.allow(response, PUBLIC_METHODS)  # (no Origin: no browser, nothing to allow)
-    return response
-
-
-def control_origin_listed() -> bool:
-    found = cors.origin()
-    return found is not None and found != cors.EVERY_ORIGIN and found in cors.main_origins(get_simulator())
-
-
-def how_to_allow(sim: Simulator) -> str:
-    allowed = ", ".join(cors.main_origins(sim)) or "loopback origins (localhost, *.localhost, 127.0.0.0/8, [::1])"
-    return (
-        f"this simulator allows {allowed} (serve --cors-origin, or cors.origins in a scenario): add the page's origin "
-        "with another --cors-origin ORIGIN (--cors-origin '*' allows every origin)"
-    )
+    return cors.check_origin(found, get_simulator(), journal_refusal)
 
 
 def get_simulator() -> Simulator:
@@ -178,13 +101,14 @@ def get_simulator() -> Simulator:
 
 
 def submit(op: str) -> Response:
-    sim, found, record = get_simulator(), current_request(), logs.record_of_request()
-    return json_response(sim.submit(op, found.get_data(), headers(found), content_type(found), record))
+    """The bytes and headers handed to the pipeline (stages 4 to 10), its answer encoded (stage 11)."""
+    services, found, entry = get_simulator().services, current_request(), logs.entry_of_request()
+    return json_response(pipeline.submit(services, op, found.get_data(), headers(found), content_type(found), entry))
 
 
 def query(op: str) -> Response:
-    sim, found, record = get_simulator(), current_request(), logs.record_of_request()
-    return json_response(sim.query(op, found.get_data(), headers(found), content_type(found), record))
+    services, found, entry = get_simulator().services, current_request(), logs.entry_of_request()
+    return json_response(pipeline.query(services, op, found.get_data(), headers(found), content_type(found), entry))
 
 
 def content_type(found: Request) -> str | None:
@@ -248,9 +172,9 @@ def header_name(key: str) -> str:
 def journal_refusal(api: ApiError, raw: bytes = b"") -> None:
     """A call the transport refused before the pipeline saw it (body too large, origin refused) still goes in
     the journal, with its body when it was read."""
-    record = logs.record_of_request()
-    if record.kind in PUBLIC_KINDS:
-        pipeline.finish(get_simulator(), record, raw, headers(), api.status, api.to_body())
+    entry = logs.entry_of_request()
+    if entry.kind in PUBLIC_KINDS:
+        pipeline.finish(get_simulator().services, entry, raw, headers(), api.status, api.to_body())
 
 
 # the production value api-reference/queries/get-webhook-jwks documents, which receivers cache by
@@ -276,9 +200,9 @@ def add_public_routes(app: Flask) -> None:
 
 def render_error(error: ApiError) -> tuple[Response, int]:
     body = error.to_body()
-    record = logs.record_of_request()
-    if record.answer is None:  # refused before the pipeline kept it: the log and the inspector read it here
-        record.answer = body
+    entry = logs.entry_of_request()
+    if entry.answer is None:  # refused before the pipeline kept it: the log and the inspector read it here
+        entry.answer = body
     return jsonify(body), error.status
 
 
@@ -321,18 +245,3 @@ def render_crash(error: Exception) -> tuple[Response, int]:
     sim.crashes.append({"id": incident, "path": request.path, "traceback": traceback.format_exc()})
     log.error("internal error %s on %s\n%s", incident, request.path, traceback.format_exc())
     return render_error(ApiError(f"internal server error ({incident})"))
-
-
-class MergeSlashes:
-    """Collapse ``//`` in the path: JS clients build ``base + "/public/..."`` and a base URL
-    ending in ``/`` would otherwise meet werkzeug's redirect, which ``redirect: "error"`` refuses."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
-        path = environ.get("PATH_INFO", "")
-        while "//" in path:
-            path = path.replace("//", "/")
-        environ["PATH_INFO"] = path
-        return self.app(environ, start_response)

@@ -1,4 +1,5 @@
-"""CORS for every port a browser calls: the main interface, the auth proxy, and (narrowly) the control API.
+"""CORS for every port a browser calls: the main interface, the auth proxy, and (narrowly) the control API; the
+main app's decision before a view (``check_origin``) and its headers after one (``add_cors_headers``) are here.
 
 One decision, made per request: is the request's ``Origin`` allowed? Then the answer carries
 ``Access-Control-Allow-Origin`` (the origin echoed, with ``Vary: Origin``) and a preflight is
@@ -21,12 +22,14 @@ refusal in the error shape would all sit outside it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from flask import Response, jsonify, request
+from flask import Request, Response, jsonify, request
 
-from simulator.errors import PermissionDenied
-from simulator.http.flask_context import current_request
+from simulator.control import views as control
+from simulator.errors import ApiError, InvalidArgument, PermissionDenied
+from simulator.http.flask_context import current_flask, current_request
 from simulator.local_hosts import is_loopback_origin
 
 if TYPE_CHECKING:
@@ -136,3 +139,86 @@ def refused_preflight(error: PermissionDenied) -> tuple[Response, int]:
     response = jsonify(error.to_body())
     response.headers["Vary"] = "Origin"
     return response, error.status
+
+
+# the main app's CORS: its one decision before a view, and its headers after it -----------------------------
+PUBLIC_METHODS = "POST, GET, OPTIONS"
+CONTROL_METHODS = "GET, POST, PUT, DELETE, OPTIONS"
+
+
+def check_origin(
+    found_request: Request, sim: Simulator, journal_refusal: Callable[[ApiError, bytes], None]
+) -> Response | tuple[Response, int] | None:
+    """CORS on the main interface: loopback origins, or those ``--cors-origin`` and the scenarios' ``cors.origins``
+    list ("*": every origin). The control API answers only its own pages and origins listed by name, never "*":
+    it reads private keys, and any page open in the developer's browser could otherwise read them; it refuses a
+    cross-site request outright (``control_refusal``), and a state-changing call that is not JSON (a form or a
+    beacon a page may send without a preflight). The inspector is served from the same origin and needs none of it.
+
+    Answer preflights; refuse (403, nothing done, ``journal_refusal``) a main-interface call from an origin not
+    allowed."""
+    path = found_request.path
+    if path.startswith("/_simulator/"):
+        refused = control_refusal(sim)
+        if refused is not None:
+            if is_preflight():
+                return refused_preflight(refused)
+            raise refused
+        if is_preflight():
+            return preflight(CONTROL_METHODS, SDK_HEADERS + CONTROL_HEADERS)
+        require_json_for_changes(found_request, sim)
+        return None
+    if not path.startswith("/public/"):
+        return None
+    found = origin()
+    if allows(main_origins(sim), found):
+        return preflight(PUBLIC_METHODS) if is_preflight() else None
+    error = refusal(found, how_to_allow(sim))
+    if found_request.method == "OPTIONS":
+        return refused_preflight(error)
+    journal_refusal(error, found_request.get_data())
+    raise error
+
+
+STATE_CHANGING = frozenset(("POST", "PUT", "DELETE", "PATCH"))
+
+
+def require_json_for_changes(found: Request, sim: Simulator) -> None:
+    """A state-changing control call says ``Content-Type: application/json``, its body empty or not: a page
+    can send a form, text or a beacon to another origin without a preflight, never JSON (both control clients,
+    the JS helper, the CLI and the inspector send it)."""
+    if found.method in STATE_CHANGING and found.mimetype != "application/json":
+        if sim.config.control:  # a call without the control token is told so first (401, not 400)
+            control.require_control_token()
+        raise InvalidArgument(
+            f"control calls that change something take Content-Type: application/json, an empty body included "
+            f"(got {found.content_type or 'none'}): a browser sends other types cross-site without asking"
+        )
+
+
+def add_cors_headers(response: Response) -> Response:
+    """The main app's hook after a view: an allowed origin may read the answer."""
+    found_request = current_request()
+    path = found_request.path
+    if path.startswith("/_simulator/"):
+        if control_origin_listed(main_origins(current_flask().extensions["simulator"])):
+            allow(response, CONTROL_METHODS, SDK_HEADERS + CONTROL_HEADERS)
+    elif path.startswith("/public/"):
+        response.headers["Vary"] = "Origin"  # the answer depends on the origin, allowed or not
+        found = origin()
+        if found is not None and allows(main_origins(current_flask().extensions["simulator"]), found):
+            allow(response, PUBLIC_METHODS)  # (no Origin: no browser, nothing to allow)
+    return response
+
+
+def control_origin_listed(listed: tuple[str, ...]) -> bool:
+    found = origin()
+    return found is not None and found != EVERY_ORIGIN and found in listed
+
+
+def how_to_allow(sim: Simulator) -> str:
+    allowed = ", ".join(main_origins(sim)) or "loopback origins (localhost, *.localhost, 127.0.0.0/8, [::1])"
+    return (
+        f"this simulator allows {allowed} (serve --cors-origin, or cors.origins in a scenario): add the page's origin "
+        "with another --cors-origin ORIGIN (--cors-origin '*' allows every origin)"
+    )

@@ -37,8 +37,9 @@ MAX_CHAOS_DELAY_MS = 3_600_000
 log = logging.getLogger("simulator.webhooks")
 
 
-class Host(Protocol):
-    """What deliveries read: the state (receivers, activities), the seeded source, the clock, the settings."""
+class DeliveryInputs(Protocol):
+    """What deliveries read: the state (receivers, activities), the seeded source, the clock, the settings
+    (the pipeline's ``Services``, which the Simulator hands over)."""
 
     config: Config
     clock: Clock
@@ -71,15 +72,15 @@ class EventIds:
 class Webhooks:
     """The delivery log and one sending worker per receiver; ``on_event`` is the activity listener."""
 
-    def __init__(self, sim: Host, retries: int = 5, backoff_seconds: float = 1.0) -> None:
-        self.sim, self.retries, self.backoff = sim, retries, backoff_seconds
+    def __init__(self, inputs: DeliveryInputs, retries: int = 5, backoff_seconds: float = 1.0) -> None:
+        self.inputs, self.retries, self.backoff = inputs, retries, backoff_seconds
         self.log: list[Json] = []  # every delivery, with its attempts, oldest first
         self._chaos: Json = {}  # drop / duplicate / delayMs / reorder, applied to new deliveries
         self._queues: dict[str, deque[Json]] = {}
         self._workers: dict[str, threading.Thread] = {}
         self._wake = threading.Condition()
         self._closed = False
-        self._event_ids = EventIds(sim.source.seed)
+        self._event_ids = EventIds(inputs.source.seed)
 
     @property
     def chaos(self) -> Json:
@@ -105,13 +106,13 @@ class Webhooks:
         ancestors' (and, for an event legacy receivers get, each FEATURE_NAME_WEBHOOK URL on the way)."""
         urls, org_id = [], organization_id
         while org_id:
-            org = self.sim.store.orgs.get(org_id)
+            org = self.inputs.store.orgs.get(org_id)
             if org is None:
                 break
             if event.legacy_receivers and org.features.get("FEATURE_NAME_WEBHOOK"):
                 urls.append(org.features["FEATURE_NAME_WEBHOOK"])
             org_id = org.parent_id or ""
-        return urls + self.sim.store.webhook_endpoint_urls(organization_id, event.name)  # V2 endpoints
+        return urls + self.inputs.store.webhook_endpoint_urls(organization_id, event.name)  # V2 endpoints
 
     def enqueue(
         self,
@@ -131,7 +132,7 @@ class Webhooks:
             "body": body.decode(),
             "state": "pending",
             "attempts": [],
-            "nextAttemptMs": self.sim.clock.now_ms() + self._chaos.get("delayMs", 0),
+            "nextAttemptMs": self.inputs.clock.now_ms() + self._chaos.get("delayMs", 0),
         }
         with self._wake:
             self.log.append(delivery)
@@ -160,7 +161,7 @@ class Webhooks:
             with self._wake:
                 queue = self._queues.get(url)
                 head = queue[0] if queue else None
-                if head is None or head["nextAttemptMs"] > self.sim.clock.now_ms():
+                if head is None or head["nextAttemptMs"] > self.inputs.clock.now_ms():
                     if self._closed and head is None:
                         return
                     self._wake.wait(timeout=0.01)
@@ -173,7 +174,7 @@ class Webhooks:
 
     def _attempt(self, delivery: Json) -> Json:
         body = delivery["body"].encode()
-        timestamp = str(self.sim.clock.now_ms())
+        timestamp = str(self.inputs.clock.now_ms())
         headers = {
             "Content-Type": "application/json",
             "X-Turnkey-Organization-Id": delivery["organizationId"],
@@ -188,9 +189,9 @@ class Webhooks:
         }
         start = time.perf_counter()
         try:
-            status, error = post(delivery["url"], body, headers, self.sim.config.webhook_timeout_seconds), None
+            status, error = post(delivery["url"], body, headers, self.inputs.config.webhook_timeout_seconds), None
         except TimeoutError:
-            status, error = None, f"no answer within {self.sim.config.webhook_timeout_seconds} s (webhook timeout)"
+            status, error = None, f"no answer within {self.inputs.config.webhook_timeout_seconds} s (webhook timeout)"
         except (OSError, http.client.HTTPException, ValueError) as exc:  # ValueError: a URL that cannot be reached
             status, error = None, f"{type(exc).__name__}: {exc}"
         return {
@@ -258,15 +259,15 @@ class Webhooks:
 
     def fire(self, activity_id: str | None = None, url: str | None = None, overrides: Json | None = None) -> list[Json]:
         """Deliver now: an activity as it is, or a synthetic event; to its receivers or ``url``."""
-        with self.sim.lock:
-            activity = self.sim.store.activities.get(activity_id or "")
+        with self.inputs.lock:
+            activity = self.inputs.store.activities.get(activity_id or "")
             if activity_id and activity is None:
                 raise KeyError(f"no activity {activity_id} to deliver")
             body: Json = (
                 activity.to_api()
                 if activity
                 else {
-                    "id": self.sim.source.uuid4(),
+                    "id": self.inputs.source.uuid4(),
                     "type": "ACTIVITY_TYPE_SYNTHETIC",
                     "status": "ACTIVITY_STATUS_COMPLETED",
                 }
@@ -294,7 +295,7 @@ class Webhooks:
         """Wait for queued deliveries to finish (or, ``due_only``, those due now); returns what is left."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            now = self.sim.clock.now_ms()
+            now = self.inputs.clock.now_ms()
             waiting = [d for d in self.pending() if not due_only or d["nextAttemptMs"] <= now]
             if not waiting:
                 break
@@ -361,3 +362,12 @@ def post(url: str, body: bytes, headers: dict[str, str], timeout_seconds: float)
         return int(reply.status)
     finally:
         conn.close()
+
+
+def __getattr__(name: str) -> object:
+    if name == "Host":  # its name in 0.3: "host" is the HTTP Host a request names (simulator/server/host_check.py)
+        import warnings
+
+        warnings.warn("simulator.webhooks.deliveries.Host is now DeliveryInputs", DeprecationWarning, stacklevel=2)
+        return DeliveryInputs
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -24,7 +24,7 @@ from simulator.testing import ApiKeyStamper, SimulatorClient
 
 CONFIG_ID = "proxy-config-1"
 pytestmark = pytest.mark.simulator_scenario("../scenarios/auth_proxy.yaml")  # tests/scenarios: proxy-config-1
-CAPTCHA_WIRED = "captcha" in inspect.getsource(pipeline._proxy)
+CAPTCHA_WIRED = "captcha" in inspect.getsource(pipeline.run_proxy)
 
 
 @pytest.fixture
@@ -206,7 +206,7 @@ def test_captcha_rules():
 
 
 @pytest.mark.skipif(
-    not CAPTCHA_WIRED, reason="pipeline._proxy does not call simulator.auth_proxy_config.captcha.check yet"
+    not CAPTCHA_WIRED, reason="pipeline.run_proxy does not call simulator.auth_proxy_config.captcha.check yet"
 )
 def test_captcha_header_through_the_proxy(proxy, simulator):
     simulator.simulator.configure_auth_proxy(

@@ -35,7 +35,7 @@ SETTINGS = settings(
 )
 OPERATIONS = [
     f"{kind.value}/{op.name}"
-    for kind in (Kind.ACTIVITY, Kind.QUERY)
+    for kind in (Kind.SUBMIT, Kind.QUERY)
     for op in catalogue.of_kind(kind)
     if op.status is not Status.ABSENT
 ]

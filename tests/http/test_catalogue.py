@@ -22,7 +22,7 @@ from simulator.operations.catalogue import Kind, Status
 SCHEMAS = ROOT / "schemas"
 EXAMPLES = ROOT / "fixtures" / "requests"
 SWAGGER = SCHEMAS / "source" / "public_api.swagger.json"  # Turnkey's public swagger (schemas/README.md)
-KINDS = (Kind.ACTIVITY, Kind.QUERY)
+KINDS = (Kind.SUBMIT, Kind.QUERY)
 
 NOT_FOUND = (404, 5)
 # operation -> (status, gRPC code, phrase): why its example is refused on the catalogue scenario
@@ -152,7 +152,7 @@ def swagger_activity_types(document: Any, path: str) -> list[str]:
     return list(field.get("enum") or re.findall(r"ACTIVITY_TYPE_[A-Z0-9_]+", field.get("description", "")))
 
 
-@pytest.mark.parametrize("op", [op.name for op in catalogue.of_kind(Kind.ACTIVITY)])
+@pytest.mark.parametrize("op", [op.name for op in catalogue.of_kind(Kind.SUBMIT)])
 def test_every_activity_type_the_swagger_names_for_a_path_is_accepted(op: str) -> None:
     named = swagger_activity_types(swagger(), f"/public/v1/submit/{op}")
     schema = load(SCHEMAS / "submit" / f"{op}.json")
@@ -194,7 +194,7 @@ def documented_resources_and_actions() -> tuple[list[str], set[str]]:
 
 def test_resources_and_actions_come_from_the_policy_language() -> None:
     resources, actions = documented_resources_and_actions()
-    for op in catalogue.of_kind(Kind.ACTIVITY):
+    for op in catalogue.of_kind(Kind.SUBMIT):
         assert (op.resource is None) == (op.action is None), op.name
         if op.resource is not None:
             assert any(op.resource == r or (r.endswith("*") and op.resource.startswith(r[:-1])) for r in resources)

@@ -16,18 +16,18 @@ from simulator.handling.context import Context
 from simulator.handling.query_context import QueryContext
 from simulator.operations import catalogue
 from simulator.operations.catalogue import Kind
-from simulator.pipeline import Host
+from simulator.pipeline import Services
 from simulator.wire import Json
 
 TOOL = Path(__file__).resolve().parents[2] / "tools" / "handler_index.py"
 
 # (kind, field of the operation) -> the parameter types and, where fixed, the return type
 SIGNATURES: dict[tuple[Kind, str], tuple[tuple[object, ...], object]] = {
-    (Kind.ACTIVITY, "handler"): ((Context, Json), Json),
-    (Kind.ACTIVITY, "preparer"): ((Source, Json), None),
-    (Kind.ACTIVITY, "policy_context"): ((Context, Json), Json),
+    (Kind.SUBMIT, "handler"): ((Context, Json), Json),
+    (Kind.SUBMIT, "preparer"): ((Source, Json), None),
+    (Kind.SUBMIT, "policy_context"): ((Context, Json), Json),
     (Kind.QUERY, "handler"): ((QueryContext, Json), Json),
-    (Kind.PROXY, "handler"): ((Host, Json, Json), Json),
+    (Kind.PROXY, "handler"): ((Services, Json, Json), Json),
 }
 
 

@@ -34,7 +34,7 @@ def test_a_metered_request_answers_the_same_and_the_wrappers_go_away(phases):
 
     from simulator import Config, Simulator, create_app
     from simulator.auth import stamps
-    from simulator.pipeline import public
+    from simulator.pipeline import run_activity
 
     app = create_app(Simulator(Config(seed=1, scenarios=(scenario_file(),))))
     work = Workload()
@@ -44,7 +44,7 @@ def test_a_metered_request_answers_the_same_and_the_wrappers_go_away(phases):
     assert {"handler", "activity envelope", "journal entry", phases.REST} <= set(breakdown.phases)
     assert all(us >= 0 for name, us in breakdown.phases.items() if name != phases.REST)
     assert all(breakdown.why(name) for name in breakdown.phases)
-    assert not hasattr(stamps.verify_api_key_stamp, "__wrapped__") and not hasattr(public, "__wrapped__")
+    assert not hasattr(stamps.verify_api_key_stamp, "__wrapped__") and not hasattr(run_activity, "__wrapped__")
     assert [list(h) for h in app.before_request_funcs.values()] == hooks
     status, body = call(app, work.whoami())
     assert status == 200 and json.loads(body)["organizationId"] == "bench-59"

@@ -67,7 +67,7 @@ def test_2_a_mismatch_shows_a_diff_of_structures(tmp_path):
 # 3 and 4 -------------------------------------------------------------------------------------
 def record_a_session(record) -> dict:
     with SimulatorServer(config=Config(seed=5)) as server:
-        server.simulator.record(record)
+        server.simulator.start_recording(record)
         client = default_client(server.url)
         made = client.submit(
             "create_wallet",
@@ -119,7 +119,7 @@ def test_4_a_recording_on_a_local_scenario_includes_it_relative_to_itself(tmp_pa
     record = tmp_path / "recordings" / "r.yaml"
     record.parent.mkdir()
     with SimulatorServer(config=Config(seed=1, scenarios=(local,))) as server:
-        server.simulator.record(record)
+        server.simulator.start_recording(record)
         default_client(server.url).query("whoami")
         server.simulator.recorder.save()
     assert yaml.safe_load(record.read_text())["include"] == ["../scenarios/mine.yaml"]

@@ -1,11 +1,12 @@
-"""One request, as every reader of it sees it: the log line, the journal, the recorder and the inspector.
+"""One request's entry in the request log, as every reader of it sees it: the log line, the journal, the
+recorder and the inspector (``RequestLogEntry``; ``RequestRecord`` in 0.3, still an alias that warns).
 
-The transport begins a record when a request reaches the app (``begin``, from the WSGI environ):
+The transport begins an entry when a request reaches the app (``begin``, from the WSGI environ):
 its path is parsed here, once, into the operation's kind and name, and its start is taken here,
 once. The pipeline fills in what it parsed and answered (the body, the status, the answer), so no
 reader parses the body or the answer a second time; the transport ends it (``finish``), which
-fixes the duration every reader reports. A request made in process (the Python API, replay) has a
-record too, made by the pipeline, untimed.
+fixes the duration every reader reports. A request made in process (the Python API, replay) has an
+entry too, made by the pipeline, untimed.
 """
 
 from __future__ import annotations
@@ -16,14 +17,14 @@ from typing import Any
 
 from simulator.wire import Json
 
-ENVIRON_KEY = "simulator.request"  # where the transport keeps the request's record
+ENVIRON_KEY = "simulator.request"  # where the transport keeps the request's log entry
 FAULT_KEY = "simulator.fault"  # where the transport puts the fault a request got (simulator/faults.py's Hit)
 PUBLIC_KINDS = ("submit", "query")
 UNREAD: Any = object()  # the body before the pipeline has read it
 
 
 @dataclass(slots=True, eq=False)
-class RequestRecord:
+class RequestLogEntry:
     method: str
     path: str
     kind: str | None  # submit, query, proxy, control (a change made through the control API), or None
@@ -38,14 +39,14 @@ class RequestRecord:
     warnings: list[str] | None = None  # what it was warned about without being refused (handling/request_warnings.py)
 
     @classmethod
-    def begin(cls, method: str, path: str, proxy: bool = False, fault: Any = None) -> RequestRecord:
+    def begin(cls, method: str, path: str, proxy: bool = False, fault: Any = None) -> RequestLogEntry:
         kind, op = classify(method, path, proxy)
         return cls(method, path, kind, op, time.perf_counter(), fault=fault)
 
     @classmethod
-    def of_environ(cls, environ: dict[str, Any], proxy: bool = False) -> RequestRecord:
-        """The environ's record, begun now if the transport has not begun one."""
-        found: RequestRecord | None = environ.get(ENVIRON_KEY)
+    def of_environ(cls, environ: dict[str, Any], proxy: bool = False) -> RequestLogEntry:
+        """The environ's entry, begun now if the transport has not begun one."""
+        found: RequestLogEntry | None = environ.get(ENVIRON_KEY)
         if found is None:
             found = environ[ENVIRON_KEY] = cls.begin(environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", ""))
         return found
@@ -86,3 +87,16 @@ def classify(method: str, path: str, proxy: bool = False) -> tuple[str | None, s
     if parts[0] == "_simulator" and method not in ("GET", "HEAD", "OPTIONS") and parts[1:2] != ["ui"]:
         return "control", "/".join(parts[1:])
     return None, ""
+
+
+def __getattr__(name: str) -> object:
+    if name == "RequestRecord":  # its name in 0.3: "record" is a stored row of the state (ARCHITECTURE.md)
+        import warnings
+
+        warnings.warn(
+            "simulator.http.log_entry.RequestRecord is now RequestLogEntry; the old name goes in a later release",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return RequestLogEntry
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
