@@ -22,9 +22,9 @@ from simulator.clock import Clock
 from simulator.config import Config
 from simulator.core import Simulator
 from simulator.datadir import files
-from simulator.datadir.changes import ChangeTracker
 from simulator.datadir.directory import DataDir, Writer
 from simulator.datadir.gate import WriteGate
+from simulator.datadir.tracker import ChangeTracker
 from simulator.journal import Journal
 from simulator.local_hosts import is_loopback_name
 from simulator.server.host_check import HostCheck

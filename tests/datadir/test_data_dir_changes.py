@@ -16,8 +16,9 @@ from support import ClientKey, client_signature, submit_in_process
 from simulator import Config, Simulator, SimulatorServer
 from simulator.control.control_client import ControlClient
 from simulator.datadir import files
-from simulator.datadir.changes import ChangeTracker, FieldWatch
 from simulator.datadir.directory import DataDir
+from simulator.datadir.tracker import ChangeTracker
+from simulator.datadir.watchers import FieldWatch
 from simulator.operations import catalogue
 from simulator.state.tables import WatchedDict, values_to_read
 from simulator.testing import ApiKeyStamper, PasskeyStamper, SimulatorClient
@@ -362,10 +363,10 @@ def test_an_outbox_message_changed_in_place_fails_the_verified_look():
     tracker = ChangeTracker(sim)
     tracker.prime()
     sim.store.outbox.append({"contact": "b@example.com", "code": "2"})
-    assert tracker.record() == {"ops": [[["store", "outbox", 1], {"contact": "b@example.com", "code": "2"}]]}
+    assert tracker.collect() == {"ops": [[["store", "outbox", 1], {"contact": "b@example.com", "code": "2"}]]}
     sim.store.outbox[0]["code"] = "changed"
     with pytest.raises(AssertionError, match="changed in place"):
-        tracker.record()
+        tracker.collect()
 
 
 def waiting_wallets(count: int) -> tuple[Simulator, list[str]]:
@@ -396,12 +397,12 @@ def test_a_record_compares_only_the_waiting_activities_handed_out_since_the_last
 
     sim.store.activities[waiting[0]].updated_ms += 1  # fetched: handed out
     dict.__getitem__(sim.store.activities, waiting[1]).updated_ms += 1  # past the table
-    record = tracker.record()
+    record = tracker.collect()
     assert written(record) == [waiting[0]]
-    assert tracker.record() is None  # nothing handed out since
+    assert tracker.collect() is None  # nothing handed out since
     for activity in sim.store.activities.values():  # every one handed out
         activity.updated_ms += 1
-    record = tracker.record()
+    record = tracker.collect()
     assert written(record) == sorted(waiting)
     activity_ops = {op[0][2]: op[1] for op in record["ops"] if op[0][:2] == ["store", "activities"]}
     assert activity_ops[waiting[1]]["updated_ms"] == dict.__getitem__(sim.store.activities, waiting[1]).updated_ms
@@ -413,7 +414,7 @@ def test_a_waiting_activity_changed_without_being_handed_out_fails_the_verified_
     tracker.prime()
     dict.__getitem__(sim.store.activities, waiting[1]).updated_ms += 1  # past the table: not noted
     with pytest.raises(AssertionError, match="without being handed out"):
-        tracker.record()
+        tracker.collect()
 
 
 def test_a_sub_organization_id_added_is_appended_and_one_taken_out_rewrites_the_list():
@@ -422,10 +423,10 @@ def test_a_sub_organization_id_added_is_appended_and_one_taken_out_rewrites_the_
     tracker = ChangeTracker(sim)
     tracker.prime()
     sim.store.orgs[org_id].children.append("child-1")
-    assert tracker.record() == {"ops": [[["store", "orgs", org_id, "children", 0], "child-1"]]}
+    assert tracker.collect() == {"ops": [[["store", "orgs", org_id, "children", 0], "child-1"]]}
     sim.store.orgs[org_id].children.append("child-2")
     sim.store.orgs[org_id].children.remove("child-1")
-    assert tracker.record() == {"ops": [[["store", "orgs", org_id, "children"], ["child-2"]]]}
+    assert tracker.collect() == {"ops": [[["store", "orgs", org_id, "children"], ["child-2"]]]}
 
 
 def test_a_stop_between_writing_the_base_and_emptying_the_log_loads_the_base(tmp_path):
