@@ -176,9 +176,7 @@ def _submit(
     fingerprint = envelope.fingerprint_of(raw)
     now = host.clock.now_ms()
     with host.lock:
-        principal = authenticate(
-            host, stamp, headers, raw, body["organizationId"], now, note_user=not spec.requester_read_only
-        )
+        principal = authenticate(host, stamp, headers, raw, body["organizationId"], now)
         throttle(host, Kind.ACTIVITY, op, body, principal, now)
         existing = host.store.activity_by_fingerprint(fingerprint)
         if existing is not None:

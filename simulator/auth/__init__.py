@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from simulator.auth import attested, passkeys, stamps
 from simulator.auth.stamps import Stamp
@@ -38,6 +39,25 @@ class Principal:
     def is_root(self) -> bool:
         return self.user.user_id in self.organization.root_user_ids
 
+    def for_handler(self) -> Principal:
+        """The principal as a handler gets it: its user fetched from the organization's table when the handler reads
+        it, as any record a handler may change (``HandlerPrincipal``)."""
+        return HandlerPrincipal(self.organization, self.user, self.stamp, self.credential_id)
+
+
+class HandlerPrincipal(Principal):
+    """A principal whose ``user`` is fetched from its organization's ``users`` at each read (the same record, or the
+    one now in its place; the one authenticated once removed). Authentication and the decision read the user
+    without changing it; a handler may change its requester (a session's key added, an e-mail verified), and what
+    a request changes starts by fetching it from its table, which serve --data-dir's tracker then compares."""
+
+    def __getattribute__(self, name: str) -> Any:
+        if name != "user":
+            return object.__getattribute__(self, name)
+        user: User = object.__getattribute__(self, "user")
+        fetched: User | None = object.__getattribute__(self, "organization").users.get(user.user_id)
+        return user if fetched is None else fetched
+
 
 def check_stamp(headers: Mapping[str, str], body: bytes) -> Stamp:
     """What can be checked before the body is read: the header, and an API (or attested) key's signature."""
@@ -55,20 +75,18 @@ def authenticate(
     now_ms: int,
     whoami: bool = False,
     *,
-    note_user: bool = True,
+    note_user: bool = True,  # ignored: the user is never handed out here now (kept for callers passing it)
 ) -> Principal:
     """Find the credential of a checked stamp (and verify a passkey's assertion), or raise 401/404.
     ``whoami``: the lookup that goes from the stamp to the sub-organization holding it, whose unknown
-    credential the catalogue answers in its own words (``unknown_credential``). ``note_user`` False: the user is
-    read without noting it as handed out (dict's own lookup, as ``tables.read_only_get`` does), for a request
-    that never changes it (``Operation.requester_read_only``)."""
+    credential the catalogue answers in its own words (``unknown_credential``). The user is the one the store
+    holds for the credential (``Store.credential_holder``); a handler gets it through ``Principal.for_handler``."""
     if stamp.attestation is not None:
         return Principal(*attested.attested_user(store, stamp, body, target_org_id, now_ms), stamp)
     if stamp.session is not None:
         return Principal(*attested.session_user(store, stamp.session, body, target_org_id, now_ms), stamp)
     ref = locate(store, stamp, target_org_id, whoami)
-    org = store.orgs[ref.organization_id]
-    user = org.users[ref.user_id] if note_user else dict.__getitem__(org.users, ref.user_id)
+    org, user = store.credential_holder(ref)
     if stamp.webauthn is not None:
         stamps.verify_webauthn_stamp(stamp, body, user.authenticators[ref.credential_id].public_key)
         passkeys.check_assertion(stamp.webauthn, passkeys.allowed_origins(store, org))

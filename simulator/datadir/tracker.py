@@ -30,6 +30,7 @@ from simulator.datadir.signatures import PRIMITIVES, signature
 from simulator.datadir.voter_views import Views
 from simulator.datadir.watchers import (
     APPEND_ONLY_STORE_FIELDS,
+    REPLACED_STORE_FIELDS,
     UNSEEN,
     Entries,
     FieldWatch,
@@ -65,7 +66,7 @@ class ChangeTracker:
         self.orgs: dict[str, OrgWatch] = {}
         self.org_tables: dict[str, ActivityTable] = {}
         # the store's fields beyond its keyed tables (its credential index, OTP codes, outbox, ...)
-        self.small = FieldWatch(APPEND_ONLY_STORE_FIELDS)
+        self.small = FieldWatch(APPEND_ONLY_STORE_FIELDS, REPLACED_STORE_FIELDS)
         # made here, once: a setdefault(name, Whole()) at every look made and threw away five of them a request
         self.tops = {"clock": Whole(), "seed": Whole(), "nextEvent": Whole()}
         self.entries = {"credentials": Entries(), "rules": Entries()}

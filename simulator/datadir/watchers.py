@@ -12,7 +12,7 @@ from typing import Any
 from simulator.datadir.signatures import PRIMITIVES, signature
 from simulator.state import codec
 from simulator.state.store import Organization
-from simulator.state.tables import WatchedDict
+from simulator.state.tables import WatchedDict, WrittenDict
 
 Path = list[str]
 Op = list[Any]  # [path, value] or [path]
@@ -177,6 +177,9 @@ class AppendOnly:
 
 APPEND_ONLY_STORE_FIELDS = ("outbox", "used_tokens")
 APPEND_ONLY_ORG_FIELDS = ("children",)
+# the store's tables whose entries are replaced, never changed in place (Store._add_ref, _drop_ref): their writes
+# are all a look compares, and what they hand out (every request's lookup of its stamp's key) is not noted
+REPLACED_STORE_FIELDS = ("_credentials",)
 
 
 def str_keyed(value: Any) -> bool:
@@ -185,7 +188,7 @@ def str_keyed(value: Any) -> bool:
 
 class FieldWatch:
     """The fields of one organization, or the store's own small tables. Its dicts of records (users, wallets,
-    policies, the store's credential index, ...) become ``WatchedDict``s at the first look, and a look then
+    policies, ...) become ``WatchedDict``s at the first look (``replaced`` ones, ``WrittenDict``s), and a look then
     compares only the entries they noted since the last one: written, removed, or handed out (a change to a
     record starts by fetching it, as a change to an organization starts by fetching it from the store); all of a
     table's entries when it handed out every value (``values()``, ``items()``, a copy). A dict put in place of
@@ -194,9 +197,10 @@ class FieldWatch:
 
     verify = False  # tests: compare every entry by signature too, and raise on a change the tables did not note
 
-    def __init__(self, append_only: Iterable[str] = ()) -> None:
+    def __init__(self, append_only: Iterable[str] = (), replaced: Iterable[str] = ()) -> None:
         self.tables: dict[str, Table] = {}
-        self.watched: dict[str, WatchedDict] = {}  # the WatchedDicts set in the owner, by field
+        self.replaced = frozenset(replaced)  # tables whose entries are replaced, never changed in place
+        self.watched: dict[str, WrittenDict] = {}  # the WatchedDicts (and WrittenDicts) set in the owner, by field
         self.wholes: dict[str, Whole] = {}
         self.wholes_mark: Any = UNSEEN
         self.appended = {name: AppendOnly() for name in append_only}  # fields only appended or added to
@@ -250,10 +254,11 @@ class FieldWatch:
                     ops.append([path, codec.encode(value)])
                     ops = None
             table.ops(path, value, ops)
+            kind = WrittenDict if name in self.replaced else WatchedDict
             if type(value) is dict:
-                value = WatchedDict(dict.items(value))
+                value = kind(dict.items(value))
                 setattr(owner, name, value)
-            if type(value) is WatchedDict:
+            if type(value) is kind:
                 value.drain()
                 self.watched[name] = value
                 self.aligned = None

@@ -19,7 +19,6 @@ from simulator.datadir import files
 from simulator.datadir.directory import DataDir
 from simulator.datadir.tracker import ChangeTracker
 from simulator.datadir.watchers import FieldWatch
-from simulator.operations import catalogue
 from simulator.state.tables import WatchedDict, values_to_read
 from simulator.testing import ApiKeyStamper, PasskeyStamper, SimulatorClient
 from simulator.wire import read_json
@@ -654,11 +653,11 @@ def test_what_a_start_froze_for_the_collector_is_unfrozen_at_the_stop(tmp_path):
 UNSIGNED_ETH_TX = "02" + rlp.encode([1, 0, 1, 2, 21000, bytes(20), 0, b"", []]).hex()  # EIP-1559, unsigned
 
 
-def test_every_operation_read_only_for_its_requester_leaves_the_requester_unchanged(tmp_path):
-    """``requester_read_only`` operations are authenticated without noting the requester, so the tracker does not
-    compare that user after them; the verified look compares every user anyway and fails the request on one changed
-    unnoted. Each flagged operation runs here; a newly flagged one needs its request added."""
-    flagged = {op.name for op in catalogue.of_kind(catalogue.Kind.ACTIVITY) if op.requester_read_only}
+def test_requests_that_change_their_requester_or_only_read_it_are_kept(tmp_path):
+    """Authentication reads the requesting user without handing it out; a handler that changes its requester reads
+    it through its principal (``Principal.for_handler``), which fetches it from its table, so the tracker compares
+    it then. stamp_login adds a session key to its requester that way; the others only read it. The verified look
+    compares every user anyway and fails a request that changed one unnoted."""
     with SimulatorServer(config=Config(seed=5, data_dir=tmp_path / "data")) as server:
         creds = server.simulator.credentials[0]
         client = SimulatorClient(server.url, ApiKeyStamper(creds["apiPrivateKey"]), creds["organizationId"])
@@ -669,6 +668,7 @@ def test_every_operation_read_only_for_its_requester_leaves_the_requester_unchan
         )["activity"]["result"]["createWalletResult"]
         address, wallet_id = made["addresses"][0], made["walletId"]
         payload = {"encoding": "PAYLOAD_ENCODING_HEXADECIMAL", "hashFunction": "HASH_FUNCTION_NO_OP"}
+        session_key = "02bd7c73b88b2e9b4ceda62022b2da8be13193a5b56edc26e7df7842e24cd0b5eb"
         requests = {
             "create_wallet": ("ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "s", "accounts": [ETH_ACCOUNT]}),
             "create_wallet_accounts": (
@@ -687,9 +687,47 @@ def test_every_operation_read_only_for_its_requester_leaves_the_requester_unchan
                 "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
                 {"signWith": address, "type": "TRANSACTION_TYPE_ETHEREUM", "unsignedTransaction": UNSIGNED_ETH_TX},
             ),
+            "stamp_login": ("ACTIVITY_TYPE_STAMP_LOGIN", {"publicKey": session_key, "expirationSeconds": "900"}),
         }
-        assert flagged == set(requests), "each operation flagged requester_read_only runs in this test"
         for op, (activity_type, parameters) in requests.items():
             answer = ok(client.submit(op, activity_type, parameters))
             assert answer["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED", op
+        user = dict.__getitem__(server.simulator.store.orgs[creds["organizationId"]].users, creds["userId"])
+        assert any(k.public_key == session_key for k in user.api_keys.values()), "stamp_login changed its requester"
         same(server, tmp_path / "data")  # only now: an export hands out every user, and the next look compares all
+
+
+def test_a_signature_hands_out_no_user_nor_wallet():
+    """What a signature reads of the requester and of the wallets it looks through, it reads without handing a
+    record out (authentication; ``simulator.state.lookups``): the tracker compares none of them after it."""
+    sim = Simulator(Config(seed=3, timestamp_window_ms=None))
+    tracker = ChangeTracker(sim)
+    tracker.prime()
+    made = submit_in_process(
+        sim, "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": [ETH_ACCOUNT]}
+    )
+    address = made["activity"]["result"]["createWalletResult"]["addresses"][0]
+    assert tracker.collect() is not None
+    parameters = {"signWith": address, "payload": "11" * 32, "encoding": "PAYLOAD_ENCODING_HEXADECIMAL"}
+    signed = submit_in_process(
+        sim,
+        "sign_raw_payload",
+        "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+        {**parameters, "hashFunction": "HASH_FUNCTION_NO_OP"},
+    )
+    assert signed["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
+    org = dict.__getitem__(sim.store.orgs, sim.default_credentials()["organizationId"])
+    for table in (org.users, org.wallets, sim.store._credentials):
+        assert not table.changed and not table.every, table
+
+
+def test_a_credential_index_list_changed_in_place_fails_the_verified_look():
+    """The store replaces a handle's list at each change: its index is compared by what was written to it only."""
+    sim = Simulator(Config(seed=1))
+    tracker = ChangeTracker(sim)
+    tracker.prime()
+    index = sim.store._credentials
+    handle = next(iter(dict.keys(index)))
+    dict.__getitem__(index, handle).append(dict.__getitem__(index, handle)[0])
+    with pytest.raises(AssertionError, match="unnoticed"):
+        tracker.collect()
