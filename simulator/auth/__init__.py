@@ -42,7 +42,9 @@ class Principal:
     def for_handler(self) -> Principal:
         """The principal as a handler gets it: its user fetched from the organization's table when the handler reads
         it, as any record a handler may change (``HandlerPrincipal``)."""
-        return HandlerPrincipal(self.organization, self.user, self.stamp, self.credential_id)
+        made = object.__new__(HandlerPrincipal)  # a copy of this frozen record: its fields as they are
+        object.__getattribute__(made, "__dict__").update(vars(self))
+        return made
 
 
 class HandlerPrincipal(Principal):

@@ -12,6 +12,7 @@ from simulator.crypto import keys
 from simulator.errors import NotFound
 from simulator.handling.context import Context
 from simulator.model.key_material import derive
+from simulator.model.signer_views import signer_of
 from simulator.state import lookups
 from simulator.wire import Json
 
@@ -25,7 +26,7 @@ def signing_key(ctx: Context, sign_with: str) -> tuple[str, bytes]:
 def signer(ctx: Context, sign_with: str) -> tuple[str, bytes, str | None]:
     """``signing_key``, and the address format of the wallet account ``sign_with`` names exactly (None for a
     private key, or an address given in other letter case): one look through the organization's accounts."""
-    found = lookups.signer(ctx.org, sign_with)
+    found = signer_of(ctx, sign_with)
     if found is not None and found.kind == lookups.WALLET_ACCOUNT:
         exact = found.address_format if found.address == sign_with else None
         return found.curve, derive(found.seed, found.curve, found.path).private_key, exact

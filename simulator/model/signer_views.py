@@ -21,9 +21,18 @@ def nested(namespace: str, view: Json) -> Json:
     return result
 
 
+def signer_of(ctx: Context, sign_with: str) -> lookups.Signer | None:
+    """``lookups.signer``, once a request: its policy context and its handler both ask."""
+    key = f"signer {ctx.org.organization_id} {sign_with}"
+    if key not in ctx.memo:
+        ctx.memo[key] = lookups.signer(ctx.org, sign_with)
+    found: lookups.Signer | None = ctx.memo[key]
+    return found
+
+
 def signer_context(ctx: Context, sign_with: str) -> Json:
     """``wallet``, ``wallet_account`` and ``private_key`` of the key a request signs with."""
-    found = lookups.signer(ctx.org, sign_with)
+    found = signer_of(ctx, sign_with)
     if found is None:
         return {}
     flags = {"imported": found.imported, "exported": found.exported}

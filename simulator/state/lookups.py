@@ -53,17 +53,19 @@ def signer(org: Holder, sign_with: str) -> Signer | None:
     for wallet in dict.values(org.wallets):  # dict's own: nothing handed out
         for account in wallet.accounts:
             if account.address.lower() == wanted:
-                return Signer(
+                return Signer(  # every field by position: a NamedTuple's keywords cost a call each
                     WALLET_ACCOUNT,
                     wallet.wallet_id,
                     wallet.name,
                     account.curve,
                     wallet.imported,
                     wallet.exported,
-                    seed=wallet.seed,
-                    address=account.address,
-                    path=account.path,
-                    address_format=account.address_format,
+                    wallet.seed,
+                    account.address,
+                    account.path,
+                    account.address_format,
+                    b"",
+                    (),
                 )
     for key in dict.values(org.private_keys):
         if key.private_key_id == sign_with or any(a["address"].lower() == wanted for a in key.addresses):
@@ -74,8 +76,12 @@ def signer(org: Holder, sign_with: str) -> Signer | None:
                 key.curve,
                 key.imported,
                 key.exported,
-                secret=key.secret,
-                tag_ids=tuple(key.tag_ids),
+                b"",
+                "",
+                "",
+                None,
+                key.secret,
+                tuple(key.tag_ids),
             )
     return None
 
