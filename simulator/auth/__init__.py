@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from simulator.auth import attested, passkeys, stamps
 from simulator.auth.stamps import Stamp
@@ -43,7 +42,7 @@ class Principal:
         """The principal as a handler gets it: its user fetched from the organization's table when the handler reads
         it, as any record a handler may change (``HandlerPrincipal``)."""
         made = object.__new__(HandlerPrincipal)  # a copy of this frozen record: its fields as they are
-        object.__getattribute__(made, "__dict__").update(vars(self))
+        made.__dict__.update(vars(self))
         return made
 
 
@@ -53,12 +52,11 @@ class HandlerPrincipal(Principal):
     without changing it; a handler may change its requester (a session's key added, an e-mail verified), and what
     a request changes starts by fetching it from its table, which serve --data-dir's tracker then compares."""
 
-    def __getattribute__(self, name: str) -> Any:
-        if name != "user":
-            return object.__getattribute__(self, name)
-        user: User = object.__getattribute__(self, "user")
-        fetched: User | None = object.__getattribute__(self, "organization").users.get(user.user_id)
-        return user if fetched is None else fetched
+    @property
+    def user(self) -> User:  # a property: the other fields are read as a Principal's are, without a call
+        held: User = self.__dict__["user"]
+        fetched: User | None = self.organization.users.get(held.user_id)
+        return held if fetched is None else fetched
 
 
 def check_stamp(headers: Mapping[str, str], body: bytes) -> Stamp:
