@@ -114,7 +114,10 @@ sys.path[:0] = [{tree!r}, {bench!r}]
 import simulator  # the measured tree's, first: the bench modules put their own tree on sys.path as they load
 from pathlib import Path
 import data_dir as bench
-from simulator.datadir.changes import ChangeTracker
+try:
+    from simulator.datadir.tracker import ChangeTracker
+except ImportError:  # a tree from before the change tracker had a module of its own
+    from simulator.datadir.changes import ChangeTracker
 from simulator.datadir.directory import DataDir, Writer
 
 sim, submit = bench.in_process()

@@ -181,9 +181,7 @@ def run_activity(kept: Kept, op: str, content_type: str | None) -> Json:
     fingerprint = envelope.fingerprint_of(raw)
     now = services.clock.now_ms()
     with services.lock:
-        principal = authenticate(  # 7 authenticate
-            services, stamp, headers, raw, body["organizationId"], now, note_user=not spec.requester_read_only
-        )
+        principal = authenticate(services, stamp, headers, raw, body["organizationId"], now)  # 7 authenticate
         throttle(services, Kind.SUBMIT, op, body, principal, now)
         existing = services.store.activity_by_fingerprint(fingerprint)
         if existing is not None:

@@ -17,7 +17,7 @@ from simulator.handling.context import Context
 from simulator.model import documented_rules
 from simulator.model.signatures import signing_key
 from simulator.model.signer_views import nested, signer_context, with_sender_and_call
-from simulator.state.tables import values_to_read
+from simulator.state import lookups
 from simulator.wire import Json
 
 # wallets.mdx ("What if I don't see the address format for my network?"): such a key signs raw payloads only
@@ -47,17 +47,7 @@ def refuse_raw_payload_only(ctx: Context, sign_with: str) -> None:
     """An ADDRESS_FORMAT_COMPRESSED account (or a private key named by such an address) signs no transaction."""
     if not documented_rules.enforced(ctx):
         return
-    wanted = sign_with.lower()
-    formats = [
-        a.address_format for w in values_to_read(ctx.org.wallets) for a in w.accounts if a.address.lower() == wanted
-    ]
-    formats += [
-        a.get("format")
-        for k in values_to_read(ctx.org.private_keys)
-        for a in k.addresses
-        if a["address"].lower() == wanted
-    ]
-    if RAW_PAYLOAD_ONLY in formats:
+    if RAW_PAYLOAD_ONLY in lookups.address_formats(ctx.org, sign_with):
         raise InvalidArgument(
             f"invalid signWith: {sign_with} is an {RAW_PAYLOAD_ONLY} address, which signs raw payloads only "
             "(sign_raw_payload); sign the transaction with an account of the chain's address format, such as "

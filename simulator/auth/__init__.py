@@ -38,6 +38,26 @@ class Principal:
     def is_root(self) -> bool:
         return self.user.user_id in self.organization.root_user_ids
 
+    def for_handler(self) -> Principal:
+        """The principal as a handler gets it: its user fetched from the organization's table when the handler reads
+        it, as any record a handler may change (``HandlerPrincipal``)."""
+        made = object.__new__(HandlerPrincipal)  # a copy of this frozen record: its fields as they are
+        made.__dict__.update(vars(self))
+        return made
+
+
+class HandlerPrincipal(Principal):
+    """A principal whose ``user`` is fetched from its organization's ``users`` at each read (the same record, or the
+    one now in its place; the one authenticated once removed). Authentication and the decision read the user
+    without changing it; a handler may change its requester (a session's key added, an e-mail verified), and what
+    a request changes starts by fetching it from its table, which serve --data-dir's tracker then compares."""
+
+    @property
+    def user(self) -> User:  # a property: the other fields are read as a Principal's are, without a call
+        held: User = self.__dict__["user"]
+        fetched: User | None = self.organization.users.get(held.user_id)
+        return held if fetched is None else fetched
+
 
 def check_stamp(headers: Mapping[str, str], body: bytes) -> Stamp:
     """What can be checked before the body is read: the header, and an API (or attested) key's signature."""
@@ -55,20 +75,18 @@ def authenticate(
     now_ms: int,
     whoami: bool = False,
     *,
-    note_user: bool = True,
+    note_user: bool = True,  # ignored: the user is never handed out here now (kept for callers passing it)
 ) -> Principal:
     """Find the credential of a checked stamp (and verify a passkey's assertion), or raise 401/404.
     ``whoami``: the lookup that goes from the stamp to the sub-organization holding it, whose unknown
-    credential the catalogue answers in its own words (``unknown_credential``). ``note_user`` False: the user is
-    read without noting it as handed out (dict's own lookup, as ``tables.read_only_get`` does), for a request
-    that never changes it (``Operation.requester_read_only``)."""
+    credential the catalogue answers in its own words (``unknown_credential``). The user is the one the store
+    holds for the credential (``Store.credential_holder``); a handler gets it through ``Principal.for_handler``."""
     if stamp.attestation is not None:
         return Principal(*attested.attested_user(store, stamp, body, target_org_id, now_ms), stamp)
     if stamp.session is not None:
         return Principal(*attested.session_user(store, stamp.session, body, target_org_id, now_ms), stamp)
     ref = locate(store, stamp, target_org_id, whoami)
-    org = store.orgs[ref.organization_id]
-    user = org.users[ref.user_id] if note_user else dict.__getitem__(org.users, ref.user_id)
+    org, user = store.credential_holder(ref)
     if stamp.webauthn is not None:
         stamps.verify_webauthn_stamp(stamp, body, user.authenticators[ref.credential_id].public_key)
         passkeys.check_assertion(stamp.webauthn, passkeys.allowed_origins(store, org))

@@ -154,7 +154,7 @@ def run(ctx: Context, activity: Activity, immediate: bool) -> None:
 
 def requester(ctx: Context, activity: Activity) -> Principal | None:
     if ctx.principal is not None and ctx.principal.user.user_id == activity.requester_id:
-        return ctx.principal
+        return ctx.principal.for_handler()  # what the handler reads of its requester, it fetches
     user = ctx.org.users.get(activity.requester_id or "")
     return Principal(ctx.org, user, None) if user else None
 

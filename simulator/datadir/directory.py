@@ -5,7 +5,7 @@ the writer looks for changes after reading the newest ticket, so one record cove
 whose ticket it read, and a request whose ticket an earlier record already covered writes nothing. A
 request that finishes while others are still running waits for them (at most ``SIBLINGS_WAIT_S``), so that
 one record covers the batch.
-A record holds what changed (``simulator.datadir.changes``); the log is folded into the base (the whole
+A record holds what changed (``simulator.datadir.tracker``); the log is folded into the base (the whole
 state, written atomically) once it is larger than the base, so the directory stays within about twice
 the state's size.
 """
@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from simulator.datadir import files
-from simulator.datadir.changes import ChangeTracker, FieldWatch
 from simulator.datadir.files import DataDirError, Loaded
+from simulator.datadir.tracker import ChangeTracker
+from simulator.datadir.watchers import FieldWatch
 from simulator.state import codec
 
 log = logging.getLogger("simulator")
@@ -123,7 +124,7 @@ class DataDir:
         self._append(files.frame(payload))
 
     def write_changes(self, changes: dict[str, Any], exact: bool = False) -> None:
-        """Append a change record (``ChangeTracker.record``). ``exact``: its encoding noted no value orjson might
+        """Append a change record (``ChangeTracker.collect``). ``exact``: its encoding noted no value orjson might
         write otherwise than json (``codec.inexact``), so it is written without being read back (verify mode reads
         it back, and fails if orjson did not write it exactly after all)."""
         payload = files.encode_changes(changes, self._generation, read_back=not exact or FieldWatch.verify)
@@ -272,7 +273,7 @@ class Writer:
 
     def _write(self) -> None:
         noted = codec.inexact()
-        record = self.tracker.record()
+        record = self.tracker.collect()
         if record is not None and "state" in record:
             self.data_dir.write(record["state"])
         elif record is not None:  # read back only if its encoding noted a value orjson might write otherwise
@@ -300,7 +301,7 @@ class Writer:
         ``trusted``): what changed since the last one (another request's change, made between that record and this
         look) is read back here, in the same hold of the simulator's lock."""
         with self.tracker.sim.lock:
-            late = self.tracker.record()
+            late = self.tracker.collect()
             document = self.tracker.full()
         return document, _written_exactly(late)
 
@@ -314,7 +315,7 @@ class Writer:
         holds records or anything changed; the lock is released."""
         with self._writing_alone():
             with self.tracker.sim.lock:
-                late = self.tracker.record()
+                late = self.tracker.collect()
                 document = self.tracker.full() if self.data_dir.log_bytes or late is not None else None
             self.data_dir.close(document, _written_exactly(late))
 

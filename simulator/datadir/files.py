@@ -3,7 +3,7 @@
 
 A record is either the whole state (magic ``WSR1``: the kept document, as ``GET /_simulator/state`` has it
 plus the seed and snapshots; every record of format 1 is one) or the changes since the record before it
-(``WSR2``: operations on that document, ``simulator.datadir.changes``). Payloads orjson wrote open with
+(``WSR2``: operations on that document, ``simulator.datadir.tracker``). Payloads orjson wrote open with
 ``{"orjson":true,`` and are read by orjson; any other (json's, every earlier release's) is read by json.
 Loading reads the base, then the log: from the last whole state on, each change record is applied in order.
 A crash can only cut the last record short (appends go at the end): that tail is ignored, and said so. A bad
@@ -25,7 +25,7 @@ from typing import Any
 
 import orjson
 
-from simulator.datadir.changes import Replay
+from simulator.datadir.log_applier import LogApplier
 
 FORMAT = "wallet-simulator-data/2"  # the `format` of both files; a later release reads every earlier one
 FORMAT_PREFIX = "wallet-simulator-data/"
@@ -233,7 +233,7 @@ def read_log(path: Path, loaded: Loaded) -> None:
         )
     whole = [i for i, (magic, _) in enumerate(records) if magic == MAGIC]
     first = whole[-1] if whole else 0  # what comes before the last whole state does not count
-    replay = Replay(loaded.document)
+    applier = LogApplier(loaded.document)
     for magic, payload in records[first:]:
         try:
             record = loads(payload)
@@ -242,16 +242,16 @@ def read_log(path: Path, loaded: Loaded) -> None:
         if generation_of(record) < loaded.generation:
             continue  # written before the base was: the base holds it
         if magic == MAGIC:
-            replay.whole(check_format(path, record))
+            applier.whole(check_format(path, record))
             continue
         try:
-            replay.apply(check_format(path, record, changes=True))
+            applier.apply(check_format(path, record, changes=True))
         except (LookupError, TypeError, ValueError) as exc:
             raise DataDirError(
                 f"{path}: corrupt (a change record does not apply to the state before it: {exc!r}); nothing was "
                 "changed. Restore the directory from a copy, or move it away to start empty"
             ) from None
-    loaded.document = replay.result()
+    loaded.document = applier.result()
 
 
 def load(directory: Path) -> Loaded:

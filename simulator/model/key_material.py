@@ -14,8 +14,8 @@ from simulator.crypto import addresses, hd, keys
 from simulator.errors import InvalidArgument
 from simulator.handling.context import Context
 from simulator.model import mnemonic_pool
+from simulator.state import lookups
 from simulator.state.records import PrivateKey, Wallet, WalletAccount
-from simulator.state.tables import values_to_read
 from simulator.wire import Json
 
 MAX_WALLETS = 100
@@ -44,7 +44,7 @@ def new_wallet(
     prepared: PreparedWallet | None = None,
 ) -> Wallet:
     """Make a wallet (shared by create_wallet and scenarios); nothing is stored on failure."""
-    if any(w.name == name for w in values_to_read(ctx.org.wallets)):
+    if lookups.wallet_named(ctx.org, name):
         raise InvalidArgument(f"wallet name must be unique: {name!r} already used")
     if prepared is None:
         prepared = PreparedWallet(mnemonic, seed_of(mnemonic)) if mnemonic else new_prepared(ctx, mnemonic_length)

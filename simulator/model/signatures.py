@@ -12,7 +12,8 @@ from simulator.crypto import keys
 from simulator.errors import NotFound
 from simulator.handling.context import Context
 from simulator.model.key_material import derive
-from simulator.state.tables import values_to_read
+from simulator.model.signer_views import signer_of
+from simulator.state import lookups
 from simulator.wire import Json
 
 
@@ -25,15 +26,12 @@ def signing_key(ctx: Context, sign_with: str) -> tuple[str, bytes]:
 def signer(ctx: Context, sign_with: str) -> tuple[str, bytes, str | None]:
     """``signing_key``, and the address format of the wallet account ``sign_with`` names exactly (None for a
     private key, or an address given in other letter case): one look through the organization's accounts."""
-    wanted = sign_with.lower()
-    for wallet in values_to_read(ctx.org.wallets):  # the key's bytes out, no record
-        for account in wallet.accounts:
-            if account.address.lower() == wanted:
-                exact = account.address_format if account.address == sign_with else None
-                return account.curve, derive(wallet.seed, account.curve, account.path).private_key, exact
-    for key in values_to_read(ctx.org.private_keys):
-        if key.private_key_id == sign_with or any(a["address"].lower() == wanted for a in key.addresses):
-            return key.curve, key.secret, None
+    found = signer_of(ctx, sign_with)
+    if found is not None and found.kind == lookups.WALLET_ACCOUNT:
+        exact = found.address_format if found.address == sign_with else None
+        return found.curve, derive(found.seed, found.curve, found.path).private_key, exact
+    if found is not None:
+        return found.curve, found.secret, None
     raise NotFound(
         f"could not find a wallet account or private key {sign_with!r} to sign with in organization "
         f"{ctx.org.organization_id}",

@@ -8,7 +8,7 @@ from typing import Any
 
 from simulator.chains.ethereum import EthereumTransaction
 from simulator.handling.context import Context
-from simulator.state.tables import values_to_read
+from simulator.state import lookups
 from simulator.wire import Json
 
 
@@ -21,22 +21,27 @@ def nested(namespace: str, view: Json) -> Json:
     return result
 
 
+def signer_of(ctx: Context, sign_with: str) -> lookups.Signer | None:
+    """``lookups.signer``, once a request: its policy context and its handler both ask."""
+    key = f"signer {ctx.org.organization_id} {sign_with}"
+    if key not in ctx.memo:
+        ctx.memo[key] = lookups.signer(ctx.org, sign_with)
+    found: lookups.Signer | None = ctx.memo[key]
+    return found
+
+
 def signer_context(ctx: Context, sign_with: str) -> Json:
     """``wallet``, ``wallet_account`` and ``private_key`` of the key a request signs with."""
-    wanted = sign_with.lower()
-    for wallet in values_to_read(ctx.org.wallets):  # views built, no record handed out
-        for account in wallet.accounts:
-            if account.address.lower() == wanted:
-                flags = {"imported": wallet.imported, "exported": wallet.exported}
-                return {
-                    "wallet": {"id": wallet.wallet_id, "label": wallet.name, **flags},
-                    "wallet_account": {"address": account.address, "curve": account.curve, "path": account.path},
-                }
-    for key in values_to_read(ctx.org.private_keys):
-        if key.private_key_id == sign_with or any(a["address"].lower() == wanted for a in key.addresses):
-            flags = {"imported": key.imported, "exported": key.exported}
-            return {"private_key": {"id": key.private_key_id, "label": key.name, "tags": list(key.tag_ids), **flags}}
-    return {}
+    found = signer_of(ctx, sign_with)
+    if found is None:
+        return {}
+    flags = {"imported": found.imported, "exported": found.exported}
+    if found.kind == lookups.WALLET_ACCOUNT:
+        return {
+            "wallet": {"id": found.signer_id, "label": found.name, **flags},
+            "wallet_account": {"address": found.address, "curve": found.curve, "path": found.path},
+        }
+    return {"private_key": {"id": found.signer_id, "label": found.name, "tags": list(found.tag_ids), **flags}}
 
 
 def with_sender_and_call(ctx: Context, parsed: EthereumTransaction, sender: str) -> EthereumTransaction:

@@ -78,10 +78,6 @@ class Operation:
     own_credentials: bool = False
     vote: str | None = None  # approve_activity / reject_activity: a vote on an existing activity
     policy_context: str | None = None  # what policies read beyond ``activity`` (eth.tx, wallet, ...)
-    # the request and its handler read the requesting user and never change it: serve --data-dir's tracker need not
-    # compare that user after it (a signature of the user and its keys, ~60k instructions of each such request);
-    # its verify mode (the data directory's tests) still compares every user and fails on one changed unnoted
-    requester_read_only: bool = False
     path: str = field(default="", compare=False)
 
     @property
@@ -223,9 +219,8 @@ OPERATIONS: tuple[Operation, ...] = (
         "CREATE",
         "wallets:create_wallet",
         preparer="wallets:prepare_wallet",
-        requester_read_only=True,
     ),
-    activity("create_wallet_accounts", "WALLET", "CREATE", "wallets:create_wallet_accounts", requester_read_only=True),
+    activity("create_wallet_accounts", "WALLET", "CREATE", "wallets:create_wallet_accounts"),
     activity("update_wallet", "WALLET", "UPDATE", "wallets:update_wallet"),
     activity("delete_wallets", "WALLET", "DELETE", "wallets:delete_wallets"),
     activity("delete_wallet_accounts", "WALLET", "DELETE", "wallets:delete_wallet_accounts"),
@@ -266,7 +261,6 @@ OPERATIONS: tuple[Operation, ...] = (
         "SIGN",
         "signing:sign_raw_payload",
         policy_context="signing:payload_policy_context",
-        requester_read_only=True,
     ),
     activity(
         "sign_raw_payloads",
@@ -274,7 +268,6 @@ OPERATIONS: tuple[Operation, ...] = (
         "SIGN",
         "signing:sign_raw_payloads",
         policy_context="signing:payload_policy_context",
-        requester_read_only=True,
     ),
     activity(
         "sign_transaction",
@@ -282,7 +275,6 @@ OPERATIONS: tuple[Operation, ...] = (
         "SIGN",
         "transactions:sign_transaction",
         policy_context="transactions:policy_context",
-        requester_read_only=True,
     ),
     activity(
         "eth_send_transaction",

@@ -20,9 +20,9 @@ from simulator.auth_proxy.routes import create_proxy_app
 from simulator.config import Config
 from simulator.core import Simulator
 from simulator.datadir import files
-from simulator.datadir.changes import ChangeTracker
 from simulator.datadir.directory import DataDir, Writer
 from simulator.datadir.gate import WriteGate
+from simulator.datadir.tracker import ChangeTracker
 from simulator.local_hosts import is_loopback_name
 from simulator.server.host_check import HostCheck
 from simulator.server.wsgi import PortServer, check_transport_settings, worker_pool

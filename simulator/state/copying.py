@@ -17,7 +17,7 @@ from enum import Enum
 from typing import Any, TypeVar
 
 from simulator.state.activity import Activity
-from simulator.state.tables import ActivityTable, HandingActivityTable, TrackedDict, WatchedDict
+from simulator.state.tables import ActivityTable, HandingActivityTable, TrackedDict, WatchedDict, WrittenDict
 from simulator.state.votes import Evaluation, Vote
 
 T = TypeVar("T")
@@ -179,6 +179,7 @@ _COPIERS: dict[type, Callable[[Any, Memo], Any]] = {
     dict: _dict,
     TrackedDict: _dict,  # their copies are plain dicts (the lookup is by exact class)
     WatchedDict: _dict,
+    WrittenDict: _dict,
     list: _list,
     tuple: _tuple,
     set: _set,

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from simulator.errors import NotFound
-from simulator.state import longtail_records
+from simulator.state import longtail_records, lookups
 from simulator.state.activity import Activity
 from simulator.state.copying import copy_store
 from simulator.state.records import (
@@ -27,7 +27,7 @@ from simulator.state.records import (
     WebhookEndpoint,
 )
 from simulator.state.retention import Retention
-from simulator.state.tables import ActivityIds, ActivityTable, read_only_get, values_to_read
+from simulator.state.tables import ActivityIds, ActivityTable
 from simulator.webhook_events import ACTIVITY_UPDATES
 from simulator.wire import Json
 
@@ -176,7 +176,7 @@ class Store:
     def add_api_key(self, org: Organization, user: User, key: ApiKey) -> None:
         user.api_keys[key.api_key_id] = key
         ref = CredentialRef(org.organization_id, user.user_id, key.api_key_id)
-        self._credentials.setdefault(key.public_key.lower(), []).append(ref)
+        self._add_ref(key.public_key.lower(), ref)
 
     def remove_api_key(self, org: Organization, user: User, api_key_id: str) -> None:
         key = user.api_keys.pop(api_key_id)
@@ -185,7 +185,7 @@ class Store:
     def add_authenticator(self, org: Organization, user: User, auth: Authenticator) -> None:
         user.authenticators[auth.authenticator_id] = auth
         ref = CredentialRef(org.organization_id, user.user_id, auth.authenticator_id)
-        self._credentials.setdefault(auth.credential_id, []).append(ref)
+        self._add_ref(auth.credential_id, ref)
 
     def remove_authenticator(self, org: Organization, user: User, authenticator_id: str) -> None:
         auth = user.authenticators.pop(authenticator_id)
@@ -200,12 +200,19 @@ class Store:
     def credential_refs(self, handle: str) -> Sequence[CredentialRef]:
         """Every place a public key (hex) or WebAuthn credential id is registered (the store's own list: read it,
         under the lock, and do not keep it)."""
-        refs: Sequence[CredentialRef] = read_only_get(self._credentials, handle, NO_REFS)
+        refs: Sequence[CredentialRef] = self._credentials.get(handle, NO_REFS)
         return refs
+
+    def credential_holder(self, ref: CredentialRef) -> tuple[Organization, User]:
+        """The organization and user ``ref`` names, to check a stamp against. The user is read, not handed out
+        (serve --data-dir does not compare it after the request for this): a handler that changes its requester
+        fetches it (``auth.Principal.for_handler``)."""
+        org = self.orgs[ref.organization_id]
+        return org, dict.__getitem__(org.users, ref.user_id)
 
     def credential_ref_in(self, handle: str, organization_id: str | None) -> CredentialRef | None:
         """The first place ``handle`` is registered in ``organization_id`` (the order ``credential_refs`` lists)."""
-        refs = read_only_get(self._credentials, handle)
+        refs = self._credentials.get(handle)
         if not refs or not organization_id:
             return None
         # per handle, the first ref of each organization (one API key can sit in hundreds of sub-organizations),
@@ -222,8 +229,13 @@ class Store:
             kept = index[handle] = (refs, len(refs), by_org)
         return kept[2].get(organization_id)
 
+    # the index's lists are replaced at each change, never changed in place: serve --data-dir then notes the
+    # index's writes only (a WrittenDict), and every request's lookup of its stamp's key reads it freely
+    def _add_ref(self, handle: str, ref: CredentialRef) -> None:
+        self._credentials[handle] = [*self._credentials.get(handle, NO_REFS), ref]
+
     def _drop_ref(self, handle: str, credential_id: str) -> None:
-        refs = [r for r in self._credentials.get(handle, []) if r.credential_id != credential_id]
+        refs = [r for r in self._credentials.get(handle, NO_REFS) if r.credential_id != credential_id]
         if refs:
             self._credentials[handle] = refs
         else:
@@ -318,7 +330,7 @@ class Store:
         urls: list[str] = []
         org = self.orgs.get(organization_id)
         while org is not None:
-            urls += [e.url for e in values_to_read(org.webhook_endpoints) if e.subscribed(event_type)]
+            urls += lookups.subscribed_urls(org.webhook_endpoints, event_type)
             org = self.orgs.get(org.parent_id) if org.parent_id else None
         return urls
 

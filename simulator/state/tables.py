@@ -275,11 +275,10 @@ class TrackedDict(dict[Any, Any]):
 _ABSENT = object()
 
 
-class WatchedDict(TrackedDict):
-    """A ``TrackedDict`` that also notes the keys whose values it handed out (serve --data-dir's organizations
-    and their tables of records: a change to a record starts by fetching it, so only those fetched since the
-    last record can have changed). Handing out every value (``values()``, ``items()``, a copy, ``dict(d)``,
-    ``{**d}``, ``d | e``) notes them all; ``values_to_read`` hands them out for reading only, unnoted."""
+class WrittenDict(TrackedDict):
+    """A ``TrackedDict`` read as a ``WatchedDict`` is (``drain``), for a table whose entries are only ever replaced,
+    never changed in place (the store's credential index: a new list for a handle at each change): its writes are
+    all that can change it, so what it hands out is not noted."""
 
     __slots__ = ("every",)
 
@@ -292,6 +291,16 @@ class WatchedDict(TrackedDict):
         changed, every = self.changed, self.every
         self.changed, self.every = set(), False
         return None if every else changed
+
+
+class WatchedDict(WrittenDict):
+    """A ``WrittenDict`` that also notes the keys whose values it handed out (serve --data-dir's organizations
+    and their tables of records: a change to a record starts by fetching it, so only those fetched since the
+    last record can have changed). Handing out every value (``values()``, ``items()``, a copy, ``dict(d)``,
+    ``{**d}``, ``d | e``) notes them all. A lookup that only reads is the state's to answer
+    (``simulator.state.lookups``), with facts rather than records."""
+
+    __slots__ = ()
 
     def __getitem__(self, key: Any) -> Any:
         value = dict.__getitem__(self, key)
@@ -330,14 +339,12 @@ class WatchedDict(TrackedDict):
 
 
 def read_only_get(table: dict[Any, Any], key: Any, default: Any = None) -> Any:
-    """``table.get(key, default)`` for reading only, unnoted by a ``WatchedDict`` (see ``values_to_read``): every
-    request looks its stamp's key up in the store's credential index, whose list for the bench's key holds 100
-    places, and noting it made serve --data-dir compare all of them after each request (about 100 µs)."""
+    """Deprecated (the simulator no longer calls it): ``dict.get(table, key, default)``, which a ``WatchedDict``
+    does not note. Kept for code written against it."""
     return dict.get(table, key, default)
 
 
 def values_to_read(table: dict[Any, Any]) -> Any:
-    """``table``'s values for reading only: a ``WatchedDict`` does not note them as handed out, so a caller
-    must not change them (nor keep them to change later); one that changes a value fetches it by its key or
-    through ``values()``. For the lookups of every request (a signer by address, a name already taken)."""
+    """Deprecated (the simulator no longer calls it): ``dict.values(table)``, which a ``WatchedDict`` does not
+    note as handed out. Kept for code written against it."""
     return dict.values(table)

@@ -16,9 +16,9 @@ from support import ClientKey, client_signature, submit_in_process
 from simulator import Config, Simulator, SimulatorServer
 from simulator.control.control_client import ControlClient
 from simulator.datadir import files
-from simulator.datadir.changes import ChangeTracker, FieldWatch
 from simulator.datadir.directory import DataDir
-from simulator.operations import catalogue
+from simulator.datadir.tracker import ChangeTracker
+from simulator.datadir.watchers import FieldWatch
 from simulator.state.tables import WatchedDict, values_to_read
 from simulator.testing import ApiKeyStamper, PasskeyStamper, SimulatorClient
 from simulator.wire import read_json
@@ -362,10 +362,10 @@ def test_an_outbox_message_changed_in_place_fails_the_verified_look():
     tracker = ChangeTracker(sim)
     tracker.prime()
     sim.store.outbox.append({"contact": "b@example.com", "code": "2"})
-    assert tracker.record() == {"ops": [[["store", "outbox", 1], {"contact": "b@example.com", "code": "2"}]]}
+    assert tracker.collect() == {"ops": [[["store", "outbox", 1], {"contact": "b@example.com", "code": "2"}]]}
     sim.store.outbox[0]["code"] = "changed"
     with pytest.raises(AssertionError, match="changed in place"):
-        tracker.record()
+        tracker.collect()
 
 
 def waiting_wallets(count: int) -> tuple[Simulator, list[str]]:
@@ -396,12 +396,12 @@ def test_a_record_compares_only_the_waiting_activities_handed_out_since_the_last
 
     sim.store.activities[waiting[0]].updated_ms += 1  # fetched: handed out
     dict.__getitem__(sim.store.activities, waiting[1]).updated_ms += 1  # past the table
-    record = tracker.record()
+    record = tracker.collect()
     assert written(record) == [waiting[0]]
-    assert tracker.record() is None  # nothing handed out since
+    assert tracker.collect() is None  # nothing handed out since
     for activity in sim.store.activities.values():  # every one handed out
         activity.updated_ms += 1
-    record = tracker.record()
+    record = tracker.collect()
     assert written(record) == sorted(waiting)
     activity_ops = {op[0][2]: op[1] for op in record["ops"] if op[0][:2] == ["store", "activities"]}
     assert activity_ops[waiting[1]]["updated_ms"] == dict.__getitem__(sim.store.activities, waiting[1]).updated_ms
@@ -413,7 +413,7 @@ def test_a_waiting_activity_changed_without_being_handed_out_fails_the_verified_
     tracker.prime()
     dict.__getitem__(sim.store.activities, waiting[1]).updated_ms += 1  # past the table: not noted
     with pytest.raises(AssertionError, match="without being handed out"):
-        tracker.record()
+        tracker.collect()
 
 
 def test_a_sub_organization_id_added_is_appended_and_one_taken_out_rewrites_the_list():
@@ -422,10 +422,10 @@ def test_a_sub_organization_id_added_is_appended_and_one_taken_out_rewrites_the_
     tracker = ChangeTracker(sim)
     tracker.prime()
     sim.store.orgs[org_id].children.append("child-1")
-    assert tracker.record() == {"ops": [[["store", "orgs", org_id, "children", 0], "child-1"]]}
+    assert tracker.collect() == {"ops": [[["store", "orgs", org_id, "children", 0], "child-1"]]}
     sim.store.orgs[org_id].children.append("child-2")
     sim.store.orgs[org_id].children.remove("child-1")
-    assert tracker.record() == {"ops": [[["store", "orgs", org_id, "children"], ["child-2"]]]}
+    assert tracker.collect() == {"ops": [[["store", "orgs", org_id, "children"], ["child-2"]]]}
 
 
 def test_a_stop_between_writing_the_base_and_emptying_the_log_loads_the_base(tmp_path):
@@ -653,11 +653,11 @@ def test_what_a_start_froze_for_the_collector_is_unfrozen_at_the_stop(tmp_path):
 UNSIGNED_ETH_TX = "02" + rlp.encode([1, 0, 1, 2, 21000, bytes(20), 0, b"", []]).hex()  # EIP-1559, unsigned
 
 
-def test_every_operation_read_only_for_its_requester_leaves_the_requester_unchanged(tmp_path):
-    """``requester_read_only`` operations are authenticated without noting the requester, so the tracker does not
-    compare that user after them; the verified look compares every user anyway and fails the request on one changed
-    unnoted. Each flagged operation runs here; a newly flagged one needs its request added."""
-    flagged = {op.name for op in catalogue.of_kind(catalogue.Kind.ACTIVITY) if op.requester_read_only}
+def test_requests_that_change_their_requester_or_only_read_it_are_kept(tmp_path):
+    """Authentication reads the requesting user without handing it out; a handler that changes its requester reads
+    it through its principal (``Principal.for_handler``), which fetches it from its table, so the tracker compares
+    it then. stamp_login adds a session key to its requester that way; the others only read it. The verified look
+    compares every user anyway and fails a request that changed one unnoted."""
     with SimulatorServer(config=Config(seed=5, data_dir=tmp_path / "data")) as server:
         creds = server.simulator.credentials[0]
         client = SimulatorClient(server.url, ApiKeyStamper(creds["apiPrivateKey"]), creds["organizationId"])
@@ -668,6 +668,7 @@ def test_every_operation_read_only_for_its_requester_leaves_the_requester_unchan
         )["activity"]["result"]["createWalletResult"]
         address, wallet_id = made["addresses"][0], made["walletId"]
         payload = {"encoding": "PAYLOAD_ENCODING_HEXADECIMAL", "hashFunction": "HASH_FUNCTION_NO_OP"}
+        session_key = "02bd7c73b88b2e9b4ceda62022b2da8be13193a5b56edc26e7df7842e24cd0b5eb"
         requests = {
             "create_wallet": ("ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "s", "accounts": [ETH_ACCOUNT]}),
             "create_wallet_accounts": (
@@ -686,9 +687,47 @@ def test_every_operation_read_only_for_its_requester_leaves_the_requester_unchan
                 "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
                 {"signWith": address, "type": "TRANSACTION_TYPE_ETHEREUM", "unsignedTransaction": UNSIGNED_ETH_TX},
             ),
+            "stamp_login": ("ACTIVITY_TYPE_STAMP_LOGIN", {"publicKey": session_key, "expirationSeconds": "900"}),
         }
-        assert flagged == set(requests), "each operation flagged requester_read_only runs in this test"
         for op, (activity_type, parameters) in requests.items():
             answer = ok(client.submit(op, activity_type, parameters))
             assert answer["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED", op
+        user = dict.__getitem__(server.simulator.store.orgs[creds["organizationId"]].users, creds["userId"])
+        assert any(k.public_key == session_key for k in user.api_keys.values()), "stamp_login changed its requester"
         same(server, tmp_path / "data")  # only now: an export hands out every user, and the next look compares all
+
+
+def test_a_signature_hands_out_no_user_nor_wallet():
+    """What a signature reads of the requester and of the wallets it looks through, it reads without handing a
+    record out (authentication; ``simulator.state.lookups``): the tracker compares none of them after it."""
+    sim = Simulator(Config(seed=3, timestamp_window_ms=None))
+    tracker = ChangeTracker(sim)
+    tracker.prime()
+    made = submit_in_process(
+        sim, "create_wallet", "ACTIVITY_TYPE_CREATE_WALLET", {"walletName": "w", "accounts": [ETH_ACCOUNT]}
+    )
+    address = made["activity"]["result"]["createWalletResult"]["addresses"][0]
+    assert tracker.collect() is not None
+    parameters = {"signWith": address, "payload": "11" * 32, "encoding": "PAYLOAD_ENCODING_HEXADECIMAL"}
+    signed = submit_in_process(
+        sim,
+        "sign_raw_payload",
+        "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+        {**parameters, "hashFunction": "HASH_FUNCTION_NO_OP"},
+    )
+    assert signed["activity"]["status"] == "ACTIVITY_STATUS_COMPLETED"
+    org = dict.__getitem__(sim.store.orgs, sim.default_credentials()["organizationId"])
+    for table in (org.users, org.wallets, sim.store._credentials):
+        assert not table.changed and not table.every, table
+
+
+def test_a_credential_index_list_changed_in_place_fails_the_verified_look():
+    """The store replaces a handle's list at each change: its index is compared by what was written to it only."""
+    sim = Simulator(Config(seed=1))
+    tracker = ChangeTracker(sim)
+    tracker.prime()
+    index = sim.store._credentials
+    handle = next(iter(dict.keys(index)))
+    dict.__getitem__(index, handle).append(dict.__getitem__(index, handle)[0])
+    with pytest.raises(AssertionError, match="unnoticed"):
+        tracker.collect()
