@@ -345,7 +345,7 @@ def scenario_paths(request: pytest.FixtureRequest) -> tuple[Path, ...]:
 def simulator_credentials(simulator: SimulatorServer) -> dict[str, Any]:
     if against_upstream(simulator):
         try:
-            return simulator.parity_credentials()  # type: ignore[attr-defined,no-any-return]
+            return simulator.parity_credentials()  # type: ignore[no-any-return]
         except LookupError as exc:
             missing = str(exc)
         pytest.fail(missing, pytrace=False)
