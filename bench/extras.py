@@ -121,7 +121,7 @@ def startup() -> None:
 
 def reset_and_restore() -> None:
     from simulator import Simulator
-    from simulator.handling.context import Context
+    from simulator.handler_support.context import Context
     from simulator.model import key_material
     from simulator.state.store import Organization
 

@@ -117,14 +117,14 @@ PHASES = (
     Phase(
         "policy evaluation",
         "quorum and policies decide every activity; the evaluation kept for get_policy_evaluations",
-        ("simulator.consensus.engine:decide", "simulator.handling.envelope:record_evaluation"),
+        ("simulator.consensus.engine:decide", "simulator.handler_support.envelope:record_evaluation"),
     ),
     Phase(
         "activity envelope",
         "scripted rules, refusals' undo marks, the activity's ids and intent, retention's bookkeeping",
         (
             "simulator.pipeline:start_activity",
-            "simulator.handling.envelope:new_activity",
+            "simulator.handler_support.envelope:new_activity",
             "simulator.consensus.lifecycle:begin",
             "simulator.state.store:Store.add_activity",
         ),
@@ -132,7 +132,7 @@ PHASES = (
     Phase(
         "requester's vote",
         "the submission is the requester's approval, signed text and voter's view (votes in every answer)",
-        ("simulator.handling.envelope:make_vote",),
+        ("simulator.handler_support.envelope:make_vote",),
     ),
     Phase(
         "result kept, compacted",

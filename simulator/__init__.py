@@ -84,7 +84,7 @@ MOVED = {
     "simulator.handling.provider_standin": "simulator.standins.longtail",
     "simulator.handling.chain_standin": "simulator.standins.chain",
     "simulator.handling.sent_transactions": "simulator.standins.sent_transactions",
-    "simulator.queries.context": "simulator.handling.query_context",
+    "simulator.queries.context": "simulator.handler_support.query_context",
     # names that say what is inside
     "simulator.proxy": "simulator.auth_proxy",
     "simulator.proxy_config": "simulator.auth_proxy_config",
@@ -120,6 +120,8 @@ MOVED = {
     "simulator.operation_coverage": "simulator.operations.operation_coverage",
     "simulator.replay": "simulator.testing.replay",
     "simulator.recording": "simulator.scenario.recording",
+    # "handling" held no handlers: what a handler runs inside (its context, envelope, refusals, limits)
+    "simulator.handling": "simulator.handler_support",
 }
 
 
@@ -130,6 +132,21 @@ def new_home(name: str) -> str | None:
     for old, new in MOVED.items():
         if name == old or name.startswith(old + "."):
             return new + name[len(old) :]
+    # ``from <renamed package's old path> import m`` asks for ``m`` under the package's new name: a module that
+    # had left the package before its rename (simulator.handling.provider_standin) is found where it went
+    for old, new in MOVED.items():
+        if name.startswith(new + "."):
+            earlier = old + name[len(new) :]
+            home = next(
+                (
+                    n + earlier[len(o) :]
+                    for o, n in MOVED.items()
+                    if o != old and (earlier == o or earlier.startswith(o + "."))
+                ),
+                None,
+            )
+            if home is not None:
+                return home
     return None
 
 

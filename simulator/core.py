@@ -22,7 +22,7 @@ from simulator.clock import Clock, Source
 from simulator.config import Config
 from simulator.consensus.decisions import VoteSelection
 from simulator.consensus.explain import explain
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.http.log_entry import RequestLogEntry
 from simulator.model import mnemonic_pool
 from simulator.operations.validation import Schemas

@@ -1,6 +1,6 @@
 """Faults on demand: which API requests get a transport fault, and which fault.
 
-A fault is matched as a scripted rule is (simulator/handling/matching.py): by operation,
+A fault is matched as a scripted rule is (simulator/handler_support/matching.py): by operation,
 activity type (or kind), organization (id or name) and parameters, with ``occurrence`` (its n-th
 matching request only), ``times`` (its first n hits only) and ``probability``. Faults are tried in
 the order they were added; the first that applies decides, and a request gets at most one.
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simulator.errors import ApiError
-from simulator.handling.matching import contains
+from simulator.handler_support.matching import contains
 from simulator.operations import operation_names
 from simulator.operations.activity_types import kind_of
 from simulator.wire import Json

@@ -14,7 +14,7 @@ import warnings
 from collections import deque
 from typing import Any
 
-from simulator.handling.matching import contains
+from simulator.handler_support.matching import contains
 from simulator.operations import operation_names
 from simulator.wire import Json
 

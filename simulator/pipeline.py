@@ -41,8 +41,8 @@ from simulator.consensus import engine, lifecycle, mfa_gate, parent_runs, rules
 from simulator.consensus import throttle as rate_limits
 from simulator.consensus.decisions import Decision, Outcome, VoteSelection
 from simulator.errors import ApiError, InvalidArgument, NotFound, PermissionDenied, Unimplemented
-from simulator.handling import envelope, ip_allowlist_check, refusals, request_warnings, session_scope
-from simulator.handling.context import Context
+from simulator.handler_support import envelope, ip_allowlist_check, refusals, request_warnings, session_scope
+from simulator.handler_support.context import Context
 from simulator.http.log_entry import UNREAD, RequestLogEntry
 from simulator.http.request_body import check_timestamp_ms, json_or_none, parse_body
 from simulator.journal import Journal

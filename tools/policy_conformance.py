@@ -75,7 +75,7 @@ def operations_by_type() -> dict[str, str]:
 def context_of(case: dict[str, Any]) -> dict[str, Any]:
     """The context the engine evaluates a policy in for this case, built as a request builds it."""
     from simulator.consensus.engine import approver
-    from simulator.handling.activity_view import policy_view
+    from simulator.handler_support.activity_view import policy_view
     from simulator.operations import catalogue
     from simulator.policy.time_window import timestamp
     from simulator.state.records import User

@@ -22,7 +22,7 @@ from simulator.chains.eth_rlp import Encodable, RlpFieldError
 from simulator.chains.ethereum import EthereumTransaction
 from simulator.crypto.hashing import keccak256
 from simulator.errors import InvalidArgument
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.model.signatures import ecdsa, signing_key
 from simulator.model.signer_views import nested, signer_context, with_sender_and_call
 from simulator.standins import chain as chain_standin

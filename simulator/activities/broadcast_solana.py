@@ -19,7 +19,7 @@ import base58
 from simulator.activities import sponsorship
 from simulator.chains import invalid, solana, unsigned_bytes
 from simulator.errors import InvalidArgument
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.model.signatures import signing_key
 from simulator.model.signer_views import nested, signer_context
 from simulator.standins import longtail

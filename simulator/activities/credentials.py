@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from simulator.activities.versions import adapted
 from simulator.errors import InvalidArgument
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.model import credential_records
 from simulator.model.credential_records import (
     add_api_keys,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from simulator.errors import InvalidArgument
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.model import documented_rules
 from simulator.model.earn import (
     catalogue_vault,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from simulator.handling.context import Context
-from simulator.handling.limits import check_limit
+from simulator.handler_support.context import Context
+from simulator.handler_support.limits import check_limit
 from simulator.model.tags import user_tags
 from simulator.state.records import Record
 from simulator.wire import Json

@@ -1,5 +1,5 @@
 """IP allow-lists: the parent organization's list and per-API-key lists (their enforcement on every
-request is simulator/handling/ip_allowlist_check.py).
+request is simulator/handler_support/ip_allowlist_check.py).
 
 The service's rules: only top-level organizations have them (requests authenticated in a
 sub-organization are never evaluated). The organization's list (no ``publicKey``) applies when
@@ -13,8 +13,8 @@ from __future__ import annotations
 import ipaddress
 
 from simulator.errors import InvalidArgument, NotFound, PermissionDenied
-from simulator.handling.context import Context
-from simulator.handling.ip_allowlist_check import ORG_LIST
+from simulator.handler_support.context import Context
+from simulator.handler_support.ip_allowlist_check import ORG_LIST
 from simulator.state.records import IpAllowlist
 from simulator.state.store import Organization
 from simulator.wire import Json

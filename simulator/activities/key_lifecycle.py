@@ -14,8 +14,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from simulator.crypto import bundles, keys, mnemonic_languages
 from simulator.errors import InvalidArgument, NotFound
-from simulator.handling.context import Context, require_unique
-from simulator.handling.limits import check_limit
+from simulator.handler_support.context import Context, require_unique
+from simulator.handler_support.limits import check_limit
 from simulator.model import documented_rules, key_material
 from simulator.model.enclave_bundles import IMPORT_TARGET_TTL_MS, sealed_for_export
 from simulator.state.records import ImportTarget, PrivateKey, Wallet, WalletAccount, timestamp

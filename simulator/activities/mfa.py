@@ -12,7 +12,7 @@ import json
 
 from simulator.clock import Source
 from simulator.errors import InvalidArgument, NotFound
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.model.mfa_policies import (
     METHOD_NAMES,
     OTP_TYPES,

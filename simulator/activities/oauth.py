@@ -13,7 +13,7 @@ import hashlib
 from simulator.auth import attested
 from simulator.crypto import hpke, keys, service_keys, tokens
 from simulator.errors import InvalidArgument, NotFound
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.model import session_keys
 from simulator.model.credential_records import oauth2_credential
 from simulator.state.records import User

@@ -16,7 +16,7 @@ from urllib.parse import urlencode, urlsplit
 
 from simulator.crypto import service_keys
 from simulator.errors import InvalidArgument
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.standins import longtail
 from simulator.state import longtail_records
 from simulator.state.longtail_records import OnrampTransaction

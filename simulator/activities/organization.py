@@ -10,7 +10,7 @@ from __future__ import annotations
 from urllib.parse import urlparse
 
 from simulator.errors import InvalidArgument, NotFound, PermissionDenied
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.wire import Json
 
 

@@ -20,7 +20,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from simulator.crypto import hpke, keys, service_keys, tokens
 from simulator.errors import InvalidArgument, NotFound
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.model import documented_rules, session_keys
 from simulator.model.email_customization import check_template_variables
 from simulator.model.verification_tokens import reachable, verification_claims, verify_client_signature

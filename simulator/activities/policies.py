@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from simulator.activities.versions import adapted
-from simulator.handling.context import Context, require_unique
+from simulator.handler_support.context import Context, require_unique
 from simulator.model.policy_records import (
     EXPRESSIONS,
     add_policies,

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from simulator.activities.versions import adapted
-from simulator.handling.context import Context, require_unique
-from simulator.handling.limits import check_limit
+from simulator.handler_support.context import Context, require_unique
+from simulator.handler_support.limits import check_limit
 from simulator.model import tags
 from simulator.model.key_material import MAX_PRIVATE_KEYS, delete_exported, new_private_key
 from simulator.model.tags import new_tag

@@ -10,7 +10,7 @@ from __future__ import annotations
 from simulator.auth.attested import ISSUER_KEYS
 from simulator.crypto import service_keys, tokens
 from simulator.errors import InvalidArgument, ResourceExhausted
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.model import oidc
 from simulator.state.records import User
 from simulator.wire import Json

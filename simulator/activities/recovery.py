@@ -9,7 +9,7 @@ it by that user, registers a new passkey and spends the recovery key.
 from __future__ import annotations
 
 from simulator.errors import InvalidArgument, PermissionDenied
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.model import credential_records, documented_rules, session_keys
 from simulator.model.email_customization import check_magic_link_template, check_template_variables
 from simulator.state.records import User, timestamp

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from simulator.crypto import bundles, keys
 from simulator.errors import InvalidArgument
-from simulator.handling.context import Context, require_unique
+from simulator.handler_support.context import Context, require_unique
 from simulator.model.enclave_bundles import IMPORT_TARGET_TTL_MS, sealed_for_export
 from simulator.state import longtail_records
 from simulator.state.longtail_records import Secret

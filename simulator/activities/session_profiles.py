@@ -3,15 +3,15 @@
 Profiles are immutable once created (no update or delete exists) and a sub-organization sees its
 ancestors' profiles. A login naming ``sessionProfileId`` gets the shorter of the two expiries,
 the profile's name as ``session_type`` and the ``session_profile_id`` and ``scope`` claims; its
-session key remembers the profile, and ``enforce_scope`` (handling/session_scope.py) refuses a
+session key remembers the profile, and ``enforce_scope`` (handler_support/session_scope.py) refuses a
 request by that key whose activity the scope does not allow ("beyond session restrictions").
 """
 
 from __future__ import annotations
 
 from simulator.errors import InvalidArgument
-from simulator.handling.context import Context
-from simulator.handling.session_scope import visible
+from simulator.handler_support.context import Context
+from simulator.handler_support.session_scope import visible
 from simulator.state.records import SessionProfile
 from simulator.wire import Json
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from simulator.auth.stamps import ATTESTED_TOKEN
 from simulator.crypto import service_keys, tokens
 from simulator.errors import InvalidArgument
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.model.session_keys import new_session, sealed_key, spend_verification_token, user_by_email
 from simulator.wire import Json
 

@@ -19,7 +19,7 @@ from simulator.chains.bitcoin import tweaked_key
 from simulator.crypto import spark
 from simulator.crypto.hashing import keccak256
 from simulator.errors import InvalidArgument, Unimplemented
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.model.signatures import ecdsa, payload_view, signer
 from simulator.model.signer_views import signer_context
 from simulator.wire import Json

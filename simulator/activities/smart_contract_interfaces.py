@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from simulator.errors import InvalidArgument
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.model import documented_rules
 from simulator.state.records import Record
 from simulator.wire import Json

@@ -24,7 +24,7 @@ from cryptography.exceptions import InvalidTag
 
 from simulator.crypto import spark
 from simulator.errors import InvalidArgument, Unimplemented
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.model.key_material import derive
 from simulator.protobuf_wire import length_delimited
 from simulator.standins import longtail

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from simulator.chains.solana import SolanaTransaction
 from simulator.chains.solana_view import LOOKED_UP, SYSTEM_PROGRAM
-from simulator.handling.request_warnings import warn
+from simulator.handler_support.request_warnings import warn
 
 # the System Program's instruction indexes (little-endian u32) that create an account
 CREATE_ACCOUNT, CREATE_ACCOUNT_WITH_SEED = 0, 3

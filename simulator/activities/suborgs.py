@@ -7,8 +7,8 @@ import json
 
 from simulator.activities.versions import adapted
 from simulator.errors import InvalidArgument, PermissionDenied
-from simulator.handling.context import Context, require_unique
-from simulator.handling.limits import check_limit
+from simulator.handler_support.context import Context, require_unique
+from simulator.handler_support.limits import check_limit
 from simulator.model import documented_rules, key_material, user_records, verification_tokens
 from simulator.state.store import Organization
 from simulator.wire import Json

@@ -12,8 +12,8 @@ from __future__ import annotations
 from decimal import ROUND_DOWN, Decimal
 
 from simulator.errors import InvalidArgument
-from simulator.handling.context import Context
-from simulator.handling.request_warnings import warn
+from simulator.handler_support.context import Context
+from simulator.handler_support.request_warnings import warn
 from simulator.model import key_material
 from simulator.standins import longtail
 from simulator.state import longtail_records

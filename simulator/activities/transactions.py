@@ -13,7 +13,7 @@ from simulator.chains import ParsedTransaction
 from simulator.chains.ethereum import EthereumTransaction
 from simulator.chains.registry import parse
 from simulator.errors import InvalidArgument
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.model import documented_rules
 from simulator.model.signatures import signing_key
 from simulator.model.signer_views import nested, signer_context, with_sender_and_call

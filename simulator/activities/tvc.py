@@ -15,7 +15,7 @@ import json
 
 from simulator.crypto import keys
 from simulator.errors import InvalidArgument
-from simulator.handling.context import Context, require_unique
+from simulator.handler_support.context import Context, require_unique
 from simulator.model import key_material
 from simulator.standins import longtail
 from simulator.state import longtail_records as records

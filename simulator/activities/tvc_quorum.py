@@ -12,7 +12,7 @@ import base64
 from simulator.activities.tvc import live_deployment, signing_key
 from simulator.crypto import keys
 from simulator.errors import InvalidArgument, NotFound
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.model.tvc import provisioning, provisioning_public_key
 from simulator.state import longtail_records as records
 from simulator.state.longtail_records import TvcDeployment, TvcOperator, TvcQuorumKey

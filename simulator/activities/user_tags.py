@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.model import tags
 from simulator.model.tags import new_tag, user_tags
 from simulator.wire import Json

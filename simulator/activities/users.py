@@ -7,8 +7,8 @@ import re
 
 from simulator.activities.versions import adapted
 from simulator.errors import InvalidArgument
-from simulator.handling.context import Context
-from simulator.handling.limits import check_limit
+from simulator.handler_support.context import Context
+from simulator.handler_support.limits import check_limit
 from simulator.model import verification_tokens
 from simulator.model.email_address import checked_email
 from simulator.model.tags import user_tags

@@ -21,7 +21,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.wire import Json
 
 Handler = Callable[[Context, Json], Json]

@@ -15,8 +15,8 @@ import contextlib
 from simulator.clock import Source
 from simulator.crypto import hd
 from simulator.errors import InvalidArgument, documented
-from simulator.handling.context import Context
-from simulator.handling.limits import check_limit
+from simulator.handler_support.context import Context
+from simulator.handler_support.limits import check_limit
 from simulator.model.key_material import (
     DEFAULT_MNEMONIC_LENGTH,
     MAX_WALLETS,

@@ -11,7 +11,7 @@ import ipaddress
 from urllib.parse import urlsplit
 
 from simulator.errors import InvalidArgument, PermissionDenied
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.state.records import WebhookEndpoint
 from simulator.webhook_events import EVENTS
 from simulator.wire import Json

@@ -11,7 +11,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from simulator.crypto import hpke, keys, service_keys
 from simulator.errors import NotFound, PermissionDenied
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.local_hosts import is_loopback_origin
 from simulator.model import credential_records, policy_records
 from simulator.state.records import User

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from simulator.consensus.decisions import Decision, Outcome
-from simulator.handling.activity_view import policy_view
+from simulator.handler_support.activity_view import policy_view
 from simulator.operations.catalogue import Operation
 from simulator.state.records import Policy, User
 from simulator.state.store import Organization

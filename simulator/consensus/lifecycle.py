@@ -12,8 +12,8 @@ from simulator.consensus import engine, mfa_gate
 from simulator.consensus.decisions import Decision, Outcome, VoteSelection
 from simulator.consensus.explain import considered_note, error_note
 from simulator.errors import ApiError, InvalidArgument, PermissionDenied
-from simulator.handling import envelope, refusals
-from simulator.handling.context import Context
+from simulator.handler_support import envelope, refusals
+from simulator.handler_support.context import Context
 from simulator.operations import catalogue
 from simulator.operations.catalogue import Kind, Operation
 from simulator.state.activity import CONSENSUS_NEEDED, Activity, ActivityStatus, Pending

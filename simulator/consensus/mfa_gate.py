@@ -25,7 +25,7 @@ from simulator.auth.stamps import ATTESTED_TOKEN, Stamp
 from simulator.consensus.decisions import Decision, Outcome, Wait
 from simulator.crypto import tokens
 from simulator.errors import PermissionDenied
-from simulator.handling.activity_view import policy_view
+from simulator.handler_support.activity_view import policy_view
 from simulator.model import mfa_policies
 from simulator.operations import catalogue
 from simulator.operations.catalogue import Kind

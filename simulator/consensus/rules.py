@@ -11,7 +11,7 @@ from __future__ import annotations
 from simulator.clock import Source
 from simulator.consensus.decisions import Decision, Outcome, Wait
 from simulator.errors import InvalidArgument
-from simulator.handling.matching import first_script
+from simulator.handler_support.matching import first_script
 from simulator.state.records import User
 from simulator.state.store import Organization, Store
 from simulator.wire import Json

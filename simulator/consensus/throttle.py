@@ -28,7 +28,7 @@ from simulator import errors
 from simulator.clock import Source
 from simulator.config import LIMITED_ENDPOINTS, Budget, RateLimits
 from simulator.errors import ResourceExhausted, documented
-from simulator.handling.matching import matches
+from simulator.handler_support.matching import matches
 from simulator.state.records import User
 from simulator.state.store import Organization, Store
 from simulator.wire import Json

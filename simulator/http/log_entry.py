@@ -36,7 +36,9 @@ class RequestLogEntry:
     answer: Json | None = None  # the JSON the request was answered with, error bodies included
     duration_ms: float | None = None
     fault: Any = None  # the transport fault the request got (simulator/faults.py's Hit), if any
-    warnings: list[str] | None = None  # what it was warned about without being refused (handling/request_warnings.py)
+    warnings: list[str] | None = (
+        None  # what it was warned about without being refused (handler_support/request_warnings.py)
+    )
 
     @classmethod
     def begin(cls, method: str, path: str, proxy: bool = False, fault: Any = None) -> RequestLogEntry:

@@ -11,7 +11,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from simulator.auth import passkeys
 from simulator.crypto import keys
 from simulator.errors import InvalidArgument, ResourceExhausted
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.state.records import ApiKey, Authenticator, Record, User
 from simulator.wire import Json, b64url_encode
 

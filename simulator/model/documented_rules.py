@@ -13,7 +13,7 @@ refusal says so.
 from __future__ import annotations
 
 from simulator.errors import PermissionDenied
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.state.store import DEFAULT_FEATURE_NAMES, Organization
 from simulator.wire import Json
 

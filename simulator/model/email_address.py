@@ -12,7 +12,7 @@ address is first checked (start-up does not pay for it).
 
 A bad syntax is always refused. A domain that cannot receive mail is refused only in the strictest
 reading (``Config.strict_email``, ``serve --strict-email``, a scenario's ``strictEmail: true``); by
-default it is accepted with a warning (simulator/handling/request_warnings.py): the catalogue gives
+default it is accepted with a warning (simulator/handler_support/request_warnings.py): the catalogue gives
 the message, not the trigger, and test data everywhere uses the RFC 2606 and 6761 names
 (docs/ledger/email-reachability.yaml).
 """
@@ -20,7 +20,7 @@ the message, not the trigger, and test data everywhere uses the RFC 2606 and 676
 from __future__ import annotations
 
 from simulator.errors import InvalidArgument
-from simulator.handling.request_warnings import warn
+from simulator.handler_support.request_warnings import warn
 
 # email-validator's SPECIAL_USE_DOMAIN_NAMES, plus the RFC 2606 "example" top-level domain
 RESERVED_TOP = ("arpa", "example", "invalid", "local", "localhost", "onion", "test")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from simulator.crypto import bundles, keys
 from simulator.errors import InvalidArgument
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 
 IMPORT_TARGET_TTL_MS = 48 * 3600 * 1000  # not public; the simulator's choice (see the README's fidelity notes)
 

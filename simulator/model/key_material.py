@@ -12,7 +12,7 @@ from typing import TypeVar
 from simulator.clock import Source
 from simulator.crypto import addresses, hd, keys
 from simulator.errors import InvalidArgument
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.model import mnemonic_pool
 from simulator.state import lookups
 from simulator.state.records import PrivateKey, Wallet, WalletAccount

@@ -9,8 +9,8 @@ ACTIVITY_STATUS_AUTHENTICATORS_NEEDED until approvals prove every step; the MFA 
 
 from __future__ import annotations
 
-from simulator.handling import session_scope
-from simulator.handling.context import Context
+from simulator.handler_support import session_scope
+from simulator.handler_support.context import Context
 from simulator.policy.errors import PolicyEvaluationError
 from simulator.state.records import MfaPolicy, User
 from simulator.wire import Json

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from simulator.errors import InvalidArgument
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.state.records import timestamp
 from simulator.wire import Json, b64url_decode
 

@@ -8,8 +8,8 @@ import logging
 from collections.abc import Collection
 
 from simulator.errors import InvalidArgument
-from simulator.handling.context import Context, require_unique
-from simulator.handling.limits import check_limit
+from simulator.handler_support.context import Context, require_unique
+from simulator.handler_support.limits import check_limit
 from simulator.policy.errors import PolicySyntaxError
 from simulator.state.records import Policy
 from simulator.wire import Json

@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 from simulator.crypto import hpke, keys, service_keys, tokens
 from simulator.errors import InvalidArgument, NotFound
-from simulator.handling import session_scope
-from simulator.handling.context import Context
+from simulator.handler_support import session_scope
+from simulator.handler_support.context import Context
 from simulator.model import credential_records
 from simulator.state.records import ApiKey, SessionProfile, User
 from simulator.wire import Json

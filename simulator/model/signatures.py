@@ -10,7 +10,7 @@ from cryptography.hazmat.primitives.asymmetric.utils import Prehashed, decode_ds
 
 from simulator.crypto import keys
 from simulator.errors import NotFound
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.model.key_material import derive
 from simulator.model.signer_views import signer_of
 from simulator.state import lookups

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from simulator.chains.ethereum import EthereumTransaction
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.state import lookups
 from simulator.wire import Json
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from simulator.errors import QUOTA, ResourceExhausted, documented
-from simulator.handling.context import Context, require_unique
+from simulator.handler_support.context import Context, require_unique
 from simulator.state.records import Tag
 
 Holder = TypeVar("Holder", bound=Any)  # a user or a private key: anything with ``tag_ids``

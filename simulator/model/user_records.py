@@ -3,7 +3,7 @@ its parameters with its credentials, tags and OAuth providers, every check made,
 
 from __future__ import annotations
 
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.model import credential_records
 from simulator.model.email_address import checked_email
 from simulator.model.oidc import oauth_provider

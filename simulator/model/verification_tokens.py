@@ -11,7 +11,7 @@ from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
 from simulator.auth import attested
 from simulator.errors import InvalidArgument
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.state.records import User
 from simulator.wire import Json
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from simulator.consensus import lifecycle
 from simulator.errors import NotFound
-from simulator.handling.query_context import QueryContext
+from simulator.handler_support.query_context import QueryContext
 from simulator.queries.pagination import bad_cursor, page_options
 from simulator.state.activity import Activity
 from simulator.state.tables import ActivityTable

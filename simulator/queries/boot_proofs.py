@@ -18,7 +18,7 @@ import json
 from simulator.crypto import service_keys
 from simulator.crypto.attestation import attestation_doc
 from simulator.errors import NotFound
-from simulator.handling.query_context import QueryContext
+from simulator.handler_support.query_context import QueryContext
 from simulator.state.activity import Activity
 from simulator.state.records import timestamp
 from simulator.wire import Json

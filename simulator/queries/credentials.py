@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from simulator.errors import NotFound
-from simulator.handling.query_context import QueryContext
+from simulator.handler_support.query_context import QueryContext
 from simulator.wire import Json
 
 

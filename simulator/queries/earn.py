@@ -6,7 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from simulator.errors import InvalidArgument, NotFound
-from simulator.handling.query_context import QueryContext
+from simulator.handler_support.query_context import QueryContext
 from simulator.model import earn
 from simulator.queries.pagination import paginate
 from simulator.standins import longtail

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 from simulator.errors import NotFound
-from simulator.handling.query_context import QueryContext
+from simulator.handler_support.query_context import QueryContext
 from simulator.wire import Json
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from simulator.handling.query_context import QueryContext
+from simulator.handler_support.query_context import QueryContext
 from simulator.wire import Json
 
 

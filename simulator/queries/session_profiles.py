@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from simulator.handling import session_scope
-from simulator.handling.query_context import QueryContext
+from simulator.handler_support import session_scope
+from simulator.handler_support.query_context import QueryContext
 from simulator.wire import Json
 
 

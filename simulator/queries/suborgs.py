@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from simulator.errors import InvalidArgument
-from simulator.handling.query_context import QueryContext
+from simulator.handler_support.query_context import QueryContext
 from simulator.model.oidc import token_claims
 from simulator.queries.pagination import paginate
 from simulator.state.records import User

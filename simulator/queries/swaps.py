@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from simulator.handling.query_context import QueryContext
+from simulator.handler_support.query_context import QueryContext
 from simulator.standins import longtail
 from simulator.state import longtail_records
 from simulator.state.status_track import step_fields

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from simulator.errors import InvalidArgument, NotFound
-from simulator.handling.query_context import QueryContext
+from simulator.handler_support.query_context import QueryContext
 from simulator.queries.pagination import paginate
 from simulator.standins import chain as chain_standin
 from simulator.standins import longtail

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from simulator.errors import InvalidArgument
-from simulator.handling.query_context import QueryContext
+from simulator.handler_support.query_context import QueryContext
 from simulator.model import tvc
 from simulator.standins import longtail
 from simulator.state import longtail_records as records

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from simulator.errors import InvalidArgument, NotFound, PermissionDenied
-from simulator.handling.query_context import QueryContext
+from simulator.handler_support.query_context import QueryContext
 from simulator.queries.pagination import paginate
 from simulator.wire import Json
 

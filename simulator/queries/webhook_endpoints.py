@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from simulator.handling.query_context import QueryContext
+from simulator.handler_support.query_context import QueryContext
 from simulator.queries.pagination import paginate
 from simulator.wire import Json
 

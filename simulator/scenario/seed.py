@@ -12,7 +12,7 @@ from simulator.config import origin_text
 from simulator.consensus import throttle
 from simulator.crypto import keys
 from simulator.errors import ApiError
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.model import credential_records, documented_rules, policy_records
 from simulator.operations import operation_names
 from simulator.scenario import Scenario

@@ -29,7 +29,7 @@ import copy
 from typing import Any
 
 from simulator.crypto.hashing import keccak256
-from simulator.handling.matching import first_script
+from simulator.handler_support.matching import first_script
 from simulator.standins import longtail
 from simulator.state.records import SentTransaction
 from simulator.state.status_track import StatusTrack

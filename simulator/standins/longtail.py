@@ -36,7 +36,7 @@ from typing import Any
 
 from simulator.clock import Source
 from simulator.errors import InvalidArgument
-from simulator.handling.matching import first_script
+from simulator.handler_support.matching import first_script
 from simulator.state.status_track import StatusTrack
 from simulator.state.store import Organization, Store
 from simulator.wire import Json, decimal_digits

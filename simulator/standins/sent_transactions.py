@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.standins import chain as chain_standin
 from simulator.standins import longtail
 from simulator.state.records import SentTransaction

@@ -17,7 +17,7 @@ from simulator.config import Config
 from simulator.control import views as control
 from simulator.core import Simulator
 from simulator.errors import ApiError, InvalidArgument, MethodNotAllowed, NotFound, PayloadTooLarge
-from simulator.handling.ip_allowlist_check import REMOTE_ADDR_HEADER
+from simulator.handler_support.ip_allowlist_check import REMOTE_ADDR_HEADER
 from simulator.http import logs
 from simulator.http.flask_context import current_flask, current_request
 from simulator.http.log_entry import PUBLIC_KINDS

@@ -283,7 +283,7 @@ def test_session_profile_refusals(client):
 def test_enforce_scope_refuses_what_the_profile_does_not_allow(client, simulator):
     from simulator import auth
     from simulator.errors import PermissionDenied
-    from simulator.handling import session_scope
+    from simulator.handler_support import session_scope
     from simulator.operations import catalogue
 
     profile_id = profile(client)

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from simulator.clock import Source
-from simulator.handling.context import Context
-from simulator.handling.query_context import QueryContext
+from simulator.handler_support.context import Context
+from simulator.handler_support.query_context import QueryContext
 from simulator.operations import catalogue
 from simulator.operations.catalogue import Kind
 from simulator.pipeline import Services

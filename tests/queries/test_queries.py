@@ -104,7 +104,7 @@ def test_list_activities_filters_and_paginates(client):
 
 
 def test_get_activity_of_an_unknown_id_is_not_found(client):
-    missing = "00000000-0000-4000-8000-0000000000a1"  # well formed: a malformed id is 400 (tests/handling/test_documented_limits.py)
+    missing = "00000000-0000-4000-8000-0000000000a1"  # well formed: a malformed id is 400 (tests/handler_support/test_documented_limits.py)
     assert_error(client.query("get_activity", activityId=missing), 404, 5, f"no activity found with id {missing}")
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from simulator.errors import NotFound, PermissionDenied
-from simulator.handling.activity_view import policy_view
-from simulator.handling.context import Context
+from simulator.handler_support.activity_view import policy_view
+from simulator.handler_support.context import Context
 from simulator.operations.catalogue import Operation
 from simulator.state.records import SessionProfile
 from simulator.state.store import Organization, Store

@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 
 from simulator.clock import Source
 from simulator.crypto import keys
-from simulator.handling.context import Context
+from simulator.handler_support.context import Context
 from simulator.state.activity import Activity
 from simulator.state.records import User
 from simulator.state.votes import Evaluation, Vote
