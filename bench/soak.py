@@ -57,7 +57,7 @@ ETH = {
     "addressFormat": "ADDRESS_FORMAT_ETHEREUM",
 }
 FAULT_MESSAGE = "soak fault"  # an unavailable fault's answer: its 5xx is not counted
-FAULTED_OPERATIONS = ("create_wallet", "sign_raw_payload", "create_users", "get_wallets")
+FAULTED_OPERATIONS = ("create_wallet", "sign_raw_payload", "create_users", "list_wallets")
 WALLETS_PER_ORG = 60  # below the 100 an organization holds: deleted down to half past it
 Json = dict[str, Any]
 
@@ -72,15 +72,17 @@ def scenario(orgs: int) -> Path:
 
 
 # the server process -----------------------------------------------------------------------------
-def start(*args: str) -> tuple[subprocess.Popen[str], Json, float]:
-    """``serve`` (from compiled bytecode, as an installed one) and its ready line, and the seconds to it."""
+def start(*args: str, tree: Path | None = None) -> tuple[subprocess.Popen[str], Json, float]:
+    """``serve`` (from compiled bytecode, as an installed one; ``tree``: another checkout's) and its ready line,
+    and the seconds to it."""
     started = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-m", "simulator", "serve", "--port", "0", "--proxy-port", "0", "--seed", "1", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
-        env=serve_env(),
+        env=serve_env() | ({"PYTHONPATH": str(tree)} if tree else {}),
+        cwd=tree,
     )
     assert proc.stdout is not None
     line = proc.stdout.readline()
@@ -158,6 +160,7 @@ class Books:
         self.tags: dict[str, list[str]] = {}
         self.policies: dict[str, list[str]] = {}
         self.sub_orgs: list[str] = []
+        self.adopted: set[str] = set()  # organizations whose wallets held before the soak are in ``wallets``
         self.counts: dict[str, int] = {}
         self.latencies: list[float] = []
         self.server_errors: list[str] = []
@@ -200,6 +203,7 @@ class Client:
             status, answer = self.conn.post(path, {"organizationId": org, **body})
         except (OSError, http.client.HTTPException, ValueError):
             self.books.count("no answer (fault or restart)")
+            time.sleep(0.05)  # a restart: not a loop of refused connections
             return None
         took = time.perf_counter() - started
         books = self.books
@@ -228,8 +232,27 @@ class Client:
     def org(self) -> str:
         return self.draw.choice(self.orgs)
 
+    def adopt(self, org: str) -> None:
+        """The wallets ``org`` held before the soak (a directory given with --copy-of), counted as acknowledged."""
+        with self.books.lock:
+            if org in self.books.adopted:
+                return
+        got = self.request("/public/v1/query/list_wallets", org, {})
+        if got is None or got[0] != 200:
+            return
+        wallets = [w["walletId"] for w in got[1].get("wallets", [])]
+        for wallet_id in wallets:
+            accounts = self.request("/public/v1/query/list_wallet_accounts", org, {"walletId": wallet_id})
+            if accounts is None or accounts[0] != 200 or not accounts[1].get("accounts"):
+                continue
+            with self.books.lock:
+                self.books.wallets.setdefault(org, {})[wallet_id] = accounts[1]["accounts"][0]["address"]
+        with self.books.lock:
+            self.books.adopted.add(org)
+
     def create_wallet(self) -> None:
         org = self.org()
+        self.adopt(org)
         with self.books.lock:
             held = list(self.books.wallets.get(org, {}))
         if len(held) >= WALLETS_PER_ORG:
@@ -257,6 +280,7 @@ class Client:
 
     def sign(self) -> None:
         org = self.org()
+        self.adopt(org)
         with self.books.lock:
             addresses = list(self.books.wallets.get(org, {}).values())[-5:]
         if not addresses:
@@ -354,7 +378,7 @@ class Client:
 
     def query(self) -> None:
         org = self.org()
-        op = self.draw.choice(("get_wallets", "get_users", "list_activities", "get_policies", "get_whoami"))
+        op = self.draw.choice(("list_wallets", "list_users", "list_activities", "list_policies", "whoami"))
         body: Json = {"paginationOptions": {"limit": "10"}} if op == "list_activities" else {}
         self.request(f"/public/v1/query/{op}", org, body)
 
@@ -740,56 +764,80 @@ def copied(source: Path) -> Iterator[Path]:
 
 
 def startup(args: argparse.Namespace) -> None:
+    """Starts to the ready line, interleaved: without a directory, with the built one, and (``--against``) another
+    checkout's with the directory it built (``--against-cache``); after each start on a directory, one change and
+    a clean stop (a fold), its peak memory."""
     cache = Path(args.cache or tempfile.gettempdir()) / f"soak-{args.activities}-{args.wallets}-{args.users}"
     if not (cache / "state.json").exists():
         shutil.rmtree(cache, ignore_errors=True)
         build_directory(cache, args.activities, args.wallets, args.users)
     print(f"{cache}: state.json {(cache / 'state.json').stat().st_size / 1e6:.1f} MB", flush=True)
-    start()[0].terminate()  # the bytecode cache warmed (serve_env)
-    times: dict[str, list[float]] = {"plain": [], "kept": []}
-    rss: dict[str, list[int]] = {"plain": [], "kept": []}
-    folds: list[tuple[float, float, int, int]] = []
+    trees: dict[str, tuple[Path | None, Path | None]] = {"plain": (None, None), "kept": (None, cache)}
+    if args.against:
+        other = Path(args.against_cache or cache)
+        trees["other"] = (Path(args.against).resolve(), other)
+        print(f"against {args.against}: {other}/state.json {(other / 'state.json').stat().st_size / 1e6:.1f} MB")
+    for tree, _directory in trees.values():
+        start(tree=tree)[0].terminate()  # the bytecode cache warmed (serve_env)
+    times: dict[str, list[float]] = {mode: [] for mode in trees}
+    rss: dict[str, list[int]] = {mode: [] for mode in trees}
+    folds: dict[str, list[tuple[float, float, int, int]]] = {mode: [] for mode in trees}
     for round_ in range(max(1, args.rounds)):
-        for mode in ("plain", "kept") if round_ % 2 == 0 else ("kept", "plain"):
-            with copied(cache) as path:
-                proc, ready, took = start() if mode == "plain" else start("--data-dir", str(path))
+        for mode in list(trees) if round_ % 2 == 0 else list(trees)[::-1]:
+            tree, directory = trees[mode]
+            with contextlib.ExitStack() as stack:
+                extra = () if directory is None else ("--data-dir", str(stack.enter_context(copied(directory))))
+                proc, ready, took = start(*extra, tree=tree)
+                times[mode].append(took)
                 rss[mode].append(status_of(proc.pid)["VmRSS"])
-                if mode == "kept":  # one change, then a clean stop: the log folded into state.json
-                    settled = status_of(proc.pid)["VmRSS"]
-                    conn = Connection(urlport(ready["url"]))
-                    user = {"userName": f"fold-{round_}", "apiKeys": [], "authenticators": [], "oauthProviders": []}
-                    status, _answer = conn.post(
-                        "/public/v1/submit/create_users",
-                        {
-                            "organizationId": "soak-0",
-                            "type": "ACTIVITY_TYPE_CREATE_USERS_V3",
-                            "timestampMs": str(int(time.time() * 1000)),
-                            "parameters": {"users": [{**user, "userTags": []}]},
-                        },
-                    )
-                    assert status == 200, _answer
-                    conn.close()
-                    stopped = time.perf_counter()
-                    peak = stop_watching(proc, signal.SIGTERM)
-                    folds.append((peak / settled, time.perf_counter() - stopped, settled, peak))
-                else:
+                if directory is None:
                     proc.terminate()
                     proc.wait(timeout=60)
-            times[mode].append(took)
-    plain, kept = statistics.median(times["plain"]), statistics.median(times["kept"])
+                    continue
+                folds[mode].append(one_change_then_stop(proc, ready, round_))
+    plain = statistics.median(times["plain"])
     print(
-        f"start-up to the ready line: no data dir {plain:.2f} s; with {args.activities} activities, {args.wallets} "
-        f"wallets, {args.users} users on disk {kept:.2f} s (target < 1 s; medians of {len(times['kept'])}: "
-        f"{', '.join(f'{t:.2f}' for t in times['plain'])} / {', '.join(f'{t:.2f}' for t in times['kept'])} s); "
-        f"RSS at the ready line {mib(statistics.median(rss['plain'])):.0f} / {mib(statistics.median(rss['kept'])):.0f} MiB",
+        f"start-up to the ready line, medians of {max(1, args.rounds)} (target < 1 s with the directory): no data dir "
+        f"{plain:.2f} s ({', '.join(f'{t:.2f}' for t in times['plain'])}), RSS {mib(statistics.median(rss['plain'])):.0f} MiB",
         flush=True,
     )
-    for ratio, seconds, settled, peak in folds:
+    for mode in [m for m in trees if m != "plain"]:
+        name = "this tree" if mode == "kept" else str(args.against)
         print(
-            f"  a clean stop after one change (the log folded into state.json): RSS {mib(settled):.0f} MiB before, "
-            f"peak {mib(peak):.0f} MiB while stopping ({ratio:.2f}x; target <= 1.3), stopped in {seconds:.2f} s",
+            f"  {name}, {args.activities} activities, {args.wallets} wallets, {args.users} users on disk: "
+            f"{statistics.median(times[mode]):.2f} s ({', '.join(f'{t:.2f}' for t in times[mode])}), RSS at the ready "
+            f"line {mib(statistics.median(rss[mode])):.0f} MiB",
             flush=True,
         )
+        for ratio, seconds, settled, peak in folds[mode]:
+            print(
+                f"    a clean stop after one change (the log folded into state.json): RSS {mib(settled):.0f} MiB "
+                f"before, peak {mib(peak):.0f} MiB while stopping ({ratio:.2f}x; target <= 1.3), stopped in "
+                f"{seconds:.2f} s",
+                flush=True,
+            )
+
+
+def one_change_then_stop(proc: subprocess.Popen[str], ready: Json, round_: int) -> tuple[float, float, int, int]:
+    """A user made (a change record), then SIGTERM: the clean stop folds the log into state.json. The peak RSS
+    while stopping over the RSS before it, the seconds it took, the two."""
+    settled = status_of(proc.pid)["VmRSS"]
+    conn = Connection(urlport(ready["url"]))
+    user = {"userName": f"fold-{round_}", "apiKeys": [], "authenticators": [], "oauthProviders": [], "userTags": []}
+    status, answer = conn.post(
+        "/public/v1/submit/create_users",
+        {
+            "organizationId": "soak-0",
+            "type": "ACTIVITY_TYPE_CREATE_USERS_V3",
+            "timestampMs": str(int(time.time() * 1000)),
+            "parameters": {"users": [user]},
+        },
+    )
+    assert status == 200, answer
+    conn.close()
+    stopped = time.perf_counter()
+    peak = stop_watching(proc, signal.SIGTERM)
+    return peak / settled, time.perf_counter() - stopped, settled, peak
 
 
 def main() -> None:
@@ -808,6 +856,8 @@ def main() -> None:
     parser.add_argument("--wallets", type=int, default=20_000)
     parser.add_argument("--users", type=int, default=6_000)
     parser.add_argument("--cache", help="where the start-up's directory is built once (default: the temp folder)")
+    parser.add_argument("--against", help="--startup: another checkout, started side by side on --against-cache")
+    parser.add_argument("--against-cache", help="--startup: the directory the other checkout starts on (a copy)")
     args = parser.parse_args()
     try:
         startup(args) if args.startup else soak(args)
