@@ -485,23 +485,25 @@ def toggle_faults(server: Server, until: threading.Event, books: Books, seed: in
 
 
 def check_kept(server: Server, books: Books) -> int:
-    """Every wallet and user acknowledged (and not deleted since) is there: the count of those missing."""
+    """Every wallet and user acknowledged (and not deleted since) is there: the count of those missing. The clients
+    may still run: an id a delete was sent for by the end of the check (``uncertain``, noted before the delete is
+    sent) may be gone either way."""
     conn = Connection(server.port)
-    lost = 0
     with books.lock:
         wallets = {org: set(held) for org, held in books.wallets.items()}
         users = {org: set(held) for org, held in books.users.items()}
-        uncertain = set(books.uncertain)
+    missing: set[str] = set()
     for org, expected in wallets.items():
         status, answer = conn.post("/public/v1/query/list_wallets", {"organizationId": org})
         there = {w["walletId"] for w in answer.get("wallets", [])} if status == 200 else set()
-        lost += len(expected - there - uncertain)
+        missing |= expected - there
     for org, expected in users.items():
         status, answer = conn.post("/public/v1/query/list_users", {"organizationId": org})
         there = {u["userId"] for u in answer.get("users", [])} if status == 200 else set()
-        lost += len(expected - there - uncertain)
+        missing |= expected - there
     conn.close()
-    return lost
+    with books.lock:
+        return len(missing - books.uncertain)
 
 
 def slope_per_hour(points: list[tuple[float, float]]) -> float:
