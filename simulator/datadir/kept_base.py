@@ -2,7 +2,7 @@
 
 A fold (the log folded into ``state.json``) used to build the whole kept document (``Simulator.export_kept_state``)
 as JSON objects, then its bytes, then read them back: the state held about three times over (one fold of a 132 MB
-state took the process from 500 to 1,016 MiB). ``write`` writes the same document a piece at a time, each piece
+state took the process from 500 to 1,016 MiB; issue 56). ``write`` writes the same document a piece at a time, each piece
 encoded, written and let go: an organization, 256 entries of a large table, an activity. A settled activity in
 its kept form (``lazy_activity.Kept``: the bytes of its encoding, as its change record wrote them) is copied as
 it is; one still decoded is encoded, and turned into that form (``lazy_activity.shed``): after a fold the process
@@ -11,14 +11,15 @@ holds its activities as a fresh one loaded from the directory does.
 The layout (format 3; a later release reads every earlier one, ``files``): one JSON object,
 
     {"orjson":true,"format":"wallet-simulator-data/3","generation":N,"layout":[S,A,I],"state":<the kept document,
-     its store's activities {}>,"activities":{"<id>":<activity>,...},"index":{"views":{...},"activities":[[id,
-     organization, created, status, settled, offset, length, [views named]],...]}}
+     its store's activities and evaluations {}>,"activities":{"<id>":<activity>,...},"evaluations":{"<id>":
+     <evaluations>,...},"index":{"views":{...},"activities":[[id, organization, created, status, settled, offset,
+     length, [views named]],...],"evaluations":[[id, offset, length],...]}}
 
 with ``S``, ``A`` and ``I`` the byte offsets of the state, of the activities' object and of the index (numbers
 padded with spaces, so that the head is written first and filled in last). A start (``read``) parses the state
-and the index only: each settled activity becomes a ``LazyActivity`` holding its bytes, sliced from the file, and
-none is parsed (a start with 50,000 activities on disk took 0.66 s to parse them, and held them as objects three
-times their size). A piece orjson would not write exactly (a NaN, an integer beyond 64 bits, a lone surrogate:
+and the index only: each settled activity becomes a ``LazyActivity`` holding its bytes, sliced from the file,
+each activity's evaluations a ``KeptEvaluations`` holding theirs, and none is parsed (a start with 50,000
+activities on disk took 0.66 s to parse them, and held them as objects three times their size). A piece orjson would not write exactly (a NaN, an integer beyond 64 bits, a lone surrogate:
 values the codec notes, ``codec.inexact``, read back to be sure) makes ``write`` give up (``Inexact``): the
 directory then writes the whole document as before (format 2, json where orjson would differ).
 """
@@ -300,7 +301,7 @@ def _activities(out: _Out, store: Store, views: Views) -> tuple[list[list[Any]],
                 raise Inexact from None
             if not exact and orjson.loads(data) != document:
                 raise Inexact
-            if exact and activity.settled:
+            if activity.settled:  # ``data`` is orjson's exact writing of it (noted nothing, or read back the same)
                 if type(activity) is LazyActivity:  # an older directory's document: its bytes from now on
                     activity.keep_as(Kept(data, pairs))
                 else:

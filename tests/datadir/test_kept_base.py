@@ -137,3 +137,18 @@ def test_a_value_orjson_would_write_otherwise_makes_the_fold_write_the_whole_doc
             server.simulator.store.orgs[org_id].root_threshold = float("nan")  # type: ignore[assignment]
     base = (data / files.BASE).read_bytes()
     assert not kept_base.is_kept_base(base) and b"NaN" in base  # json wrote it, as before
+
+
+def test_activities_an_earlier_release_wrote_are_held_as_bytes_after_the_first_fold(tmp_path):
+    source = ROOT / "tests" / "compat" / "data_dirs" / "0.2.0-orjson"
+    data = tmp_path / "data"
+    shutil.copytree(source, data)
+    with SimulatorServer(config=Config(data_dir=data)) as server:
+        sim = server.simulator
+        lazy = [a for a in sim.store.activities.values() if type(a) is LazyActivity]
+        assert lazy and all(isinstance(a.kept().data, dict) for a in lazy)  # type: ignore[union-attr]
+        writer = server._writer
+        assert writer is not None
+        writer.fold()  # what a log past the base's size runs
+        with sim.lock:
+            assert all(isinstance(a.kept().data, bytes) for a in lazy if type(a) is LazyActivity)  # type: ignore[union-attr]
