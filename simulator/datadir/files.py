@@ -25,11 +25,12 @@ from typing import Any
 
 import orjson
 
+from simulator.datadir import kept_base
 from simulator.datadir.log_applier import LogApplier
 
 FORMAT = "wallet-simulator-data/2"  # the `format` of both files; a later release reads every earlier one
 FORMAT_PREFIX = "wallet-simulator-data/"
-VERSION = 2  # 1: every record a whole state; 2: change records too
+VERSION = 3  # 1: every record a whole state; 2: change records too; 3: a base laid out for a lazy start (kept_base)
 BASE = "state.json"
 LOG = "changes.log"
 LOCK = "lock"
@@ -179,8 +180,9 @@ def read_base(path: Path, loaded: Loaded | None = None) -> dict[str, Any] | None
     if not path.exists():
         return None
     try:
-        data = loads(path.read_bytes())
-    except (ValueError, UnicodeDecodeError) as exc:
+        payload = path.read_bytes()
+        data = kept_base.read(payload) if kept_base.is_kept_base(payload) else loads(payload)
+    except (ValueError, UnicodeDecodeError, LookupError, TypeError) as exc:
         raise DataDirError(
             f"{path}: corrupt (not JSON: {exc}); nothing was changed. Restore the directory from a copy, "
             "or move it away to start empty"

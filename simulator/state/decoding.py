@@ -11,7 +11,7 @@ from typing import Any
 
 from simulator.state import activity, records, store, votes
 from simulator.state.encoding import ACTIVITY_IDS, PLAIN_FIELDS
-from simulator.state.lazy_activity import LazyActivity
+from simulator.state.lazy_activity import KeptEvaluations, LazyActivity
 from simulator.state.tables import ActivityIds, ActivityTable
 
 CLASSES: dict[str, type] = {
@@ -83,6 +83,7 @@ def build_now(value: dict[str, Any]) -> Any:
 
 
 LazyActivity.decoder = build_now
+KeptEvaluations.decoder = decode
 
 
 def resolve_activities(made: store.Store) -> None:

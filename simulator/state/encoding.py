@@ -13,7 +13,7 @@ from typing import Any
 
 from simulator.state import activity, longtail_records, store, votes
 from simulator.state.exactness import note_inexact
-from simulator.state.lazy_activity import LazyActivity
+from simulator.state.lazy_activity import KeptEvaluations, LazyActivity
 from simulator.state.settled_memo import EVALUATIONS, MEMO
 from simulator.state.status_track import StatusTrack
 from simulator.state.tables import ActivityTable
@@ -49,6 +49,8 @@ def _encoder_for(kind: type) -> Callable[[Any], Any]:
         chosen = _VoteWithoutMessage.encoded
     elif issubclass(kind, activity.Activity):
         chosen = _lazy_or_memo if issubclass(kind, LazyActivity) else _memo_or_encode
+    elif issubclass(kind, KeptEvaluations):  # as a base wrote them: the tuple's encoding
+        chosen = KeptEvaluations.document
     elif issubclass(kind, DOCUMENT_RECORDS):  # written as they always were: JSON objects
         chosen = _as_document
     elif issubclass(kind, float):

@@ -56,10 +56,10 @@ def test_settled_activities_load_undecoded_and_read_as_eagerly_decoded_ones():
     activities = sim.store.activities
     assert activities and all(type(a) is codec.LazyActivity for a in activities.values())
     assert all(a.final and a.settled for a in activities.values())  # what the start reads decodes nothing
-    assert all(hasattr(a, "_document") for a in activities.values())
+    assert all(a.kept() is not None for a in activities.values())
     for activity_id, activity in activities.items():
         assert fields(activity) == fields(eager(document["store"]["activities"][activity_id]))
-        assert not hasattr(activity, "_document")
+        assert type(activity) is Activity  # decoded: the same object, an Activity again
         org_activity = sim.store.orgs[activity.organization_id].activities[activity_id]
         assert org_activity is activity  # one object in both tables
     assert sim.export_kept_state() == loaded(document).export_kept_state()
