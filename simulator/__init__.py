@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, cast
 # The release: pyproject.toml, js/package.json (the JS helper ships in lockstep), the changelog's newest
 # section, `wallet-simulator --version` and the ready line's "version" all say this
 # (tests/project/test_release.py holds them together).
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 
 if TYPE_CHECKING:
     from simulator.config import Budget, Config, RateLimits

@@ -27,11 +27,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "tests" / "compat" / "releases"
-# release -> its commit: 0.2.0 is the tree just before the changelog opened "Unreleased" above it
-RELEASES = {"0.2.0": "54770a8"}
+# release -> its commit: 0.2.0 is the tree just before the changelog opened "Unreleased" above it; 0.3.0 the
+# last commit before 0.4.0's work landed
+RELEASES = {"0.2.0": "54770a8", "0.3.0": "841be20"}
 FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```$", re.M | re.S)
 SCRIPTS = {"python pytest": "py", "python": "py", "js": "js"}
 PROJECT_FILE = re.compile(r"^(js|python|yaml|ini) file (\S+)$")
+RUNNER_CONFIGS = {"vitest.config.mjs", "jest.config.js"}  # a js project with one of these is a test suite
 
 
 def git(*args: str) -> str:
@@ -62,6 +64,8 @@ def entries(commit: str, into: Path) -> list[dict[str, object]]:
                 project_kind = "js project" if project_file.group(1) == "js" else "pytest project"
                 project[project_file.group(2)] = code
         if project:
+            if project_kind == "js project" and not RUNNER_CONFIGS & set(project):
+                project_kind = "js config"  # a config a page gave (the web app's vite.config.mjs), loaded, not run
             folder = page.replace("/", "-").removesuffix(".md")
             for path, code in project.items():
                 (into / folder / path).parent.mkdir(parents=True, exist_ok=True)

@@ -95,3 +95,25 @@ def test_a_published_js_project_passes_with_the_packed_helper(release, entry, si
         summary = run.stdout + run.stderr
         assert run.returncode == 0, f"{name}:\n{summary[-4000:]}"
         assert re.search(r"Tests:?\s+\d+ passed", summary) and not re.search(r"\d+ failed", summary), summary[-2000:]
+
+
+@needs_node
+@pytest.mark.parametrize(("release", "entry"), published("js config"))
+def test_a_published_vite_config_loads_with_the_packed_helper(release, entry, tmp_path):
+    """A config a page gave (the web-app tutorial's vite.config.mjs) loads with today's packed helper and puts
+    the trust plugin in a test build and none in a production one, as the page says."""
+    app = project_with_the_helper(tmp_path, "upgraded")
+    (app / "node_modules" / "vite").symlink_to(JS_MODULES / "vite")
+    for path in entry["files"]:
+        shutil.copyfile(release / entry["folder"] / path, app / path)
+    probe = (
+        "const m = await import('./vite.config.mjs');"
+        "const names = (mode) => m.default({ mode }).plugins.map((p) => p.name);"
+        "console.log(JSON.stringify({ test: names('test'), production: names('production') }));"
+    )
+    run = subprocess.run(
+        [str(NODE), "--input-type=module", "-e", probe], cwd=app, capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    plugins = json.loads(run.stdout.strip().splitlines()[-1])
+    assert plugins["production"] == [] and len(plugins["test"]) == 1, plugins

@@ -1,0 +1,3 @@
+import { createGlobalSetup } from "wallet-simulator-testing";
+
+export default createGlobalSetup({ seed: 1 });

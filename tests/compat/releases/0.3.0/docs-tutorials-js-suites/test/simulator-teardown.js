@@ -1,0 +1,1 @@
+module.exports = require("wallet-simulator-testing").globalTeardown;
