@@ -19,6 +19,10 @@ from simulator.testing import ApiKeyStamper, SimulatorClient
 
 pytest_plugins = ["pytester"]
 
+# earlier releases' published code is data: tests/compat/test_release_suites.py runs each in a project of its
+# own (a tutorial's downstream tests/test_payouts.py among them), never as part of this suite
+collect_ignore_glob = ["compat/releases/*"]
+
 # Every simulator this suite starts (the plugin's, the tests' own, and `serve` in subprocesses) checks each
 # answer against the public response schema: a mismatch is a 500 that fails the test that caused it.
 os.environ.setdefault(STRICT_RESPONSES_ENV, "1")
