@@ -237,7 +237,7 @@ class Simulator:
             data["rules"],
         )
         with self.lock:
-            self._restore(snapshot)
+            self._restore(snapshot, owned=True)  # decoded just now: nobody else holds it, no copy needed
             if not self.store.mnemonic_stream.key:  # a document from before the mnemonic stream
                 self.store.mnemonic_stream = MnemonicStream(mnemonic_pool.stream_key(self.source.seed))
 
@@ -278,9 +278,12 @@ class Simulator:
     def _capture(self) -> tuple[Store, object, tuple[int, int | None], list[Json], list[Json]]:
         return self.store.snapshot(), self.source.state(), self.clock.state(), list(self.credentials), list(self.rules)
 
-    def _restore(self, snapshot: Any) -> None:
+    def _restore(self, snapshot: Any, *, owned: bool = False) -> None:
+        """``owned``: the snapshot's store was made for this call alone (import_state), so it is used as it is;
+        a kept snapshot (restore, reset) is copied, as it may be restored again. Copying a decoded store of
+        50,000 activities, 20,000 wallets and 6,000 users was a fifth of serve --data-dir's start."""
         store, source_state, clock_state, credentials, rules = snapshot
-        self.store = store.snapshot()
+        self.store = store if owned else store.snapshot()
         self.store.retention.limit = self.config.max_activities
         self.store.strict_email = self.strict_email
         self.store.enforce_documented_rules = not (self.config.lenient_documented_rules or self.scenario_lenient)
