@@ -29,6 +29,7 @@ from simulator import __version__
 from simulator.config import Config
 from simulator.parity.exchanges import Exchange, RecordingWriter, operation_of
 from simulator.parity.redaction import redact, request_headers
+from simulator.server.host_check import HostCheck
 from simulator.server.wsgi import PortServer, WorkerPools
 
 HOP_BY_HOP = {
@@ -242,7 +243,8 @@ class ParityRecorder:
                 ("api", self.upstream, port),
                 ("authProxy", self.proxy_upstream, proxy_port),
             ):
-                app = Forwarder(interface, target, self._http, self.writer)
+                # the same Host check as the simulator's ports: a DNS-rebinding page reaches nothing through it
+                app = HostCheck(Forwarder(interface, target, self._http, self.writer), host, tuple)
                 opened.append(PortServer(app, host, wanted, config, self._pool, None, interface))
         except OSError:
             for server in opened:

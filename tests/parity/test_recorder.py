@@ -323,3 +323,25 @@ def test_a_compressed_answer_reaches_the_client_as_sent_and_is_recorded_readable
     assert raw == packed and reply.headers["Content-Encoding"] == "gzip"
     assert asked == ["gzip, deflate"]
     assert read_recording(out)[1][0].answer == {"organizationId": "o", "userId": "u"}
+
+
+def test_the_recorder_refuses_a_host_that_is_not_this_machine(tmp_path):
+    """As every port of the simulator: a page reached through another name (DNS rebinding) gets a 403."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    from simulator.parity.recorder import ParityRecorder
+    from simulator.server import SimulatorServer
+
+    with SimulatorServer() as upstream:
+        recorder = ParityRecorder(upstream.url, tmp_path / "out.jsonl").start()
+        try:
+            parts = urlsplit(recorder.url)
+            connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+            connection.request("POST", "/public/v1/query/whoami", body=b"{}", headers={"Host": "evil.example"})
+            answer = connection.getresponse()
+            assert answer.status == 403 and b"evil.example" in answer.read()
+            connection.close()
+        finally:
+            recorder.stop()
+    assert not (tmp_path / "out.jsonl").exists() or "whoami" not in (tmp_path / "out.jsonl").read_text()
